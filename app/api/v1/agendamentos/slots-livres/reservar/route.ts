@@ -1,0 +1,4 @@
+import { reservationPost } from '@/lib/scheduling/reservation-route';
+
+export const dynamic = 'force-dynamic';
+export const POST = reservationPost;

@@ -1,0 +1,5 @@
+import { publicRoute } from '@/lib/http/route';
+import { handleTokenRequest } from '@/lib/auth/token-endpoint';
+
+export const dynamic = 'force-dynamic';
+export const POST = publicRoute((request) => handleTokenRequest(request));

@@ -1,0 +1,28 @@
+import { apiRoute } from '@/lib/http/route';
+import { jsonResponse } from '@/lib/http/problem';
+import { problems } from '@/lib/http/errors';
+import { webhookIdSchema, webhookUpdateSchema } from '@/lib/webhooks/contract';
+import { etagOf, getWebhook, updateWebhook } from '@/lib/webhooks/service';
+
+export const dynamic = 'force-dynamic';
+
+type Params = { id: string };
+
+function parseId(id: string): string {
+  if (!webhookIdSchema.safeParse(id).success) {
+    throw problems.validation([{ field: 'id', pointer: '', code: 'invalid_format', message: 'id must be a UUID.' }], 'The path parameter id is not a UUID.');
+  }
+  return id.toLowerCase();
+}
+
+export const GET = apiRoute<Params>({ capability: 'webhooks' }, async ({ principal, params }) => {
+  const stored = await getWebhook(principal, parseId(params.id));
+  return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
+});
+
+export const PUT = apiRoute<Params>({ capability: 'webhooks' }, async ({ request, principal, params, json, parse }) => {
+  const id = parseId(params.id);
+  const update = parse(webhookUpdateSchema, await json());
+  const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
+  return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
+});

@@ -1,0 +1,36 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import { TENANT_A } from './test-seed';
+
+/** Small helpers for API specs: tokens and a valid reservation body to vary from. */
+export async function tokenFor(request: APIRequestContext, client: { clientId: string; clientSecret: string } = TENANT_A) {
+  const response = await request.post('/api/v1/auth/token', {
+    form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
+  });
+  expect(response.status()).toBe(200);
+  const body = await response.json();
+  return body.access_token as string;
+}
+
+export function bearer(token: string) {
+  return { Authorization: `Bearer ${token}` };
+}
+
+export function reservationBody(overrides: Record<string, unknown> = {}) {
+  return {
+    nrSeqAgenda: 900001,
+    nrSeqProcInterno: 70001,
+    nrMinDuracao: 30,
+    ieOpcao: 'R',
+    cdPessoaFisica: 1000,
+    cdConvenio: 12,
+    cdCategoria: 1,
+    cdPlano: 3,
+    cdUsuarioConvenio: '0012345678901',
+    nmUsuario: 'portal-parceiro',
+    ...overrides,
+  };
+}
+
+export const RESERVE_PATH = '/api/v1/agendamentos/slots-livres/reservar';
+export const RESERVE_SAMPLE_PATH = '/api/v1/agendamentos/exames/slots-livres/reservas';
+export const webhookPath = (id: string) => `/api/v2/avaliacao-saude/configuracao-web-hook/${id}`;

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildTestSeed } from './test-seed';
+
+/**
+ * Starts the production build (`next start`) as a separate process, the way users run it, with its
+ * own DATA_DIR and the e2e seed. Specs that need to kill or restart a server (durability,
+ * multi-instance) start their own; the shared one comes from global-setup.ts.
+ */
+export type RunningServer = {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  logs: () => string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+};
+
+export function newDataDir(label: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `ic-e2e-${label}-`));
+}
+
+export function writeSeedFile(dataDir: string): string {
+  const file = path.join(dataDir, 'seed.json');
+  fs.writeFileSync(file, JSON.stringify(buildTestSeed()));
+  return file;
+}
+
+export async function startServer(options: { port: number; dataDir: string; env?: Record<string, string> }): Promise<RunningServer> {
+  const seedFile = path.join(options.dataDir, 'seed.json');
+  if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
+  const nextBin = path.resolve('node_modules/next/dist/bin/next');
+  let output = '';
+  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(options.port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATA_DIR: options.dataDir,
+      SEED_FILE: seedFile,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${options.port}`;
+  await waitUntilReady(url, child, () => output);
+  return {
+    url,
+    port: options.port,
+    dataDir: options.dataDir,
+    process: child,
+    logs: () => output,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, logs: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${logs()}`);
+    try {
+      // Any answer from an API route means the server is up and the database opened (401 is fine).
+      const response = await fetch(`${url}/api/v1/agendamentos/slots-livres`);
+      if (response.status === 401) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`server did not become ready:\n${logs()}`);
+}

@@ -1,0 +1,107 @@
+/**
+ * The seed every e2e run starts from (written to SEED_FILE). Specs that change state use their own
+ * agenda (cdAgenda) and their own beneficiary numbers, so parallel workers never see each other's
+ * reservations.
+ */
+export const TENANT_A = {
+  clientId: 'e2e-cliente-a',
+  clientSecret: 'e2e-segredo-cliente-a',
+  usuarioId: '11111111-1111-4111-8111-111111111111',
+  sistemaOrigem: 3,
+};
+export const TENANT_B = {
+  clientId: 'e2e-cliente-b',
+  clientSecret: 'e2e-segredo-cliente-b',
+  usuarioId: '22222222-2222-4222-8222-222222222222',
+  sistemaOrigem: 7,
+};
+
+export const STAFF = {
+  admin: { email: 'admin@e2e.exemplo.com.br', password: 'Admin#e2e-2026', name: 'Ana Admin', roles: ['admin'] as const },
+  webhooks: { email: 'webhooks@e2e.exemplo.com.br', password: 'Webhooks#e2e-2026', name: 'Bruno Webhooks', roles: ['webhooks'] as const },
+  scheduling: { email: 'agenda@e2e.exemplo.com.br', password: 'Agenda#e2e-2026', name: 'Carla Agenda', roles: ['scheduling'] as const },
+};
+
+/** Webhook configurations: WEBHOOK_A* belong to tenant A, WEBHOOK_B1 to tenant B. */
+export const WEBHOOK_IDS = {
+  a1: 'aaaaaaaa-0001-4000-8000-000000000001',
+  a2: 'aaaaaaaa-0002-4000-8000-000000000002',
+  a3: 'aaaaaaaa-0003-4000-8000-000000000003',
+  a4: 'aaaaaaaa-0004-4000-8000-000000000004',
+  a5: 'aaaaaaaa-0005-4000-8000-000000000005',
+  b1: 'bbbbbbbb-0001-4000-8000-000000000001',
+};
+
+export const PROCEDURES = {
+  /** No laterality, 30 minutes by default. */
+  ultrassom: 70001,
+  /** Requires ieLado. */
+  ressonanciaJoelho: 70002,
+  /** No laterality; used by the "already booked" (5) rule. */
+  raioX: 70003,
+};
+
+/** Agendas 900..939 have SLOTS_PER_AGENDA future slots of 30 minutes, two days ahead. */
+export const FIRST_AGENDA = 900;
+export const AGENDA_COUNT = 40;
+export const SLOTS_PER_AGENDA = 24;
+export const SLOT_MINUTES = 30;
+/** An agenda whose only slot is in the past. */
+export const PAST_AGENDA = 999;
+export const PAST_SLOT = 9_990_001;
+
+/** nrSeqAgenda of the `index`-th slot (0-based) of agenda `cdAgenda`. */
+export function slotOf(cdAgenda: number, index: number): number {
+  return cdAgenda * 1000 + index + 1;
+}
+
+function isoDay(base: Date, daysAhead: number): string {
+  return new Date(base.getTime() - 3 * 3_600_000 + daysAhead * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function buildTestSeed(now = new Date()) {
+  const day = isoDay(now, 2);
+  const slots = [];
+  for (let agenda = FIRST_AGENDA; agenda < FIRST_AGENDA + AGENDA_COUNT; agenda++) {
+    for (let i = 0; i < SLOTS_PER_AGENDA; i++) {
+      const minutes = 7 * 60 + i * SLOT_MINUTES;
+      const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+      const mm = String(minutes % 60).padStart(2, '0');
+      slots.push({ nrSeqAgenda: slotOf(agenda, i), cdAgenda: agenda, start: `${day}T${hh}:${mm}:00-03:00`, minutes: SLOT_MINUTES });
+    }
+  }
+  slots.push({ nrSeqAgenda: PAST_SLOT, cdAgenda: PAST_AGENDA, start: `${isoDay(now, -1)}T08:00:00-03:00`, minutes: SLOT_MINUTES });
+
+  const webhook = (id: string, tenant: typeof TENANT_A, url: string) => ({
+    id,
+    usuarioId: tenant.usuarioId,
+    sistemaOrigem: tenant.sistemaOrigem,
+    clientId: tenant.clientId,
+    url,
+    headers: [{ chave: 'X-Api-Key', valor: 'segredo-do-receptor' }],
+    eventoAvaliacaoSaudeAprovada: true,
+    eventoAvaliacaoSaudeAguardandoAprovacao: false,
+    eventoAvaliacaoSaudeArquivada: false,
+    eventoAvaliacaoSaudeDesarquivada: false,
+    eventoPropostaCancelada: true,
+  });
+
+  return {
+    staff: Object.values(STAFF).map((user) => ({ ...user, roles: [...user.roles] })),
+    apiClients: [TENANT_A, TENANT_B].map((tenant) => ({ ...tenant, name: `Cliente ${tenant.clientId}` })),
+    webhookConfigs: [
+      webhook(WEBHOOK_IDS.a1, TENANT_A, 'https://receptor-a1.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a2, TENANT_A, 'https://receptor-a2.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a3, TENANT_A, 'https://receptor-a3.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a4, TENANT_A, 'https://receptor-a4.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a5, TENANT_A, 'https://receptor-a5.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.b1, TENANT_B, 'https://receptor-b1.exemplo.com.br/hooks'),
+    ],
+    procedures: [
+      { nrSeqProcInterno: PROCEDURES.ultrassom, description: 'Ultrassonografia', defaultMinutes: 30, requiresSide: false },
+      { nrSeqProcInterno: PROCEDURES.ressonanciaJoelho, description: 'Ressonância de joelho', defaultMinutes: 40, requiresSide: true },
+      { nrSeqProcInterno: PROCEDURES.raioX, description: 'Raio-X', defaultMinutes: 20, requiresSide: false },
+    ],
+    slots,
+  };
+}

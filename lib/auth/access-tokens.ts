@@ -1,0 +1,49 @@
+import 'server-only';
+import { SignJWT, jwtVerify } from 'jose';
+import { env } from '@/lib/config/env';
+import { signingSecret } from './signing-secret';
+import type { ApiClientPrincipal } from './principal';
+
+/**
+ * Short-lived HS256 access tokens for API clients (OAuth 2.0 client credentials). Verification
+ * pins the algorithm and requires exp, iss and aud, so `alg: none` or a token minted for another
+ * audience is refused.
+ */
+const ALGORITHM = 'HS256';
+
+function key(): Uint8Array {
+  return new TextEncoder().encode(signingSecret());
+}
+
+export async function issueAccessToken(client: Omit<ApiClientPrincipal, 'kind'>): Promise<{ token: string; expiresIn: number }> {
+  const { ACCESS_TOKEN_TTL_SECONDS, TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
+  const token = await new SignJWT({ usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'at+jwt' })
+    .setSubject(client.clientId)
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
+    .setIssuedAt()
+    .setJti(crypto.randomUUID())
+    .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+    .sign(key());
+  return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+}
+
+/** The client a token speaks for, or undefined when it is invalid, expired or not ours. */
+export async function verifyAccessToken(token: string): Promise<ApiClientPrincipal | undefined> {
+  const { TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
+  try {
+    const { payload } = await jwtVerify(token, key(), {
+      algorithms: [ALGORITHM],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+      requiredClaims: ['exp', 'iat', 'sub'],
+    });
+    if (typeof payload.sub !== 'string' || typeof payload.usuarioId !== 'string' || typeof payload.sistemaOrigem !== 'number') {
+      return undefined;
+    }
+    return { kind: 'api-client', clientId: payload.sub, usuarioId: payload.usuarioId, sistemaOrigem: payload.sistemaOrigem };
+  } catch {
+    return undefined;
+  }
+}

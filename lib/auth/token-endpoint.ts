@@ -1,0 +1,72 @@
+import 'server-only';
+import { env } from '@/lib/config/env';
+import { readBodyText } from '@/lib/http/body';
+import { authenticateApiClient } from './api-clients';
+import { issueAccessToken } from './access-tokens';
+
+/**
+ * OAuth 2.0 client credentials grant (RFC 6749 §4.4) for API clients. Credentials come in HTTP
+ * Basic or in the form body (§2.3.1); errors use the RFC's own JSON body (§5.2), not problem+json,
+ * because OAuth client libraries parse that shape.
+ */
+function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error, error_description: description }), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers },
+  });
+}
+
+function basicCredentials(request: Request): { clientId: string; clientSecret: string } | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  if (separator === -1) return undefined;
+  // RFC 6749 §2.3.1: both parts are form-urlencoded before Basic encoding.
+  const decode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
+  try {
+    return { clientId: decode(decoded.slice(0, separator)), clientSecret: decode(decoded.slice(separator + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+async function formParams(request: Request): Promise<URLSearchParams | undefined> {
+  const text = await readBodyText(request, env().MAX_BODY_BYTES);
+  const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType === 'application/x-www-form-urlencoded') return new URLSearchParams(text);
+  if (mediaType === 'application/json') {
+    try {
+      const json = JSON.parse(text) as unknown;
+      if (json && typeof json === 'object' && !Array.isArray(json)) {
+        return new URLSearchParams(Object.entries(json).filter(([, v]) => typeof v === 'string') as [string, string][]);
+      }
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export async function handleTokenRequest(request: Request): Promise<Response> {
+  const params = await formParams(request);
+  if (!params) return oauthError(400, 'invalid_request', 'Send grant_type=client_credentials as application/x-www-form-urlencoded.');
+  const grantType = params.get('grant_type');
+  if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required.');
+  if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', 'Only client_credentials is supported.');
+
+  const basic = basicCredentials(request);
+  const clientId = basic?.clientId ?? params.get('client_id');
+  const clientSecret = basic?.clientSecret ?? params.get('client_secret');
+  const challenge = basic ? { 'WWW-Authenticate': 'Basic realm="integration-api"' } : undefined;
+  if (!clientId || !clientSecret) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
+
+  const client = await authenticateApiClient(clientId.slice(0, 200), clientSecret.slice(0, 500));
+  if (!client) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
+
+  const { token, expiresIn } = await issueAccessToken(client);
+  return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn }), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+  });
+}

@@ -1,0 +1,61 @@
+import 'server-only';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, validated once. Other modules import `env()` instead of touching
+ * process.env, so a typo or a bad value fails at start with a message naming the variable.
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** Folder of the embedded database file and the generated signing secret. */
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** JSON seed for a new database; the built-in pt-BR demo seed when unset. */
+  SEED_FILE: z.string().min(1).optional(),
+  /** postgres://… or oracle://… to share app data between instances; embedded SQLite when unset. */
+  DATABASE_URL: z.string().min(1).optional(),
+  /** Secret for API tokens and staff sessions; generated and kept in DATA_DIR when unset. */
+  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must have at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  TOKEN_ISSUER: z.string().min(1).default('integration-console'),
+  TOKEN_AUDIENCE: z.string().min(1).default('integration-api'),
+  /** Largest request body any API route accepts. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** Webhook receivers may use plain http (local development only). */
+  WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
+  /** Webhook receivers may be loopback/private addresses (local development only). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+  /** Which scheduling back-end answers reservations. */
+  SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
+});
+
+export type AppEnv = z.infer<typeof envSchema> & { dataDir: string };
+
+let cached: AppEnv | undefined;
+
+export function env(): AppEnv {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(emptyToUndefined(process.env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  cached = { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  return cached;
+}
+
+/** `FOO=` in a shell or .env file means "not set", not "set to the empty string". */
+function emptyToUndefined(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(source)) result[key] = value === '' ? undefined : value;
+  return result;
+}
+
+/** Tests change process.env between cases; production never calls this. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

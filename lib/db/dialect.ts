@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+
+export type Dialect = 'sqlite' | 'postgres' | 'oracle';
+
+export function dialectOf(db: Knex): Dialect {
+  const client = String(db.client.config.client);
+  if (client === 'pg' || client === 'postgres' || client === 'postgresql') return 'postgres';
+  if (client === 'oracledb') return 'oracle';
+  return 'sqlite';
+}
+
+/** SQLite answers booleans as 0/1, PostgreSQL as booleans, Oracle as 0/1 numbers. */
+export function toBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/** PostgreSQL answers bigint columns as strings; every caller here wants a JS number. */
+export function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+/**
+ * Row lock for read-modify-write sequences inside a transaction. SQLite has a single writer and
+ * knex warns on FOR UPDATE there, so it is only added where the database needs it.
+ */
+export function lockForUpdate<T extends Knex.QueryBuilder>(db: Knex, query: T): T {
+  return (dialectOf(db) === 'sqlite' ? query : query.forUpdate()) as T;
+}

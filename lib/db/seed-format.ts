@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { webhookHeaderSchema } from '@/lib/webhooks/contract';
+
+/** The seed file format (SEED_FILE); every key optional. */
+export const STAFF_ROLES = ['admin', 'webhooks', 'scheduling'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const seedSchema = z.strictObject({
+  staff: z
+    .array(
+      z.strictObject({
+        email: z.email(),
+        name: z.string().min(1),
+        password: z.string().min(8),
+        roles: z.array(z.enum(STAFF_ROLES)).min(1),
+      }),
+    )
+    .default([]),
+  apiClients: z
+    .array(
+      z.strictObject({
+        clientId: z.string().min(1).max(100),
+        clientSecret: z.string().min(8),
+        name: z.string().min(1),
+        usuarioId: z.guid(),
+        sistemaOrigem: z.number().int(),
+      }),
+    )
+    .default([]),
+  webhookConfigs: z
+    .array(
+      z.strictObject({
+        id: z.guid(),
+        usuarioId: z.guid(),
+        sistemaOrigem: z.number().int(),
+        clientId: z.string().nullable().default(null),
+        url: z.string().min(1),
+        headers: z.array(webhookHeaderSchema).default([]),
+        eventoAvaliacaoSaudeAprovada: z.boolean().default(false),
+        eventoAvaliacaoSaudeAguardandoAprovacao: z.boolean().default(false),
+        eventoAvaliacaoSaudeArquivada: z.boolean().default(false),
+        eventoAvaliacaoSaudeDesarquivada: z.boolean().default(false),
+        eventoPropostaCancelada: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+  procedures: z
+    .array(
+      z.strictObject({
+        nrSeqProcInterno: z.number().int().positive(),
+        description: z.string().min(1),
+        defaultMinutes: z.number().int().positive(),
+        requiresSide: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+  slots: z
+    .array(
+      z.strictObject({
+        nrSeqAgenda: z.number().int().positive(),
+        cdAgenda: z.number().int().positive(),
+        start: z.iso.datetime({ offset: true }),
+        minutes: z.number().int().positive(),
+      }),
+    )
+    .default([]),
+});
+
+export type SeedData = z.infer<typeof seedSchema>;
+export type SeedInput = z.input<typeof seedSchema>;

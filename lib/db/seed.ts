@@ -1,0 +1,104 @@
+import 'server-only';
+import fs from 'node:fs';
+import type { Knex } from 'knex';
+import { env } from '@/lib/config/env';
+import { hashSecret } from '@/lib/auth/passwords';
+import { demoSeed } from './demo-seed';
+import { seedSchema, type SeedData } from './seed-format';
+
+const SEEDED_KEY = 'seeded_at';
+
+/** The seed for a new database: SEED_FILE when set, else the built-in demo (embedded default only). */
+export function loadSeed(): SeedData | undefined {
+  const { SEED_FILE, DATABASE_URL } = env();
+  if (SEED_FILE) {
+    const parsed = seedSchema.safeParse(JSON.parse(fs.readFileSync(SEED_FILE, 'utf8')));
+    if (!parsed.success) {
+      const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+      throw new Error(`SEED_FILE ${SEED_FILE} is invalid:\n${lines.join('\n')}`);
+    }
+    return parsed.data;
+  }
+  // A shared server database never receives the public demo credentials by accident.
+  return DATABASE_URL ? undefined : seedSchema.parse(demoSeed());
+}
+
+/**
+ * Seeds a database once. The marker row is written in the same transaction as the data, so two
+ * instances starting together cannot both seed: the second one's marker insert conflicts.
+ */
+export async function seedOnce(db: Knex, seed: SeedData | undefined): Promise<void> {
+  if (!seed) return;
+  if (await db('app_meta').where({ meta_key: SEEDED_KEY }).first()) return;
+  // Hash outside the transaction: scrypt is slow and would hold SQLite's only connection.
+  const staff = await Promise.all(seed.staff.map(async (user) => ({ ...user, hash: await hashSecret(user.password) })));
+  const clients = await Promise.all(
+    seed.apiClients.map(async (client) => ({ ...client, hash: await hashSecret(client.clientSecret) })),
+  );
+  const now = Date.now();
+  try {
+    await db.transaction(async (trx) => {
+      await trx('app_meta').insert({ meta_key: SEEDED_KEY, meta_value: new Date(now).toISOString() });
+      for (const user of staff) {
+        await trx('staff_users').insert({
+          id: crypto.randomUUID(),
+          email: user.email.toLowerCase(),
+          name: user.name,
+          password_hash: user.hash,
+          roles: user.roles.join(','),
+          created_at: now,
+        });
+      }
+      for (const client of clients) {
+        await trx('api_clients').insert({
+          client_id: client.clientId,
+          secret_hash: client.hash,
+          name: client.name,
+          usuario_id: client.usuarioId,
+          sistema_origem: client.sistemaOrigem,
+          created_at: now,
+        });
+      }
+      for (const config of seed.webhookConfigs) {
+        await trx('webhook_configs').insert({
+          id: config.id,
+          usuario_id: config.usuarioId,
+          sistema_origem: config.sistemaOrigem,
+          client_id: config.clientId,
+          url: config.url,
+          headers_json: JSON.stringify(config.headers),
+          ev_aprovada: config.eventoAvaliacaoSaudeAprovada,
+          ev_aguardando: config.eventoAvaliacaoSaudeAguardandoAprovacao,
+          ev_arquivada: config.eventoAvaliacaoSaudeArquivada,
+          ev_desarquivada: config.eventoAvaliacaoSaudeDesarquivada,
+          ev_proposta_cancelada: config.eventoPropostaCancelada,
+          version: 1,
+          updated_at: now,
+        });
+      }
+      for (const procedure of seed.procedures) {
+        await trx('procedures').insert({
+          nr_seq_proc_interno: procedure.nrSeqProcInterno,
+          description: procedure.description,
+          default_minutes: procedure.defaultMinutes,
+          requires_side: procedure.requiresSide,
+        });
+      }
+      const agendaCodes = [...new Set(seed.slots.map((slot) => slot.cdAgenda))];
+      for (const cdAgenda of agendaCodes) await trx('agendas').insert({ cd_agenda: cdAgenda });
+      const slotRows = seed.slots.map((slot) => ({
+        nr_seq_agenda: slot.nrSeqAgenda,
+        cd_agenda: slot.cdAgenda,
+        start_iso: slot.start,
+        start_ms: Date.parse(slot.start),
+        minutes: slot.minutes,
+      }));
+      // Small chunks: Oracle and SQLite cap the number of bind variables in one statement.
+      for (let i = 0; i < slotRows.length; i += 100) await trx('slots').insert(slotRows.slice(i, i + 100));
+    });
+  } catch (error) {
+    // Another instance seeded first: its marker row is there now, and that is success for us.
+    if (await db('app_meta').where({ meta_key: SEEDED_KEY }).first()) return;
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+import type { FieldError } from '@/lib/validation/issues';
+
+/**
+ * Errors that services throw and the route wrapper turns into RFC 9457 problem responses. Anything
+ * else that escapes a handler becomes a generic 500 whose details stay in the server log.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly title: string,
+    readonly detail?: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail ?? title);
+    this.name = 'ApiError';
+  }
+}
+
+const problemType = (slug: string) => `urn:integration-console:problem:${slug}`;
+
+export const problems = {
+  validation: (errors: FieldError[], detail = 'The request has invalid or missing fields.') =>
+    new ApiError(400, problemType('validation'), 'Bad Request', detail, { errors }),
+  malformedJson: () =>
+    new ApiError(400, problemType('malformed-json'), 'Bad Request', 'The body is not valid JSON.', {
+      errors: [{ field: '', pointer: '', code: 'malformed_json', message: 'The body is not valid JSON.' }],
+    }),
+  unsupportedMediaType: () =>
+    new ApiError(415, problemType('unsupported-media-type'), 'Unsupported Media Type', 'Send the body as application/json.'),
+  payloadTooLarge: (limit: number) =>
+    new ApiError(413, problemType('payload-too-large'), 'Content Too Large', `The body exceeds ${limit} bytes.`),
+  unauthorized: (detail = 'A valid Bearer access token is required.') =>
+    new ApiError(401, problemType('unauthorized'), 'Unauthorized', detail, {
+      headers: { 'WWW-Authenticate': 'Bearer realm="integration-api"' },
+    }),
+  invalidToken: () =>
+    new ApiError(401, problemType('invalid-token'), 'Unauthorized', 'The access token is invalid or expired.', {
+      headers: { 'WWW-Authenticate': 'Bearer realm="integration-api", error="invalid_token"' },
+    }),
+  forbidden: (detail = 'Your role does not allow this operation.') =>
+    new ApiError(403, problemType('forbidden'), 'Forbidden', detail),
+  crossOrigin: () =>
+    new ApiError(403, problemType('cross-origin'), 'Forbidden', 'State-changing requests must come from the console’s own origin.'),
+  notFound: (detail = 'The resource was not found.') => new ApiError(404, problemType('not-found'), 'Not Found', detail),
+  methodNotAllowed: (allow: string[]) =>
+    new ApiError(405, problemType('method-not-allowed'), 'Method Not Allowed', undefined, { headers: { Allow: allow.join(', ') } }),
+  conflict: (slug: string, detail: string) => new ApiError(409, problemType(slug), 'Conflict', detail),
+  preconditionFailed: (detail: string) =>
+    new ApiError(412, problemType('precondition-failed'), 'Precondition Failed', detail),
+  unprocessable: (slug: string, detail: string) => new ApiError(422, problemType(slug), 'Unprocessable Content', detail),
+  tooManyRequests: (retryAfterSeconds: number, detail: string) =>
+    new ApiError(429, problemType('too-many-requests'), 'Too Many Requests', detail, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    }),
+  serviceUnavailable: (retryAfterSeconds: number, detail: string) =>
+    new ApiError(503, problemType('service-unavailable'), 'Service Unavailable', detail, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    }),
+  internal: () =>
+    new ApiError(500, problemType('internal'), 'Internal Server Error', 'An unexpected error occurred. It has been logged.'),
+};

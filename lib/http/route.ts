@@ -1,0 +1,105 @@
+import 'server-only';
+import type { z } from 'zod';
+import { env } from '@/lib/config/env';
+import { verifyAccessToken } from '@/lib/auth/access-tokens';
+import { staffFromSession } from '@/lib/auth/staff-session';
+import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
+import { log, redactError } from '@/lib/log';
+import { negotiateLocale, toFieldErrors, type Locale } from '@/lib/validation/issues';
+import { readJsonBody } from './body';
+import { ApiError, problems } from './errors';
+import { problemResponse } from './problem';
+import { isSameOrigin } from './same-origin';
+
+/**
+ * The one wrapper every API route is built on: it authenticates (Bearer token or console session),
+ * checks the caller's capability and, for cookie-authenticated changes, the origin; it gives the
+ * handler size-limited JSON parsing and schema validation with localized field errors; and it turns
+ * every error into problem+json, so no handler ever leaks a stack trace or database text.
+ *
+ * Handlers see only a standard Request and plain params, so they can be served outside Next.
+ */
+export type RouteContext<P> = { params: Promise<P> };
+
+export type ApiRequest<P> = {
+  request: Request;
+  params: P;
+  principal: Principal;
+  locale: Locale;
+  /** The body as JSON, at most MAX_BODY_BYTES. */
+  json(): Promise<unknown>;
+  /** Validates input with a contract schema; 400 naming every bad field otherwise. */
+  parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S>;
+};
+
+type Options = {
+  /** What the caller must be allowed to do; omitted means any authenticated caller. */
+  capability?: Capability;
+};
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function apiRoute<P = Record<string, never>>(
+  options: Options,
+  handler: (api: ApiRequest<P>) => Promise<Response>,
+): (request: Request, context: RouteContext<P>) => Promise<Response> {
+  return async (request, context) => {
+    const locale = negotiateLocale(request.headers.get('accept-language'));
+    try {
+      const principal = await authenticate(request);
+      if (options.capability && !hasCapability(principal, options.capability)) throw problems.forbidden();
+      const params = (await context?.params) ?? ({} as P);
+      return await handler({
+        request,
+        params,
+        principal,
+        locale,
+        json: () => readJsonBody(request, env().MAX_BODY_BYTES),
+        parse: (schema, input) => parseOrThrow(schema, input, locale),
+      });
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+  };
+}
+
+/** For the few public routes (token endpoint, health): same error handling, no authentication. */
+export function publicRoute<P = Record<string, never>>(
+  handler: (request: Request, params: P) => Promise<Response>,
+): (request: Request, context: RouteContext<P>) => Promise<Response> {
+  return async (request, context) => {
+    try {
+      return await handler(request, (await context?.params) ?? ({} as P));
+    } catch (error) {
+      return errorResponse(error, request);
+    }
+  };
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, locale: Locale): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw problems.validation(toFieldErrors(result.error, input, locale));
+}
+
+async function authenticate(request: Request): Promise<Principal> {
+  const authorization = request.headers.get('authorization');
+  if (authorization !== null) {
+    const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
+    const principal = match?.[1] ? await verifyAccessToken(match[1]) : undefined;
+    if (!principal) throw problems.invalidToken();
+    return principal;
+  }
+  const staff = await staffFromSession(request);
+  if (!staff) throw problems.unauthorized();
+  // A cookie rides along on cross-site requests; a Bearer header never does. So only
+  // cookie-authenticated changes need proof that the console itself sent them.
+  if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw problems.crossOrigin();
+  return staff;
+}
+
+function errorResponse(error: unknown, request: Request): Response {
+  if (error instanceof ApiError) return problemResponse(error);
+  log.error('api.unhandled_error', { method: request.method, path: new URL(request.url).pathname, ...redactError(error) });
+  return problemResponse(problems.internal());
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * The slot reservation contract (service-interface.md §2.2, §2.3, §7.2). No server imports: the
+ * console's form validates with this same schema before it calls the route that validates again.
+ */
+
+/** A "long" of the contract: a JSON integer, never a numeric string or a fraction. */
+const longId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const longCode = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+export const IE_OPCAO = ['R', 'CR'] as const;
+export const IE_LADO = ['E', 'D', 'A'] as const;
+export const TOKEN_RESERVA_MAX = 32;
+export const NM_USUARIO_MAX = 30;
+export const MAX_DURATION_MINUTES = 24 * 60;
+
+export const slotReservationSchema = z
+  .strictObject({
+    nrSeqAgenda: longId,
+    nrSeqProcInterno: longId,
+    ieLado: z.enum(IE_LADO).optional(),
+    nrMinDuracao: z.number().int().min(1).max(MAX_DURATION_MINUTES),
+    ieOpcao: z.enum(IE_OPCAO),
+    tokenReservaCanc: z.string().min(1).max(TOKEN_RESERVA_MAX).optional(),
+    cdPessoaFisica: longId,
+    cdConvenio: longCode,
+    cdCategoria: longCode,
+    cdPlano: longCode,
+    cdUsuarioConvenio: z
+      .string()
+      .min(1)
+      .max(40)
+      .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } }),
+    nmUsuario: z
+      .string()
+      .min(1)
+      .max(NM_USUARIO_MAX)
+      .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.ieOpcao === 'CR' && body.tokenReservaCanc === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['tokenReservaCanc'], params: { key: 'tokenRequiredForRelease' } });
+    }
+    if (body.ieOpcao === 'R' && body.tokenReservaCanc !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['tokenReservaCanc'], params: { key: 'tokenOnlyForRelease' } });
+    }
+  });
+
+export type SlotReservationRequest = z.infer<typeof slotReservationSchema>;
+
+/** CODIGO_P values of §7.2 and the HTTP status each one maps to. */
+export const CODIGO_P_STATUS = {
+  '0': 200,
+  '1': 200,
+  '2': 409,
+  '3': 404,
+  '4': 409,
+  '5': 409,
+  '9': 500,
+} as const;
+
+export type CodigoP = keyof typeof CODIGO_P_STATUS;
+export const CODIGOS_P = Object.keys(CODIGO_P_STATUS) as CodigoP[];
+
+export function isCodigoP(value: string): value is CodigoP {
+  return Object.hasOwn(CODIGO_P_STATUS, value);
+}
+
+/** The procedure's answer (§2.3); every field is a string, as the back-end returns them. */
+export const slotReservationResponseSchema = z.object({
+  IE_RESERVADO_P: z.enum(['S', 'N']),
+  TOKEN_RESERVA_P: z.string(),
+  CODIGO_P: z.string(),
+  MENSAGEM_P: z.string(),
+});
+
+export type SlotReservationResponse = z.infer<typeof slotReservationResponseSchema>;
+
+/** One free slot as `GET /api/v1/agendamentos/slots-livres` lists it, in the back-end's naming. */
+export const freeSlotSchema = z.object({
+  NR_SEQ_AGENDA: z.number(),
+  CD_AGENDA: z.number(),
+  DT_AGENDA: z.string(),
+  NR_MIN_DURACAO: z.number(),
+});
+
+export type FreeSlot = z.infer<typeof freeSlotSchema>;
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** Query of the free-slot listing; every filter optional. */
+export const freeSlotQuerySchema = z.strictObject({
+  de: isoDateTime.optional(),
+  ate: isoDateTime.optional(),
+  cdAgenda: z.coerce.number().int().positive().optional(),
+  limite: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export type FreeSlotQuery = z.infer<typeof freeSlotQuerySchema>;

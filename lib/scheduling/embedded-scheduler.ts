@@ -1,0 +1,139 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
+import { log, redactError } from '@/lib/log';
+import type { FreeSlot, FreeSlotQuery, SlotReservationRequest } from './contract';
+import { answer, SideRequiredError, type ProcedureAnswer, type SchedulingBackend } from './backend';
+
+/**
+ * The embedded scheduler: the stored procedure's contract (service-interface.md §3.1, §7.2)
+ * implemented on the app's own database, so the product runs end to end on one machine.
+ *
+ * A reservation occupies `nrMinDuracao` minutes from its slot's start; any other slot of the same
+ * agenda overlapping an active reservation is no longer free. Every decision runs in one
+ * transaction that first locks the agenda's row, so simultaneous requests for one agenda are
+ * decided one after another on any database (SQLite serialises writers anyway).
+ */
+export const MESSAGES = {
+  reserved: 'Horário reservado com sucesso.',
+  released: 'Reserva cancelada; horário liberado.',
+  unavailable: 'Horário não está mais disponível.',
+  slotNotFound: 'Horário (NR_SEQ_AGENDA) não encontrado.',
+  procedureNotFound: 'Procedimento interno (NR_SEQ_PROC_INTERNO) não encontrado.',
+  cannotRelease: 'Não foi possível cancelar a reserva: token inválido ou horário não reservado.',
+  alreadyBooked: 'O beneficiário já possui reserva ativa para este exame.',
+  internal: 'Erro interno ao processar a reserva.',
+} as const;
+
+type SlotRow = { nr_seq_agenda: unknown; cd_agenda: unknown; start_iso: string; start_ms: unknown; minutes: unknown };
+
+export function newReservationToken(): string {
+  return randomBytes(16).toString('hex').toUpperCase(); // 128 random bits in 32 characters
+}
+
+export class EmbeddedScheduler implements SchedulingBackend {
+  readonly name = 'embedded' as const;
+
+  constructor(
+    private readonly database: () => Promise<Knex>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async reserveOrRelease(request: SlotReservationRequest): Promise<ProcedureAnswer> {
+    const db = await this.database();
+    try {
+      return await db.transaction((trx) => (request.ieOpcao === 'R' ? this.reserve(trx, request) : this.release(trx, request)));
+    } catch (error) {
+      if (error instanceof SideRequiredError) throw error;
+      log.error('scheduler.embedded_failure', { option: request.ieOpcao, ...redactError(error) });
+      return answer('9', false, '', MESSAGES.internal);
+    }
+  }
+
+  private async lockedSlot(trx: Knex.Transaction, nrSeqAgenda: number): Promise<SlotRow | undefined> {
+    const slot: SlotRow | undefined = await trx('slots').where({ nr_seq_agenda: nrSeqAgenda }).first();
+    if (slot) await lockForUpdate(trx, trx('agendas').where({ cd_agenda: slot.cd_agenda }).first());
+    return slot;
+  }
+
+  private async reserve(trx: Knex.Transaction, request: SlotReservationRequest): Promise<ProcedureAnswer> {
+    const slot = await this.lockedSlot(trx, request.nrSeqAgenda);
+    if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
+
+    const procedure = await trx('procedures').where({ nr_seq_proc_interno: request.nrSeqProcInterno }).first();
+    if (!procedure) return answer('3', false, '', MESSAGES.procedureNotFound);
+    if (toBoolean(procedure.requires_side) && !request.ieLado) throw new SideRequiredError();
+
+    const start = toNumber(slot.start_ms);
+    const end = start + request.nrMinDuracao * 60_000;
+    if (start <= this.now()) return answer('2', false, '', MESSAGES.unavailable);
+    const overlapping = await trx('reservations')
+      .where({ cd_agenda: slot.cd_agenda, status: 'active' })
+      .andWhere('start_ms', '<', end)
+      .andWhere('end_ms', '>', start)
+      .first('token');
+    if (overlapping) return answer('2', false, '', MESSAGES.unavailable);
+
+    const alreadyBooked = await trx('reservations')
+      .where({ cd_pessoa_fisica: request.cdPessoaFisica, nr_seq_proc_interno: request.nrSeqProcInterno, status: 'active' })
+      .first('token');
+    if (alreadyBooked) return answer('5', false, '', MESSAGES.alreadyBooked);
+
+    const token = newReservationToken();
+    await trx('reservations').insert({
+      token,
+      nr_seq_agenda: request.nrSeqAgenda,
+      cd_agenda: slot.cd_agenda,
+      start_ms: start,
+      end_ms: end,
+      nr_seq_proc_interno: request.nrSeqProcInterno,
+      cd_pessoa_fisica: request.cdPessoaFisica,
+      ie_lado: request.ieLado ?? null,
+      cd_convenio: request.cdConvenio,
+      cd_categoria: request.cdCategoria,
+      cd_plano: request.cdPlano,
+      cd_usuario_convenio: request.cdUsuarioConvenio,
+      nm_usuario: request.nmUsuario,
+      status: 'active',
+      reserved_at: this.now(),
+    });
+    return answer('0', true, token, MESSAGES.reserved);
+  }
+
+  private async release(trx: Knex.Transaction, request: SlotReservationRequest): Promise<ProcedureAnswer> {
+    const slot = await this.lockedSlot(trx, request.nrSeqAgenda);
+    if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
+    const released = await trx('reservations')
+      .where({ token: request.tokenReservaCanc ?? '', nr_seq_agenda: request.nrSeqAgenda, status: 'active' })
+      .update({ status: 'released', released_at: this.now() });
+    if (released !== 1) return answer('4', false, '', MESSAGES.cannotRelease);
+    return answer('1', false, '', MESSAGES.released);
+  }
+
+  async listFreeSlots(query: FreeSlotQuery): Promise<FreeSlot[]> {
+    const db = await this.database();
+    const from = Math.max(this.now() + 1, query.de ? Date.parse(query.de) : 0);
+    let slots = db('slots').where('start_ms', '>=', from);
+    if (query.ate) slots = slots.andWhere('start_ms', '<=', Date.parse(query.ate));
+    if (query.cdAgenda) slots = slots.andWhere({ cd_agenda: query.cdAgenda });
+    // A slot is free when no active reservation of its agenda overlaps its own span.
+    const rows: SlotRow[] = await slots
+      .whereNotExists(
+        db('reservations as r')
+          .select(db.raw('1'))
+          .whereRaw('r.cd_agenda = slots.cd_agenda')
+          .andWhere('r.status', 'active')
+          .andWhereRaw('r.start_ms < slots.start_ms + slots.minutes * 60000')
+          .andWhereRaw('r.end_ms > slots.start_ms'),
+      )
+      .orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }])
+      .limit(query.limite);
+    return rows.map((row) => ({
+      NR_SEQ_AGENDA: toNumber(row.nr_seq_agenda),
+      CD_AGENDA: toNumber(row.cd_agenda),
+      DT_AGENDA: row.start_iso,
+      NR_MIN_DURACAO: toNumber(row.minutes),
+    }));
+  }
+}

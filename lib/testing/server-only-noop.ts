@@ -1,0 +1,1 @@
+// Stand-in for the 'server-only' marker package under vitest (see vitest.config.ts).

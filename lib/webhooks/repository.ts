@@ -1,0 +1,67 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
+import type { WebhookConfiguration, WebhookEventFlag, WebhookHeader } from './contract';
+
+/** Column of each event flag; the contract's names are too long for portable identifiers. */
+export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
+  eventoAvaliacaoSaudeAprovada: 'ev_aprovada',
+  eventoAvaliacaoSaudeAguardandoAprovacao: 'ev_aguardando',
+  eventoAvaliacaoSaudeArquivada: 'ev_arquivada',
+  eventoAvaliacaoSaudeDesarquivada: 'ev_desarquivada',
+  eventoPropostaCancelada: 'ev_proposta_cancelada',
+};
+
+export type StoredWebhook = { config: WebhookConfiguration; version: number };
+
+type Row = Record<string, unknown>;
+
+function fromRow(row: Row): StoredWebhook {
+  const flags = Object.fromEntries(
+    Object.entries(EVENT_COLUMNS).map(([flag, column]) => [flag, toBoolean(row[column])]),
+  ) as Record<WebhookEventFlag, boolean>;
+  return {
+    version: toNumber(row.version),
+    config: {
+      id: String(row.id),
+      usuarioId: String(row.usuario_id),
+      sistemaOrigem: toNumber(row.sistema_origem),
+      url: String(row.url),
+      clientId: row.client_id === null || row.client_id === undefined ? null : String(row.client_id),
+      headers: JSON.parse(String(row.headers_json)) as WebhookHeader[],
+      ...flags,
+    },
+  };
+}
+
+export async function findWebhook(db: Knex | Knex.Transaction, id: string, options: { lock?: boolean } = {}) {
+  let query = db('webhook_configs').where({ id }).first();
+  if (options.lock) query = lockForUpdate(db, query);
+  const row: Row | undefined = await query;
+  return row ? fromRow(row) : undefined;
+}
+
+export async function listWebhooks(db: Knex, filter: { usuarioId?: string; search?: string; limit: number }) {
+  let query = db('webhook_configs').orderBy('url').limit(filter.limit);
+  if (filter.usuarioId) query = query.where({ usuario_id: filter.usuarioId });
+  if (filter.search) {
+    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((q) =>
+      q
+        .whereRaw(`lower(url) like ? escape '\\'`, [pattern])
+        .orWhereRaw(`lower(usuario_id) like ? escape '\\'`, [pattern])
+        .orWhereRaw(`lower(client_id) like ? escape '\\'`, [pattern]),
+    );
+  }
+  const rows: Row[] = await query;
+  return rows.map(fromRow);
+}
+
+/** Writes a whole configuration, only if it still has `expectedVersion`; false when it did not. */
+export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfiguration, expectedVersion: number) {
+  const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [column, config[flag as WebhookEventFlag]]));
+  const updated = await trx('webhook_configs')
+    .where({ id: config.id, version: expectedVersion })
+    .update({ url: config.url, headers_json: JSON.stringify(config.headers), ...flags, version: expectedVersion + 1, updated_at: Date.now() });
+  return updated === 1;
+}

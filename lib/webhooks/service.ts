@@ -1,0 +1,84 @@
+import 'server-only';
+import { getDb } from '@/lib/db';
+import { problems } from '@/lib/http/errors';
+import { recordAudit } from '@/lib/audit/audit-trail';
+import { maskSecret } from '@/lib/audit/masking';
+import type { Principal } from '@/lib/auth/principal';
+import type { WebhookConfiguration, WebhookUpdate } from './contract';
+import { findWebhook, listWebhooks, saveWebhook, type StoredWebhook } from './repository';
+
+/**
+ * Webhook configurations as callers see them. An API client sees only configurations of its own
+ * usuarioId; any other id, someone else's included, answers exactly like an unknown one (404), so
+ * ids of other tenants cannot be probed. Staff with the webhooks role see every configuration.
+ */
+function visibleTo(principal: Principal, stored: StoredWebhook | undefined): stored is StoredWebhook {
+  if (!stored) return false;
+  return principal.kind === 'staff' || stored.config.usuarioId === principal.usuarioId;
+}
+
+export function etagOf(stored: StoredWebhook): string {
+  return `"${stored.config.id}.v${stored.version}"`;
+}
+
+export async function getWebhook(principal: Principal, id: string): Promise<StoredWebhook> {
+  const stored = await findWebhook(await getDb(), id);
+  if (!visibleTo(principal, stored)) throw problems.notFound('Webhook configuration not found.');
+  return stored;
+}
+
+export async function searchWebhooks(principal: Principal, search: string | undefined): Promise<WebhookConfiguration[]> {
+  const usuarioId = principal.kind === 'api-client' ? principal.usuarioId : undefined;
+  const found = await listWebhooks(await getDb(), { usuarioId, search, limit: 500 });
+  return found.map((stored) => stored.config);
+}
+
+/**
+ * Applies a PUT: fields present replace stored ones (`headers` replaces the whole list), fields
+ * omitted keep their values. With `ifMatch`, a configuration changed since that ETag is left alone
+ * and the caller gets 412.
+ */
+export async function updateWebhook(
+  principal: Principal,
+  id: string,
+  update: WebhookUpdate,
+  ifMatch: string | null,
+): Promise<StoredWebhook> {
+  const db = await getDb();
+  return db.transaction(async (trx) => {
+    const current = await findWebhook(trx, id, { lock: true });
+    if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
+    if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
+      throw problems.preconditionFailed('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
+    }
+    const next: WebhookConfiguration = { ...current.config, ...definedOnly(update) };
+    if (!(await saveWebhook(trx, next, current.version))) {
+      throw problems.preconditionFailed('The configuration was changed at the same time. Reload it and apply your change again.');
+    }
+    await recordAudit(trx, {
+      principal,
+      action: 'webhook.update',
+      target: `webhook:${id}`,
+      outcome: 'updated',
+      httpStatus: 200,
+      before: auditView(current.config),
+      after: auditView(next),
+    });
+    return { config: next, version: current.version + 1 };
+  });
+}
+
+function definedOnly(update: WebhookUpdate): Partial<WebhookConfiguration> {
+  return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
+}
+
+/** RFC 9110 If-Match: a list of entity tags or `*`; weak tags never match for a write. */
+function etagMatches(ifMatch: string, etag: string): boolean {
+  const candidates = ifMatch.split(',').map((tag) => tag.trim());
+  return candidates.includes('*') || candidates.includes(etag);
+}
+
+/** Header values often hold receivers' secrets: the trail keeps their names only. */
+function auditView(config: WebhookConfiguration) {
+  return { ...config, headers: config.headers.map((header) => ({ chave: header.chave, valor: maskSecret(header.valor) })) };
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Every test, from a fresh clone: installs what the tests need (npm packages, Debian's Chromium,
+# a PostgreSQL server when none answers), then runs `npm test` (types, unit, build, e2e).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+apt_updated=false
+apt_install() {
+  if [ "$apt_updated" = false ]; then apt-get update -qq; apt_updated=true; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing Chromium (Debian package)"
+  apt_install chromium
+fi
+
+if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  echo "== starting PostgreSQL"
+  command -v pg_ctlcluster >/dev/null 2>&1 || apt_install postgresql
+  version=$(ls /etc/postgresql | sort -V | tail -n 1)
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+fi
+
+echo "== npm install"
+# Not `npm ci`: it refuses lockfiles made on these machines (they lack other platforms' optional packages).
+npm install --no-audit --no-fund
+
+echo "== npm test"
+npm test
