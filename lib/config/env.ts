@@ -1,6 +1,8 @@
 import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
+import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
+import { checkPlatformTokenEnv, platformTokenConfigFrom, platformTokenEnvShape, type PlatformTokenConfig } from '@/lib/auth/platform-token-config';
 
 /**
  * Every setting the server reads, validated once. Other modules import `env()` instead of touching
@@ -17,7 +19,12 @@ const envSchema = z.object({
   /** JSON seed for a new database; the built-in pt-BR demo seed when unset. */
   SEED_FILE: z.string().min(1).optional(),
   /** postgres://… or oracle://… to share app data between instances; embedded SQLite when unset. */
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres|postgresql|oracle):\/\/[^\s]+$/, 'must be postgres://…, postgresql://… or oracle://user:password@host:port/service')
+    .optional(),
+  /** Connections each instance keeps to DATABASE_URL. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** Secret for API tokens and staff sessions; generated and kept in DATA_DIR when unset. */
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must have at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
@@ -31,9 +38,22 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
   /** Which scheduling back-end answers reservations. */
   SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
+  /** ORACLE_*: the Oracle scheduling procedure (lib/scheduling/oracle/config.ts). */
+  ...oracleEnvShape,
+  /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */
+  ...platformTokenEnvShape,
+}).superRefine((value, ctx) => {
+  checkOracleEnv(value, ctx);
+  checkPlatformTokenEnv(value, ctx);
 });
 
-export type AppEnv = z.infer<typeof envSchema> & { dataDir: string };
+export type AppEnv = z.infer<typeof envSchema> & {
+  dataDir: string;
+  /** Present when SCHEDULING_BACKEND=oracle. */
+  oracle?: OracleSchedulingConfig;
+  /** Present when PLATFORM_JWKS_URL is set. */
+  platformTokens?: PlatformTokenConfig;
+};
 
 let cached: AppEnv | undefined;
 
@@ -44,7 +64,12 @@ export function env(): AppEnv {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  cached = { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  cached = {
+    ...parsed.data,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+    oracle: parsed.data.SCHEDULING_BACKEND === 'oracle' ? oracleConfigFrom(parsed.data) : undefined,
+    platformTokens: platformTokenConfigFrom(parsed.data),
+  };
   return cached;
 }
 

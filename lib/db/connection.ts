@@ -6,8 +6,8 @@ import { env } from '@/lib/config/env';
 
 /** Knex configuration for the configured database: DATABASE_URL, or the embedded SQLite file. */
 export function knexConfig(): Knex.Config {
-  const { DATABASE_URL, dataDir } = env();
-  if (DATABASE_URL) return serverDatabaseConfig(DATABASE_URL);
+  const { DATABASE_URL, DATABASE_POOL_MAX, dataDir } = env();
+  if (DATABASE_URL) return serverDatabaseConfig(DATABASE_URL, DATABASE_POOL_MAX);
 
   fs.mkdirSync(dataDir, { recursive: true });
   return {
@@ -30,10 +30,13 @@ export function knexConfig(): Knex.Config {
   };
 }
 
-function serverDatabaseConfig(url: string): Knex.Config {
+function serverDatabaseConfig(url: string, poolMax: number): Knex.Config {
   const parsed = new URL(url);
+  // Fixed-size pools: a server database is shared by every instance, so each takes a known share.
+  const pool = { min: 0, max: poolMax };
   if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:') {
-    return { client: 'pg', connection: url, pool: { min: 0, max: 10 } };
+    // connectionTimeoutMillis: an unreachable server fails the request instead of hanging it.
+    return { client: 'pg', connection: { connectionString: url, connectionTimeoutMillis: 10_000 }, pool, acquireConnectionTimeout: 15_000 };
   }
   if (parsed.protocol === 'oracle:') {
     return {
@@ -41,13 +44,28 @@ function serverDatabaseConfig(url: string): Knex.Config {
       connection: {
         user: decodeURIComponent(parsed.username),
         password: decodeURIComponent(parsed.password),
-        connectString: `${parsed.host}${parsed.pathname}`,
-        connectTimeout: 10,
-      } as unknown as Knex.OracleDbConnectionConfig,
-      pool: { min: 0, max: 10 },
-    };
+        connectString: oracleConnectString(parsed),
+      },
+      // Text columns are CLOBs on Oracle; read them as strings like the other databases answer.
+      fetchAsString: ['clob'],
+      pool,
+      acquireConnectionTimeout: 15_000,
+    } as Knex.Config;
   }
   throw new Error('DATABASE_URL must start with postgres://, postgresql:// or oracle://');
+}
+
+/**
+ * `oracle://user:pw@host:1521/service?…` as an Easy Connect string. Knex passes only the connect
+ * string to node-oracledb, so the timeouts ride in it: without connect_timeout a listener that
+ * accepts and never answers would hang the first query forever.
+ */
+export function oracleConnectString(parsed: URL): string {
+  const params = new URLSearchParams(parsed.search);
+  if (!params.has('connect_timeout')) params.set('connect_timeout', '10');
+  if (!params.has('transport_connect_timeout')) params.set('transport_connect_timeout', '5');
+  if (!params.has('expire_time')) params.set('expire_time', '2');
+  return `${parsed.host}${parsed.pathname}?${params.toString()}`;
 }
 
 export function createKnex(): Knex {

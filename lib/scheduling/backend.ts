@@ -9,7 +9,17 @@ export type ProcedureAnswer = {
   TOKEN_RESERVA_P: string;
   CODIGO_P: string;
   MENSAGEM_P: string;
+  /** Set with CODIGO_P 9 when the back-end could not be asked or did not answer (see BackendFailure). */
+  failure?: BackendFailure;
 };
+
+/**
+ * Why a call produced no answer from the procedure. `unavailable`: nothing reached the database
+ * (pool exhausted, database unreachable), so the caller may retry after `retryAfterSeconds`.
+ * `uncertain`: the call was sent and the connection was lost or timed out before the answer, so it
+ * may or may not have committed. `failed`: the database answered with an error.
+ */
+export type BackendFailure = { kind: 'unavailable'; retryAfterSeconds: number } | { kind: 'uncertain' } | { kind: 'failed' };
 
 export type ProcedureCallContext = {
   /** Who asked, for the DBA's session tags; never a patient identifier. */
@@ -19,7 +29,9 @@ export type ProcedureCallContext = {
 export interface SchedulingBackend {
   readonly name: 'embedded' | 'oracle';
   reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer>;
-  listFreeSlots(query: FreeSlotQuery): Promise<FreeSlot[]>;
+  listFreeSlots(query: FreeSlotQuery, context?: ProcedureCallContext): Promise<FreeSlot[]>;
+  /** Throws when the back-end cannot be reached (readiness probe); the app database is checked apart. */
+  checkReady?(): Promise<void>;
 }
 
 export function answer(codigo: CodigoP, reserved: boolean, token: string, message: string): ProcedureAnswer {
@@ -34,5 +46,21 @@ export class SideRequiredError extends Error {
   constructor() {
     super('ieLado is required for this procedure');
     this.name = 'SideRequiredError';
+  }
+}
+
+/** The back-end answered outside the contract (§2.3, §7.2): the route answers 502. */
+export class BackendContractError extends Error {
+  constructor(readonly field: string) {
+    super(`scheduling back-end answered outside the contract in ${field}`);
+    this.name = 'BackendContractError';
+  }
+}
+
+/** No connection to the back-end could be had for a read: the route answers 503 with Retry-After. */
+export class BackendUnavailableError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('scheduling back-end unavailable');
+    this.name = 'BackendUnavailableError';
   }
 }

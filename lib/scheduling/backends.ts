@@ -3,6 +3,8 @@ import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db';
 import type { SchedulingBackend } from './backend';
 import { EmbeddedScheduler } from './embedded-scheduler';
+import { OracleScheduler } from './oracle/oracle-scheduler';
+import { schedulingPool } from './oracle/pool';
 
 /** The configured scheduling back-end, created once per process. */
 const holder = globalThis as typeof globalThis & { __schedulingBackend?: SchedulingBackend };
@@ -13,11 +15,12 @@ export function schedulingBackend(): SchedulingBackend {
 }
 
 function createBackend(): SchedulingBackend {
-  const { SCHEDULING_BACKEND } = env();
+  const { SCHEDULING_BACKEND, oracle } = env();
   switch (SCHEDULING_BACKEND) {
     case 'embedded':
       return new EmbeddedScheduler(getDb);
     case 'oracle':
-      throw new Error('SCHEDULING_BACKEND=oracle is not available in this build yet.');
+      if (!oracle) throw new Error('SCHEDULING_BACKEND=oracle without Oracle settings'); // env() guarantees them
+      return new OracleScheduler(oracle, () => schedulingPool(oracle));
   }
 }

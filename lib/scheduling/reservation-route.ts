@@ -11,5 +11,5 @@ import { reserveOrRelease } from './service';
 export const reservationPost = apiRoute({ capability: 'scheduling' }, async ({ principal, json, parse, locale }) => {
   const request = parse(slotReservationSchema, await json());
   const outcome = await reserveOrRelease(principal, request, locale);
-  return jsonResponse(outcome.body, { status: outcome.status });
+  return jsonResponse(outcome.body, { status: outcome.status, headers: outcome.headers });
 });

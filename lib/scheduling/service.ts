@@ -8,13 +8,24 @@ import { actorId } from '@/lib/auth/principal';
 import { log } from '@/lib/log';
 import { customMessage, type Locale } from '@/lib/validation/issues';
 import { CODIGO_P_STATUS, isCodigoP, type FreeSlot, type FreeSlotQuery, type SlotReservationRequest, type SlotReservationResponse } from './contract';
-import { SideRequiredError, type ProcedureAnswer } from './backend';
+import { BackendContractError, BackendUnavailableError, SideRequiredError, type BackendFailure, type ProcedureAnswer } from './backend';
 import { schedulingBackend } from './backends';
 
-export type ReservationOutcome = { status: number; body: SlotReservationResponse };
+export type ReservationOutcome = { status: number; body: SlotReservationResponse; headers?: Record<string, string> };
 
 /** The message sent for CODIGO_P 9: the procedure's own text may carry database internals. */
 export const INTERNAL_ERROR_MESSAGE = 'Erro interno ao processar a reserva. Tente novamente mais tarde.';
+/** CODIGO_P 9 when nothing reached the back-end: safe to repeat after Retry-After. */
+export const UNAVAILABLE_MESSAGE = 'Sistema de agendamento indisponível no momento. Nada foi alterado; tente novamente em instantes.';
+/** CODIGO_P 9 when the call was cut after it was sent: repeating it blindly could double-book. */
+export const UNCERTAIN_MESSAGE =
+  'Não foi possível confirmar o resultado: a comunicação com o sistema de agendamento foi interrompida durante a operação, que pode ter sido concluída. Consulte os horários livres antes de repetir.';
+
+const FAILURE_MESSAGES: Record<BackendFailure['kind'], string> = {
+  unavailable: UNAVAILABLE_MESSAGE,
+  uncertain: UNCERTAIN_MESSAGE,
+  failed: INTERNAL_ERROR_MESSAGE,
+};
 
 /**
  * Reserves (R) or releases (CR) a slot through the scheduling back-end and maps its CODIGO_P to
@@ -35,24 +46,30 @@ export async function reserveOrRelease(
         'This exam requires laterality (ieLado).',
       );
     }
+    if (error instanceof BackendContractError) throw badGateway(error.field);
     throw error;
   }
 
-  if (!isCodigoP(answer.CODIGO_P)) {
-    log.error('scheduling.unknown_codigo_p', { codigo: answer.CODIGO_P.slice(0, 10) });
-    throw new ApiError(502, 'urn:integration-console:problem:bad-gateway', 'Bad Gateway', 'The scheduling back-end gave an answer outside the contract.');
-  }
-  const body: SlotReservationResponse = answer.CODIGO_P === '9' ? { ...answer, MENSAGEM_P: INTERNAL_ERROR_MESSAGE } : answer;
+  if (!isCodigoP(answer.CODIGO_P)) throw badGateway('CODIGO_P');
+  const { failure, ...fields } = answer;
+  const body: SlotReservationResponse =
+    answer.CODIGO_P === '9' ? { ...fields, MENSAGEM_P: FAILURE_MESSAGES[failure?.kind ?? 'failed'] } : fields;
   const status = CODIGO_P_STATUS[answer.CODIGO_P];
   await recordAudit(await getDb(), {
     principal,
     action: request.ieOpcao === 'R' ? 'slot.reserve' : 'slot.release',
     target: `slot:${request.nrSeqAgenda}`,
-    outcome: `CODIGO_P=${body.CODIGO_P}`,
+    outcome: failure ? `CODIGO_P=9 ${failure.kind}` : `CODIGO_P=${body.CODIGO_P}`,
     httpStatus: status,
-    after: auditView(request, body),
+    after: { ...auditView(request, body), ...(failure ? { falha: failure.kind } : {}) },
   });
-  return { status, body };
+  const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
+  return { status, body, headers };
+}
+
+function badGateway(field: string): ApiError {
+  log.error('scheduling.answer_outside_contract', { field });
+  return new ApiError(502, 'urn:integration-console:problem:bad-gateway', 'Bad Gateway', 'The scheduling back-end gave an answer outside the contract.');
 }
 
 function auditView(request: SlotReservationRequest, body: SlotReservationResponse) {
@@ -71,6 +88,13 @@ function auditView(request: SlotReservationRequest, body: SlotReservationRespons
   };
 }
 
-export function listFreeSlots(query: FreeSlotQuery): Promise<FreeSlot[]> {
-  return schedulingBackend().listFreeSlots(query);
+export async function listFreeSlots(query: FreeSlotQuery, principal?: Principal): Promise<FreeSlot[]> {
+  try {
+    return await schedulingBackend().listFreeSlots(query, { clientId: principal ? actorId(principal) : '' });
+  } catch (error) {
+    if (error instanceof BackendUnavailableError) {
+      throw problems.serviceUnavailable(error.retryAfterSeconds, 'The scheduling back-end is unavailable. Try again shortly.');
+    }
+    throw error;
+  }
 }

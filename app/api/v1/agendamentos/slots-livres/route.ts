@@ -6,7 +6,7 @@ import { listFreeSlots } from '@/lib/scheduling/service';
 export const dynamic = 'force-dynamic';
 
 /** Free slots, soonest first: `?de=&ate=` (ISO 8601 with offset), `?cdAgenda=`, `?limite=` (≤ 500). */
-export const GET = apiRoute({ capability: 'scheduling' }, async ({ request, parse }) => {
+export const GET = apiRoute({ capability: 'scheduling' }, async ({ request, principal, parse }) => {
   const query = parse(freeSlotQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-  return jsonResponse(await listFreeSlots(query));
+  return jsonResponse(await listFreeSlots(query, principal));
 });
