@@ -7,7 +7,8 @@ import { buildTestSeed } from './test-seed';
 /**
  * Starts the production build (`next start`) as a separate process, the way users run it, with its
  * own DATA_DIR and the e2e seed. Specs that need to kill or restart a server (durability,
- * multi-instance) start their own; the shared one comes from global-setup.ts.
+ * multi-instance) start their own; the shared one comes from global-setup.ts. In a run against
+ * PostgreSQL every server gets the run's DATABASE_URL unless the spec passes its own.
  */
 export type RunningServer = {
   url: string;
@@ -40,6 +41,8 @@ export async function startServer(options: { port: number; dataDir: string; env?
       DATA_DIR: options.dataDir,
       SEED_FILE: seedFile,
       NEXT_TELEMETRY_DISABLED: '1',
+      // The run's server database (global-setup, E2E_DATABASE_URL), unless the spec brings its own.
+      ...(process.env.E2E_RUN_DATABASE_URL ? { DATABASE_URL: process.env.E2E_RUN_DATABASE_URL } : {}),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

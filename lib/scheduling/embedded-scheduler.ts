@@ -122,10 +122,11 @@ export class EmbeddedScheduler implements SchedulingBackend {
       .whereNotExists(
         db('reservations as r')
           .select(db.raw('1'))
-          .whereRaw('r.cd_agenda = slots.cd_agenda')
+          // ?? quotes identifiers per dialect: Oracle's are case-sensitive once knex created them quoted.
+          .whereRaw('?? = ??', ['r.cd_agenda', 'slots.cd_agenda'])
           .andWhere('r.status', 'active')
-          .andWhereRaw('r.start_ms < slots.start_ms + slots.minutes * 60000')
-          .andWhereRaw('r.end_ms > slots.start_ms'),
+          .andWhereRaw('?? < ?? + ?? * 60000', ['r.start_ms', 'slots.start_ms', 'slots.minutes'])
+          .andWhereRaw('?? > ??', ['r.end_ms', 'slots.start_ms']),
       )
       .orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }])
       .limit(query.limite);

@@ -46,11 +46,13 @@ export async function listWebhooks(db: Knex, filter: { usuarioId?: string; searc
   if (filter.usuarioId) query = query.where({ usuario_id: filter.usuarioId });
   if (filter.search) {
     const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    // ?? quotes the column per dialect (Oracle's quoted lower-case names are case-sensitive).
+    const matches = (column: string) => [`lower(??) like ? escape '\\'`, [column, pattern]] as const;
     query = query.where((q) =>
       q
-        .whereRaw(`lower(url) like ? escape '\\'`, [pattern])
-        .orWhereRaw(`lower(usuario_id) like ? escape '\\'`, [pattern])
-        .orWhereRaw(`lower(client_id) like ? escape '\\'`, [pattern]),
+        .whereRaw(...matches('url'))
+        .orWhereRaw(...matches('usuario_id'))
+        .orWhereRaw(...matches('client_id')),
     );
   }
   const rows: Row[] = await query;

@@ -1,0 +1,11 @@
+import { publicRoute } from '@/lib/http/route';
+import { jsonResponse } from '@/lib/http/problem';
+import { readiness } from '@/lib/health/readiness';
+
+export const dynamic = 'force-dynamic';
+
+/** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise; with timings. */
+export const GET = publicRoute(async () => {
+  const { ready, checks } = await readiness();
+  return jsonResponse({ status: ready ? 'ready' : 'not-ready', checks }, { status: ready ? 200 : 503 });
+});

@@ -1,0 +1,7 @@
+import { publicRoute } from '@/lib/http/route';
+import { jsonResponse } from '@/lib/http/problem';
+
+export const dynamic = 'force-dynamic';
+
+/** Liveness: the process answers. Touches no database, so a database outage never restarts it. */
+export const GET = publicRoute(async () => jsonResponse({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));

@@ -1,0 +1,111 @@
+import { expect, test } from '@playwright/test';
+import { bearer, reservationBody, RESERVE_PATH } from '../support/api';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { slotOf } from '../support/test-seed';
+
+/** Liveness and readiness for load balancers, on the run's server and on broken back-ends. */
+test('GET /api/health answers without authentication', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['cache-control']).toBe('no-store');
+  expect(await response.json()).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number) });
+});
+
+test('GET /api/health/ready reports the database and the scheduling back-end with timings', async ({ request }) => {
+  const response = await request.get('/api/health/ready');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({
+    status: 'ready',
+    checks: {
+      database: { ok: true, ms: expect.any(Number), dialect: process.env.E2E_RUN_DATABASE_URL ? 'postgres' : 'sqlite' },
+      scheduling: { ok: true, ms: expect.any(Number), backend: 'embedded' },
+    },
+  });
+});
+
+test.describe('with back-ends that cannot be reached', () => {
+  test.describe.configure({ mode: 'serial' });
+  let server: RunningServer;
+  test.beforeAll(async () => {
+    // Nothing listens on these ports: the database is refused, and so is the Oracle listener.
+    const port = Number(process.env.E2E_PORT ?? 3210) + 21;
+    server = await startServer({
+      port,
+      dataDir: newDataDir('unreachable'),
+      env: {
+        SCHEDULING_BACKEND: 'oracle',
+        ORACLE_CONNECT_STRING: `127.0.0.1:${port + 1}/FREEPDB1`,
+        ORACLE_USER: 'integracao',
+        ORACLE_PASSWORD: 'segredo-de-teste',
+        ORACLE_PROCEDURE: 'TASY.AGENDA_PCK.RESERVAR_HORARIO',
+        ORACLE_CONNECT_TIMEOUT_SECONDS: '2',
+        ORACLE_RETRY_AFTER_SECONDS: '9',
+      },
+    });
+  });
+  test.afterAll(async () => server?.stop());
+
+  test('readiness answers 503 naming the Oracle error code, liveness stays 200', async ({ request }) => {
+    expect((await request.get(`${server.url}/api/health`)).status()).toBe(200);
+    const response = await request.get(`${server.url}/api/health/ready`);
+    expect(response.status()).toBe(503);
+    const body = await response.json();
+    expect(body.status).toBe('not-ready');
+    expect(body.checks.scheduling).toEqual({ ok: false, ms: expect.any(Number), error: 'NJS-503', backend: 'oracle' });
+    expect(JSON.stringify(body)).not.toContain('segredo-de-teste');
+  });
+
+  test('a reservation answers the contract’s 500 with CODIGO_P 9, a generic message and Retry-After', async ({ request }) => {
+    const auth = bearer(await tokenAt(server.url));
+    const response = await request.post(`${server.url}${RESERVE_PATH}`, { headers: auth, data: reservationBody({ nrSeqAgenda: slotOf(932, 0) }) });
+    expect(response.status()).toBe(500);
+    expect(response.headers()['retry-after']).toBe('9');
+    expect(await response.json()).toEqual({
+      IE_RESERVADO_P: 'N',
+      TOKEN_RESERVA_P: '',
+      CODIGO_P: '9',
+      MENSAGEM_P: expect.stringMatching(/indisponível.*Nada foi alterado/),
+    });
+    expect(server.logs()).toContain('"errorCode":"NJS-503"');
+    expect(server.logs()).not.toContain('0012345678901');
+  });
+
+  test('the free-slot listing answers 501 when no Oracle view is configured', async ({ request }) => {
+    const response = await request.get(`${server.url}/api/v1/agendamentos/slots-livres`, { headers: bearer(await tokenAt(server.url)) });
+    expect(response.status()).toBe(501);
+    expect(response.headers()['content-type']).toContain('application/problem+json');
+  });
+});
+
+test('with the database refused, readiness answers 503 and API calls a generic 500 problem', async ({ request }) => {
+  const port = Number(process.env.E2E_PORT ?? 3210) + 23;
+  const server = await startServer({
+    port,
+    dataDir: newDataDir('no-database'),
+    env: { DATABASE_URL: `postgres://postgres:segredo-db@127.0.0.1:${port + 1}/nada` },
+  });
+  try {
+    expect((await request.get(`${server.url}/api/health`)).status()).toBe(200);
+    const ready = await request.get(`${server.url}/api/health/ready`);
+    expect(ready.status()).toBe(503);
+    expect((await ready.json()).checks.database).toEqual({ ok: false, ms: expect.any(Number), error: 'ECONNREFUSED' });
+    const token = await request.post(`${server.url}/api/v1/auth/token`, {
+      form: { grant_type: 'client_credentials', client_id: 'e2e-cliente-a', client_secret: 'e2e-segredo-cliente-a' },
+    });
+    expect(token.status()).toBe(500);
+    const text = await token.text();
+    expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|segredo-db|at /);
+  } finally {
+    await server.stop();
+  }
+});
+
+async function tokenAt(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&client_id=e2e-cliente-a&client_secret=e2e-segredo-cliente-a',
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
