@@ -1,8 +1,9 @@
 import 'server-only';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { env } from '@/lib/config/env';
 import { signingSecret } from './signing-secret';
 import type { ApiClientPrincipal } from './principal';
+import { verifyPlatformToken } from './platform-tokens';
 
 /**
  * Short-lived HS256 access tokens for API clients (OAuth 2.0 client credentials). Verification
@@ -29,8 +30,28 @@ export async function issueAccessToken(client: Omit<ApiClientPrincipal, 'kind'>)
   return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
 
-/** The client a token speaks for, or undefined when it is invalid, expired or not ours. */
+/**
+ * The client a token speaks for, or undefined when it is invalid, expired or not ours. The (not yet
+ * verified) issuer picks the verifier: the embedded issuer's HS256 key, or the integration
+ * platform's JWKS; each then verifies the issuer again along with everything else.
+ */
 export async function verifyAccessToken(token: string): Promise<ApiClientPrincipal | undefined> {
+  const { TOKEN_ISSUER, AUTH_EMBEDDED_ISSUER, platformTokens } = env();
+  const issuer = unverifiedIssuer(token);
+  if (AUTH_EMBEDDED_ISSUER && issuer === TOKEN_ISSUER) return verifyEmbeddedToken(token);
+  if (platformTokens && issuer === platformTokens.issuer) return verifyPlatformToken(token, platformTokens);
+  return undefined;
+}
+
+function unverifiedIssuer(token: string): string | undefined {
+  try {
+    return decodeJwt(token).iss;
+  } catch {
+    return undefined;
+  }
+}
+
+async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | undefined> {
   const { TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
   try {
     const { payload } = await jwtVerify(token, key(), {

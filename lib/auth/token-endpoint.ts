@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { readBodyText } from '@/lib/http/body';
+import { problems } from '@/lib/http/errors';
 import { authenticateApiClient } from './api-clients';
 import { issueAccessToken } from './access-tokens';
 
@@ -49,6 +50,8 @@ async function formParams(request: Request): Promise<URLSearchParams | undefined
 }
 
 export async function handleTokenRequest(request: Request): Promise<Response> {
+  // With the embedded issuer switched off, tokens come from the integration platform only.
+  if (!env().AUTH_EMBEDDED_ISSUER) throw problems.notFound('This server issues no tokens: use the integration platform’s access token.');
   const params = await formParams(request);
   if (!params) return oauthError(400, 'invalid_request', 'Send grant_type=client_credentials as application/x-www-form-urlencoded.');
   const grantType = params.get('grant_type');
