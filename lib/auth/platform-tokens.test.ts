@@ -11,6 +11,7 @@ import { issueAccessToken, verifyAccessToken } from './access-tokens';
 import { handleTokenRequest } from './token-endpoint';
 import { GET as listWebhooksRoute } from '@/app/api/v2/avaliacao-saude/configuracao-web-hook/route';
 import { demoSeed } from '@/lib/db/demo-seed';
+import { seedSchema } from '@/lib/db/seed-format';
 
 /**
  * The integration platform's tokens through jose's real JWKS path: the key set is served over HTTP
@@ -19,7 +20,7 @@ import { demoSeed } from '@/lib/db/demo-seed';
 const PORT = 3592;
 const ISSUER = 'https://auth.plataforma.exemplo.com.br';
 const AUDIENCE = 'integration-console-api';
-const tenant = demoSeed().apiClients[0]!;
+const tenant = seedSchema.parse(demoSeed()).apiClients[0]!;
 
 let rsa: { privateKey: CryptoKey; publicKey: CryptoKey };
 let ec: { privateKey: CryptoKey; publicKey: CryptoKey };
