@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { resetEnvForTests } from '@/lib/config/env';
+import { closeDb } from '@/lib/db';
+import { writeSeedFile } from '@/e2e/support/server';
+import { repositoryContract } from './repository-contract';
+
+describe('repositories on the embedded SQLite database', () => {
+  beforeAll(() => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-repo-sqlite-'));
+    Object.assign(process.env, { DATA_DIR: dataDir, SEED_FILE: writeSeedFile(dataDir), LOG_SILENT: 'true' });
+    delete process.env.DATABASE_URL;
+    resetEnvForTests();
+  });
+  afterAll(() => closeDb());
+  repositoryContract();
+});

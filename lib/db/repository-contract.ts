@@ -1,0 +1,90 @@
+import { expect, it } from 'vitest';
+import { getDb } from '@/lib/db';
+import { migrationSource } from '@/lib/db/migrations';
+import { seedOnce } from '@/lib/db/seed';
+import { seedSchema } from '@/lib/db/seed-format';
+import { toNumber } from '@/lib/db/dialect';
+import { authenticateApiClient } from '@/lib/auth/api-clients';
+import { listAudit, recordAudit } from '@/lib/audit/audit-trail';
+import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
+import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
+import type { ApiClientPrincipal, StaffPrincipal } from '@/lib/auth/principal';
+import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
+
+/**
+ * What every repository must do the same way on SQLite, PostgreSQL and Oracle: registered by one
+ * runner per database (repositories.*.test.ts), against whatever DATABASE_URL the runner set, so
+ * driver quirks (bigint as string, CLOBs, '' read back as NULL, identifier case) show up here.
+ */
+const tenantA: ApiClientPrincipal = { kind: 'api-client', clientId: TENANT_A.clientId, usuarioId: TENANT_A.usuarioId, sistemaOrigem: TENANT_A.sistemaOrigem };
+const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };
+
+export function repositoryContract(): void {
+  it('migrates to the latest migration and seeds once, however often it is asked', async () => {
+    const db = await getDb();
+    const applied = await db('knex_migrations').select('name');
+    expect(applied.map((row) => row.name).sort()).toEqual(await migrationSource.getMigrations([]));
+    await seedOnce(db, seedSchema.parse(buildTestSeed()));
+    const counted = await db('api_clients').count({ count: '*' });
+    expect(toNumber(counted[0]?.count)).toBe(2); // PostgreSQL counts as a string, Oracle as a number
+    expect(await db('app_meta').where({ meta_key: 'seeded_at' })).toHaveLength(1);
+  });
+
+  it('authenticates API clients with numbers read back as numbers', async () => {
+    expect(await authenticateApiClient(TENANT_B.clientId, TENANT_B.clientSecret)).toEqual({ kind: 'api-client', ...withoutSecret(TENANT_B) });
+    expect(await authenticateApiClient(TENANT_B.clientId, 'wrong-secret')).toBeUndefined();
+  });
+
+  it('stores webhook configurations exactly: empty header values, accents, null clientId, long header lists', async () => {
+    const headers = [
+      { chave: 'X-Vazio', valor: '' },
+      { chave: 'X-Descrição', valor: 'ação – “aspas” ' + 'x'.repeat(3000) },
+      ...Array.from({ length: 10 }, (_, i) => ({ chave: `X-H${i}`, valor: 'v'.repeat(400) })),
+    ];
+    const updated = await updateWebhook(tenantA, WEBHOOK_IDS.a1, { headers, eventoAvaliacaoSaudeArquivada: true }, null);
+    const read = await getWebhook(tenantA, WEBHOOK_IDS.a1);
+    expect(read).toEqual(updated);
+    expect(read.config.headers).toEqual(headers);
+    expect(read.config.sistemaOrigem).toBe(TENANT_A.sistemaOrigem);
+    expect(read.config.eventoAvaliacaoSaudeArquivada).toBe(true);
+    expect(read.config.eventoAvaliacaoSaudeDesarquivada).toBe(false);
+    const db = await getDb();
+    await db('webhook_configs').where({ id: WEBHOOK_IDS.a2 }).update({ client_id: null });
+    expect((await getWebhook(tenantA, WEBHOOK_IDS.a2)).config.clientId).toBeNull();
+  });
+
+  it('searches configurations case-insensitively, treating % and _ literally', async () => {
+    const found = await searchWebhooks(staff, 'RECEPTOR-A3');
+    expect(found.map((config) => config.id)).toEqual([WEBHOOK_IDS.a3]);
+    expect(await searchWebhooks(staff, '%')).toEqual([]);
+    expect((await searchWebhooks(tenantA, 'receptor')).every((config) => config.usuarioId === TENANT_A.usuarioId)).toBe(true);
+  });
+
+  it('keeps audit entries with large before/after documents', async () => {
+    const db = await getDb();
+    const after = { texto: 'é'.repeat(5000), numero: 12 };
+    await recordAudit(db, { principal: staff, action: 'webhook.update', target: 'webhook:contract', outcome: 'updated', httpStatus: 200, after });
+    const [entry] = await listAudit({ actorId: staff.email, limit: 1 });
+    expect(entry).toMatchObject({ target: 'webhook:contract', httpStatus: 200, before: null, after });
+  });
+
+  it('runs the embedded scheduler: reserve, conflict, listing, release', async () => {
+    const scheduler = new EmbeddedScheduler(getDb);
+    const request = {
+      nrSeqAgenda: slotOf(938, 0), nrSeqProcInterno: 70001, nrMinDuracao: 60, ieOpcao: 'R' as const, cdPessoaFisica: 938001,
+      cdConvenio: 12, cdCategoria: 1, cdPlano: 3, cdUsuarioConvenio: '0012345678901', nmUsuario: 'contrato',
+    };
+    const reserved = await scheduler.reserveOrRelease(request);
+    expect(reserved).toMatchObject({ CODIGO_P: '0', IE_RESERVADO_P: 'S' });
+    expect((await scheduler.reserveOrRelease({ ...request, nrSeqAgenda: slotOf(938, 1), cdPessoaFisica: 938002 })).CODIGO_P).toBe('2');
+    const free = await scheduler.listFreeSlots({ cdAgenda: 938, limite: 3 });
+    expect(free[0]).toEqual({ NR_SEQ_AGENDA: slotOf(938, 2), CD_AGENDA: 938, DT_AGENDA: expect.stringMatching(/T08:00:00-03:00$/), NR_MIN_DURACAO: 30 });
+    const release = { ...request, ieOpcao: 'CR' as const, tokenReservaCanc: reserved.TOKEN_RESERVA_P };
+    expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('1');
+    expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('4');
+  });
+}
+
+function withoutSecret({ clientSecret: _secret, ...rest }: typeof TENANT_B) {
+  return rest;
+}
