@@ -53,7 +53,8 @@ export class EmbeddedScheduler implements SchedulingBackend {
 
   private async lockedSlot(trx: Knex.Transaction, nrSeqAgenda: number): Promise<SlotRow | undefined> {
     const slot: SlotRow | undefined = await trx('slots').where({ nr_seq_agenda: nrSeqAgenda }).first();
-    if (slot) await lockForUpdate(trx, trx('agendas').where({ cd_agenda: slot.cd_agenda }).first());
+    // No .first(): Oracle refuses FOR UPDATE inside the ROWNUM subquery knex writes for a limit.
+    if (slot) await lockForUpdate(trx, trx('agendas').where({ cd_agenda: slot.cd_agenda }).select('cd_agenda'));
     return slot;
   }
 

@@ -35,10 +35,10 @@ function fromRow(row: Row): StoredWebhook {
 }
 
 export async function findWebhook(db: Knex | Knex.Transaction, id: string, options: { lock?: boolean } = {}) {
-  let query = db('webhook_configs').where({ id }).first();
-  if (options.lock) query = lockForUpdate(db, query);
-  const row: Row | undefined = await query;
-  return row ? fromRow(row) : undefined;
+  // By primary key, so at most one row; no .first() (a limit), which Oracle cannot lock FOR UPDATE.
+  const query = db('webhook_configs').where({ id });
+  const rows: Row[] = await (options.lock ? lockForUpdate(db, query) : query);
+  return rows[0] ? fromRow(rows[0]) : undefined;
 }
 
 export async function listWebhooks(db: Knex, filter: { usuarioId?: string; search?: string; limit: number }) {
