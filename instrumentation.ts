@@ -1,15 +1,17 @@
 /**
- * Runs once when the server starts: validates the configuration then, so a bad setting stops the
- * server with a message naming the variable instead of failing requests later. (Next only logs an
- * error thrown here and keeps serving, so the process exits itself.)
+ * Runs once when the server starts: validates the configuration and opens (creates, migrates,
+ * seeds) the database, so a bad setting stops the start with a clear message instead of failing
+ * requests one by one.
  */
-export async function register(): Promise<void> {
+export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { env } = await import('./lib/config/env');
   try {
+    const { env } = await import('./lib/config/env');
     env();
+    const { getDb } = await import('./lib/db');
+    await getDb();
   } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(`Integration Console cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 }

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { resetEnvForTests } from '@/lib/config/env';
+import { closeDb } from '@/lib/db';
+import { readiness } from './readiness';
+
+/** Readiness through the real database drivers: a working SQLite file, a refused PostgreSQL server. */
+function configure(vars: Record<string, string | undefined>) {
+  Object.assign(process.env, { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ic-ready-')), LOG_SILENT: 'true', ...vars });
+  for (const [key, value] of Object.entries(vars)) if (value === undefined) delete process.env[key];
+  resetEnvForTests();
+}
+
+afterEach(async () => {
+  await closeDb().catch(() => undefined);
+});
+
+describe('readiness', () => {
+  it('is ready when the database and the embedded scheduler answer, with timings', async () => {
+    configure({ DATABASE_URL: undefined });
+    expect(await readiness()).toEqual({
+      ready: true,
+      checks: {
+        database: { ok: true, ms: expect.any(Number), dialect: 'sqlite' },
+        scheduling: { ok: true, ms: expect.any(Number), backend: 'embedded' },
+      },
+    });
+  });
+
+  it('is not ready when the database refuses connections, and names the error by code only', async () => {
+    configure({ DATABASE_URL: 'postgres://postgres:segredo@127.0.0.1:3594/nada' });
+    const result = await readiness();
+    expect(result.ready).toBe(false);
+    expect(result.checks.database).toEqual({ ok: false, ms: expect.any(Number), error: 'ECONNREFUSED' });
+    expect(JSON.stringify(result)).not.toContain('segredo');
+  });
+});
