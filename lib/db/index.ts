@@ -25,18 +25,28 @@ async function open(): Promise<Knex> {
   return db;
 }
 
-/** Instances starting together contend for knex's migration lock; the losers wait and retry. */
+/**
+ * Instances starting together contend for knex's migration lock; the losers wait and retry. On an
+ * empty database they also race to create knex's own bookkeeping tables, which that lock does not
+ * cover: the loser gets "already exists" and retries too, then finds the tables and the lock.
+ */
 async function migrateWithRetry(db: Knex): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.migrate.latest({ migrationSource });
       return;
     } catch (error) {
-      const locked = error instanceof Error && /already locked/i.test(error.message);
-      if (!locked || attempt >= 30) throw error;
+      if (!isMigrationRace(error) || attempt >= 30) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
+}
+
+/** Lock held by another instance, or its bookkeeping table created under our feet (PostgreSQL 42P07/23505, Oracle ORA-00955/ORA-00001). */
+function isMigrationRace(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = String((error as { code?: unknown }).code ?? '');
+  return /already locked/i.test(error.message) || ['42P07', '23505'].includes(code) || /ORA-00955|ORA-00001/.test(error.message);
 }
 
 export async function closeDb(): Promise<void> {
