@@ -35,6 +35,15 @@ export async function reserveOrRelease(
         'This exam requires laterality (ieLado).',
       );
     }
+    // The procedure may or may not have acted: operators need to see the attempt.
+    await recordAudit(await getDb(), {
+      principal,
+      action: actionOf(request),
+      target: `slot:${request.nrSeqAgenda}`,
+      outcome: 'error',
+      httpStatus: 500,
+      after: auditView(request),
+    }).catch(() => undefined);
     throw error;
   }
 
@@ -46,7 +55,7 @@ export async function reserveOrRelease(
   const status = CODIGO_P_STATUS[answer.CODIGO_P];
   await recordAudit(await getDb(), {
     principal,
-    action: request.ieOpcao === 'R' ? 'slot.reserve' : 'slot.release',
+    action: actionOf(request),
     target: `slot:${request.nrSeqAgenda}`,
     outcome: `CODIGO_P=${body.CODIGO_P}`,
     httpStatus: status,
@@ -55,7 +64,11 @@ export async function reserveOrRelease(
   return { status, body };
 }
 
-function auditView(request: SlotReservationRequest, body: SlotReservationResponse) {
+function actionOf(request: SlotReservationRequest) {
+  return request.ieOpcao === 'R' ? ('slot.reserve' as const) : ('slot.release' as const);
+}
+
+function auditView(request: SlotReservationRequest, body?: SlotReservationResponse) {
   return {
     ieOpcao: request.ieOpcao,
     nrSeqAgenda: request.nrSeqAgenda,
