@@ -91,15 +91,18 @@ export const webhookUpdateSchema = webhookUpdateSchemaFor(STRICT_URL_POLICY);
 
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
-/** The configuration object of §2.1, exactly the fields the contract lists. */
-export type WebhookConfiguration = {
-  id: string;
-  usuarioId: string;
-  sistemaOrigem: number;
-  url: string;
-  clientId: string | null;
-  headers: WebhookHeader[];
-} & Record<WebhookEventFlag, boolean>;
+/** The configuration object of §2.1, exactly the fields the contract lists (the API's answer). */
+export const webhookConfigurationSchema = z.object({
+  id: z.guid(),
+  usuarioId: z.guid(),
+  sistemaOrigem: z.number().int(),
+  url: z.string(),
+  clientId: z.string().nullable(),
+  headers: z.array(z.object({ chave: z.string(), valor: z.string() })),
+  ...(Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean()])) as Record<WebhookEventFlag, z.ZodBoolean>),
+});
+
+export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 
 // Any 8-4-4-4-12 hex identifier: ids minted by other systems need not carry an RFC 9562 version.
 export const webhookIdSchema = z.guid();
