@@ -15,8 +15,9 @@ import { isUniqueViolation, toNumber } from '@/lib/db/dialect';
  * again is safe, the procedure itself answers "already reserved/booked" (2/5) or "cannot cancel"
  * (4) if the first attempt did act.
  */
-export const RETENTION_MS = 24 * 60 * 60 * 1000;
-export const IN_FLIGHT_TIMEOUT_MS = 60 * 1000;
+import { IN_FLIGHT_TIMEOUT_MS, RETENTION_MS } from './constants';
+
+export { IN_FLIGHT_TIMEOUT_MS, RETENTION_MS };
 
 const TABLE = 'idempotency_keys';
 
