@@ -29,6 +29,9 @@ export const WEBHOOK_IDS = {
   a3: 'aaaaaaaa-0003-4000-8000-000000000003',
   a4: 'aaaaaaaa-0004-4000-8000-000000000004',
   a5: 'aaaaaaaa-0005-4000-8000-000000000005',
+  a6: 'aaaaaaaa-0006-4000-8000-000000000006',
+  a7: 'aaaaaaaa-0007-4000-8000-000000000007',
+  a8: 'aaaaaaaa-0008-4000-8000-000000000008',
   b1: 'bbbbbbbb-0001-4000-8000-000000000001',
 };
 
@@ -95,6 +98,9 @@ export function buildTestSeed(now = new Date()) {
       webhook(WEBHOOK_IDS.a3, TENANT_A, 'https://receptor-a3.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.a4, TENANT_A, 'https://receptor-a4.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.a5, TENANT_A, 'https://receptor-a5.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a6, TENANT_A, 'https://receptor-a6.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a7, TENANT_A, 'https://receptor-a7.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a8, TENANT_A, 'https://receptor-a8.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.b1, TENANT_B, 'https://receptor-b1.exemplo.com.br/hooks'),
     ],
     procedures: [

@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { webhookHeaderSchema } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, webhookHeaderSchema, type WebhookEventFlag } from '@/lib/webhooks/contract';
 
 /** The seed file format (SEED_FILE); every key optional. */
 export const STAFF_ROLES = ['admin', 'webhooks', 'scheduling'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
+
+const eventFlagsDefaultingToFalse = Object.fromEntries(
+  WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().default(false)]),
+) as Record<WebhookEventFlag, z.ZodDefault<z.ZodBoolean>>;
 
 export const seedSchema = z.strictObject({
   staff: z
@@ -36,11 +40,7 @@ export const seedSchema = z.strictObject({
         clientId: z.string().nullable().default(null),
         url: z.string().min(1),
         headers: z.array(webhookHeaderSchema).default([]),
-        eventoAvaliacaoSaudeAprovada: z.boolean().default(false),
-        eventoAvaliacaoSaudeAguardandoAprovacao: z.boolean().default(false),
-        eventoAvaliacaoSaudeArquivada: z.boolean().default(false),
-        eventoAvaliacaoSaudeDesarquivada: z.boolean().default(false),
-        eventoPropostaCancelada: z.boolean().default(false),
+        ...eventFlagsDefaultingToFalse,
       }),
     )
     .default([]),

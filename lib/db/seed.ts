@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { hashSecret } from '@/lib/auth/passwords';
+import { insertWebhook } from '@/lib/webhooks/repository';
 import { demoSeed } from './demo-seed';
 import { seedSchema, type SeedData } from './seed-format';
 
@@ -59,23 +60,7 @@ export async function seedOnce(db: Knex, seed: SeedData | undefined): Promise<vo
           created_at: now,
         });
       }
-      for (const config of seed.webhookConfigs) {
-        await trx('webhook_configs').insert({
-          id: config.id,
-          usuario_id: config.usuarioId,
-          sistema_origem: config.sistemaOrigem,
-          client_id: config.clientId,
-          url: config.url,
-          headers_json: JSON.stringify(config.headers),
-          ev_aprovada: config.eventoAvaliacaoSaudeAprovada,
-          ev_aguardando: config.eventoAvaliacaoSaudeAguardandoAprovacao,
-          ev_arquivada: config.eventoAvaliacaoSaudeArquivada,
-          ev_desarquivada: config.eventoAvaliacaoSaudeDesarquivada,
-          ev_proposta_cancelada: config.eventoPropostaCancelada,
-          version: 1,
-          updated_at: now,
-        });
-      }
+      for (const config of seed.webhookConfigs) await insertWebhook(trx, config);
       for (const procedure of seed.procedures) {
         await trx('procedures').insert({
           nr_seq_proc_interno: procedure.nrSeqProcInterno,

@@ -6,8 +6,9 @@ import { z } from 'zod';
  */
 
 /** A "long" of the contract: a JSON integer, never a numeric string or a fraction. */
-const longId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const longCode = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+// zod 4's int() also refuses integers beyond 2^53, which JSON numbers cannot carry exactly.
+const longId = z.number().int().positive();
+const longCode = z.number().int().nonnegative();
 
 export const IE_OPCAO = ['R', 'CR'] as const;
 export const IE_LADO = ['E', 'D', 'A'] as const;

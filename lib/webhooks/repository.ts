@@ -57,11 +57,29 @@ export async function listWebhooks(db: Knex, filter: { usuarioId?: string; searc
   return rows.map(fromRow);
 }
 
+/** The columns a configuration is stored in. */
+function toRow(config: WebhookConfiguration, version: number) {
+  const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [column, config[flag as WebhookEventFlag]]));
+  return {
+    id: config.id,
+    usuario_id: config.usuarioId,
+    sistema_origem: config.sistemaOrigem,
+    client_id: config.clientId,
+    url: config.url,
+    headers_json: JSON.stringify(config.headers),
+    ...flags,
+    version,
+    updated_at: Date.now(),
+  };
+}
+
+export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
+  await trx('webhook_configs').insert(toRow(config, 1));
+}
+
 /** Writes a whole configuration, only if it still has `expectedVersion`; false when it did not. */
 export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfiguration, expectedVersion: number) {
-  const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [column, config[flag as WebhookEventFlag]]));
-  const updated = await trx('webhook_configs')
-    .where({ id: config.id, version: expectedVersion })
-    .update({ url: config.url, headers_json: JSON.stringify(config.headers), ...flags, version: expectedVersion + 1, updated_at: Date.now() });
+  const { id, usuario_id, sistema_origem, client_id, ...changeable } = toRow(config, expectedVersion + 1);
+  const updated = await trx('webhook_configs').where({ id, version: expectedVersion }).update(changeable);
   return updated === 1;
 }

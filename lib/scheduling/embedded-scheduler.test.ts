@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
+import { migratedSqlite } from '@/lib/testing/sqlite';
+import { SideRequiredError } from './backend';
+import type { SlotReservationRequest } from './contract';
+import { EmbeddedScheduler } from './embedded-scheduler';
+
+const NOW = Date.parse('2026-11-22T12:00:00-03:00');
+const tomorrow = (time: string) => `2026-11-23T${time}:00-03:00`;
+
+const seed = {
+  procedures: [
+    { nrSeqProcInterno: 1, description: 'Ultrassom', defaultMinutes: 30, requiresSide: false },
+    { nrSeqProcInterno: 2, description: 'Ressonância de joelho', defaultMinutes: 40, requiresSide: true },
+  ],
+  slots: [
+    { nrSeqAgenda: 11, cdAgenda: 1, start: tomorrow('08:00'), minutes: 30 },
+    { nrSeqAgenda: 12, cdAgenda: 1, start: tomorrow('08:30'), minutes: 30 },
+    { nrSeqAgenda: 13, cdAgenda: 1, start: tomorrow('09:00'), minutes: 30 },
+    { nrSeqAgenda: 21, cdAgenda: 2, start: tomorrow('08:00'), minutes: 30 },
+    { nrSeqAgenda: 99, cdAgenda: 3, start: '2026-11-21T08:00:00-03:00', minutes: 30 },
+  ],
+};
+
+function request(overrides: Partial<SlotReservationRequest> = {}): SlotReservationRequest {
+  return {
+    nrSeqAgenda: 11,
+    nrSeqProcInterno: 1,
+    nrMinDuracao: 30,
+    ieOpcao: 'R',
+    cdPessoaFisica: 500,
+    cdConvenio: 1,
+    cdCategoria: 1,
+    cdPlano: 1,
+    cdUsuarioConvenio: '123',
+    nmUsuario: 'teste',
+    ...overrides,
+  };
+}
+
+describe('EmbeddedScheduler (the procedure contract on a real SQLite database)', () => {
+  let db: Knex;
+  let cleanup: () => Promise<void>;
+  let scheduler: EmbeddedScheduler;
+
+  beforeEach(async () => {
+    ({ db, cleanup } = await migratedSqlite(seed));
+    scheduler = new EmbeddedScheduler(async () => db, () => NOW);
+  });
+  afterEach(() => cleanup());
+
+  it('reserves a free slot with an unguessable token of at most 32 characters (0)', async () => {
+    const first = await scheduler.reserveOrRelease(request());
+    expect(first).toMatchObject({ CODIGO_P: '0', IE_RESERVADO_P: 'S' });
+    expect(first.TOKEN_RESERVA_P).toMatch(/^[0-9A-F]{32}$/);
+    await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: first.TOKEN_RESERVA_P }));
+    const second = await scheduler.reserveOrRelease(request());
+    expect(second.TOKEN_RESERVA_P).not.toBe(first.TOKEN_RESERVA_P);
+  });
+
+  it('answers 2 for a taken slot and for a slot in the past', async () => {
+    await scheduler.reserveOrRelease(request());
+    expect((await scheduler.reserveOrRelease(request({ cdPessoaFisica: 501 }))).CODIGO_P).toBe('2');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 99 }))).CODIGO_P).toBe('2');
+  });
+
+  it('answers 3 for an unknown slot, for R and CR, and for an unknown procedure', async () => {
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 404 }))).CODIGO_P).toBe('3');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 404, ieOpcao: 'CR', tokenReservaCanc: 'X' }))).CODIGO_P).toBe('3');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqProcInterno: 777 }))).CODIGO_P).toBe('3');
+  });
+
+  it('releases only with the matching token of that slot (1), otherwise 4', async () => {
+    const { TOKEN_RESERVA_P: token } = await scheduler.reserveOrRelease(request());
+    expect((await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: 'WRONG' }))).CODIGO_P).toBe('4');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 12, ieOpcao: 'CR', tokenReservaCanc: token }))).CODIGO_P).toBe('4');
+    const released = await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }));
+    expect(released).toEqual({ CODIGO_P: '1', IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', MENSAGEM_P: expect.any(String) });
+    expect((await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }))).CODIGO_P).toBe('4');
+  });
+
+  it('answers 5 when the beneficiary already holds an active reservation for the procedure', async () => {
+    await scheduler.reserveOrRelease(request());
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21 }))).CODIGO_P).toBe('5');
+    // Another procedure, or another beneficiary, is fine.
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21, cdPessoaFisica: 501 }))).CODIGO_P).toBe('0');
+  });
+
+  it('a longer duration occupies the overlapping slots of the same agenda until released', async () => {
+    const { TOKEN_RESERVA_P: token } = await scheduler.reserveOrRelease(request({ nrMinDuracao: 60 }));
+    const free = (await scheduler.listFreeSlots({ limite: 100 })).map((slot) => slot.NR_SEQ_AGENDA);
+    expect(free).toEqual([21, 13]); // 11 and 12 are covered; the past slot 99 is never listed
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 12, cdPessoaFisica: 501 }))).CODIGO_P).toBe('2');
+    await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }));
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 12, cdPessoaFisica: 501 }))).CODIGO_P).toBe('0');
+  });
+
+  it('refuses a procedure that requires laterality without ieLado, before writing anything', async () => {
+    await expect(scheduler.reserveOrRelease(request({ nrSeqProcInterno: 2 }))).rejects.toBeInstanceOf(SideRequiredError);
+    expect(await db('reservations').count({ n: '*' }).first()).toEqual({ n: 0 });
+    expect((await scheduler.reserveOrRelease(request({ nrSeqProcInterno: 2, ieLado: 'E' }))).CODIGO_P).toBe('0');
+  });
+
+  it('filters free slots by agenda and period, soonest first', async () => {
+    const agenda1 = await scheduler.listFreeSlots({ cdAgenda: 1, limite: 100 });
+    expect(agenda1.map((slot) => slot.NR_SEQ_AGENDA)).toEqual([11, 12, 13]);
+    expect(agenda1[0]).toEqual({ NR_SEQ_AGENDA: 11, CD_AGENDA: 1, DT_AGENDA: tomorrow('08:00'), NR_MIN_DURACAO: 30 });
+    const window = await scheduler.listFreeSlots({ de: tomorrow('08:15'), ate: tomorrow('08:45'), limite: 100 });
+    expect(window.map((slot) => slot.NR_SEQ_AGENDA)).toEqual([12]);
+  });
+
+  it('decides simultaneous reservations of one slot one at a time: exactly one 0', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => scheduler.reserveOrRelease(request({ cdPessoaFisica: 1000 + i }))),
+    );
+    const codes = answers.map((a) => a.CODIGO_P).sort();
+    expect(codes.filter((c) => c === '0')).toHaveLength(1);
+    expect(codes.filter((c) => c === '2')).toHaveLength(19);
+  });
+
+  it('answers 9 with a generic message when the database fails', async () => {
+    await db.schema.dropTable('reservations');
+    const answer = await scheduler.reserveOrRelease(request());
+    expect(answer).toEqual({ CODIGO_P: '9', IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', MENSAGEM_P: expect.not.stringMatching(/reservations|SQLITE/i) });
+  });
+});
