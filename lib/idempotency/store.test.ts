@@ -1,19 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import knex, { type Knex } from 'knex';
-import { migrationSource } from '@/lib/db/migrations';
+import type { Knex } from 'knex';
+import { migratedSqlite } from '@/lib/testing/sqlite';
 import { claimKey, completeKey, IN_FLIGHT_TIMEOUT_MS, releaseKey, RETENTION_MS } from './store';
 
-/** The key store against a real (in-memory) SQLite database with the app's migrations. */
+/** The key store against a real SQLite database with the app's migrations. */
 describe('idempotency key store', () => {
   let db: Knex;
+  let cleanup: () => Promise<void>;
   const ref = { owner: 'cliente-a', key: 'k-1' };
   const t0 = 1_800_000_000_000;
 
   beforeEach(async () => {
-    db = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
-    await db.migrate.latest({ migrationSource });
+    ({ db, cleanup } = await migratedSqlite());
   });
-  afterEach(() => db.destroy());
+  afterEach(() => cleanup());
 
   it('lets exactly one of several contenders claim a key', async () => {
     const claims = await Promise.all(Array.from({ length: 5 }, () => claimKey(db, ref, 'h', t0)));
