@@ -21,9 +21,13 @@ export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
 export { MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS, MAX_WEBHOOK_URL_LENGTH };
 export type { UrlPolicy };
 
-/** Adds the policy's issue key, if any, as a custom issue the message table translates. */
-function policyCheck(check: (value: string) => string | undefined) {
+/**
+ * Adds the policy's issue key, if any, as a custom issue the message table translates. A value
+ * outside the length bounds already has its one error (too_small / too_big), so it gets no second.
+ */
+function policyCheck(check: (value: string) => string | undefined, bounds: { min: number; max: number }) {
   return (value: string, ctx: z.RefinementCtx<string>) => {
+    if (value.length < bounds.min || value.length > bounds.max) return;
     const key = check(value);
     if (key) ctx.addIssue({ code: 'custom', params: { key }, input: value });
   };
@@ -34,12 +38,12 @@ export const webhookHeaderSchema = z.strictObject({
     .string()
     .min(1)
     .max(MAX_HEADER_NAME_LENGTH)
-    .superRefine(policyCheck(checkHeaderName))
+    .superRefine(policyCheck(checkHeaderName, { min: 1, max: MAX_HEADER_NAME_LENGTH }))
     .meta({ description: 'RFC 9110 token; not a hop-by-hop or framing header (Host, Content-Length, Content-Type, Transfer-Encoding, Connection, Upgrade, TE, Trailer, Expect, Keep-Alive, Proxy-*).' }),
   valor: z
     .string()
     .max(MAX_HEADER_VALUE_BYTES)
-    .superRefine(policyCheck(checkHeaderValue))
+    .superRefine(policyCheck(checkHeaderValue, { min: 0, max: MAX_HEADER_VALUE_BYTES }))
     .meta({ description: `At most ${MAX_HEADER_VALUE_BYTES} UTF-8 bytes; no CR, LF, NUL or other control characters; no surrounding spaces.` }),
 });
 
@@ -65,10 +69,7 @@ export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
     .string()
     .min(1)
     .max(MAX_WEBHOOK_URL_LENGTH)
-    .superRefine((value, ctx) => {
-      if (value.length > MAX_WEBHOOK_URL_LENGTH) return; // `max` already said so
-      policyCheck((url) => checkWebhookUrl(url, policy))(value, ctx);
-    })
+    .superRefine(policyCheck((url) => checkWebhookUrl(url, policy), { min: 1, max: MAX_WEBHOOK_URL_LENGTH }))
     .meta({
       format: 'uri',
       description: `Absolute https URL (http only where the server allows it), at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials, not a loopback, private, link-local, CGNAT or cloud-metadata target.`,

@@ -87,6 +87,12 @@ describe('webhookUpdateSchema (the one the form and the route share)', () => {
     ]);
   });
 
+  it('gives a value outside the length bounds one error, not a second policy one', () => {
+    expect(errorsOf({ url: '' }).map((e) => e.code)).toEqual(['too_small']);
+    expect(errorsOf({ headers: [{ chave: '', valor: 'x' }] }).map((e) => e.code)).toEqual(['too_small']);
+    expect(errorsOf({ headers: [{ chave: 'X-A', valor: 'a\n'.repeat(3000) }] }).map((e) => e.code)).toEqual(['too_big']);
+  });
+
   it('refuses more than 20 headers', () => {
     const headers = Array.from({ length: 21 }, (_, i) => ({ chave: `X-H${i}`, valor: 'v' }));
     expect(errorsOf({ headers })).toEqual([expect.objectContaining({ field: 'headers', code: 'too_big' })]);
