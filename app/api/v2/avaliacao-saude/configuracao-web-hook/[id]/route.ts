@@ -25,13 +25,15 @@ export const GET = apiRoute<Params>({ capability: 'webhooks' }, async ({ princip
 export const PUT = apiRoute<Params>({ capability: 'webhooks' }, async ({ request, principal, params, json, parse }) => {
   const id = parseId(params.id);
   const body = await json();
-  let update;
-  try {
-    update = parse(configuredWebhookUpdateSchema(), body);
-  } catch (error) {
-    if (error instanceof ApiError && isPolicyRefusal(error.extra.errors)) await recordRefusedUpdate(principal, id, error);
-    throw error;
-  }
+  const update = await (async () => {
+    try {
+      return parse(configuredWebhookUpdateSchema(), body);
+    } catch (error) {
+      // A URL or header the safety policy refused goes in the audit trail; a malformed body does not.
+      if (error instanceof ApiError && isPolicyRefusal(error.extra.errors)) await recordRefusedUpdate(principal, id, error);
+      throw error;
+    }
+  })();
   const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
   return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
 });
