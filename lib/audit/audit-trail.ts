@@ -3,25 +3,13 @@ import type { Knex } from 'knex';
 import { getDb } from '@/lib/db';
 import { toNumber } from '@/lib/db/dialect';
 import { actorId, type Principal } from '@/lib/auth/principal';
+import type { AuditAction, AuditEntry, AuditQuery } from './contract';
 
 /**
  * Who changed what, when, with what outcome. Callers pass before/after values already masked
  * (see masking.ts): the trail is read by operators and must not hold secrets or patient data.
  */
-export type AuditAction = 'webhook.update' | 'slot.reserve' | 'slot.release';
-
-export type AuditEntry = {
-  id: string;
-  at: string;
-  actorKind: Principal['kind'];
-  actorId: string;
-  action: AuditAction;
-  target: string;
-  outcome: string;
-  httpStatus: number | null;
-  before: unknown;
-  after: unknown;
-};
+export type { AuditAction, AuditEntry };
 
 export async function recordAudit(
   db: Knex | Knex.Transaction,
@@ -41,11 +29,14 @@ export async function recordAudit(
   });
 }
 
-export async function listAudit(filter: { actions?: AuditAction[]; actorId?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+/** Newest first; every filter optional. */
+export async function listAudit(filter: Partial<AuditQuery> = {}): Promise<AuditEntry[]> {
   const db = await getDb();
-  let query = db('audit_events').orderBy([{ column: 'at_ms', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limit ?? 50);
-  if (filter.actions?.length) query = query.whereIn('action', filter.actions);
-  if (filter.actorId) query = query.where({ actor_id: filter.actorId });
+  let query = db('audit_events').orderBy([{ column: 'at_ms', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limite ?? 50);
+  if (filter.acao) query = query.where({ action: filter.acao });
+  if (filter.ator) query = query.where({ actor_id: filter.ator });
+  if (filter.alvo) query = query.where({ target: filter.alvo });
+  if (filter.antes) query = query.where('at_ms', '<', Date.parse(filter.antes));
   const rows = await query;
   return rows.map((row) => ({
     id: row.id,

@@ -18,12 +18,19 @@ export type StaffPrincipal = {
 
 export type Principal = ApiClientPrincipal | StaffPrincipal;
 
-/** The area of the product a staff role opens; API clients reach both areas for their own data. */
-export type Capability = 'webhooks' | 'scheduling';
+/**
+ * The area of the product a staff role opens. API clients reach webhooks and scheduling for their
+ * own data only. The audit trail is for operators: it spans every tenant and names staff users, so
+ * only the staff `admin` role reads it, never an API client.
+ */
+export type Capability = 'webhooks' | 'scheduling' | 'audit';
+
+const API_CLIENT_CAPABILITIES: readonly Capability[] = ['webhooks', 'scheduling'];
 
 export function hasCapability(principal: Principal, capability: Capability): boolean {
-  if (principal.kind === 'api-client') return true;
-  return principal.roles.includes('admin') || principal.roles.includes(capability);
+  if (principal.kind === 'api-client') return API_CLIENT_CAPABILITIES.includes(capability);
+  if (principal.roles.includes('admin')) return true;
+  return capability !== 'audit' && principal.roles.includes(capability);
 }
 
 /** The identifier kept in the audit trail for a principal. */

@@ -4,14 +4,15 @@ import { readBodyText } from '@/lib/http/body';
 import { problems } from '@/lib/http/errors';
 import { authenticateApiClient } from './api-clients';
 import { issueAccessToken } from './access-tokens';
+import type { OAuthError, TokenResponse } from './token-contract';
 
 /**
  * OAuth 2.0 client credentials grant (RFC 6749 §4.4) for API clients. Credentials come in HTTP
  * Basic or in the form body (§2.3.1); errors use the RFC's own JSON body (§5.2), not problem+json,
  * because OAuth client libraries parse that shape.
  */
-function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error, error_description: description }), {
+function oauthError(status: number, error: OAuthError['error'], description: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error, error_description: description } satisfies OAuthError), {
     status,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers },
   });
@@ -68,7 +69,7 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   if (!client) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
 
   const { token, expiresIn } = await issueAccessToken(client);
-  return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn }), {
+  return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn } satisfies TokenResponse), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   });

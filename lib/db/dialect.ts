@@ -26,3 +26,15 @@ export function toNumber(value: unknown): number {
 export function lockForUpdate<T extends Knex.QueryBuilder>(db: Knex, query: T): T {
   return (dialectOf(db) === 'sqlite' ? query : query.forUpdate()) as T;
 }
+
+/** A primary-key or unique-constraint violation, in any of the three databases' words. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, errorNum } = error as { code?: unknown; errorNum?: unknown };
+  return (
+    code === '23505' || // PostgreSQL unique_violation
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    errorNum === 1 // Oracle ORA-00001 unique constraint violated
+  );
+}

@@ -64,7 +64,7 @@ export function repositoryContract(): void {
     const db = await getDb();
     const after = { texto: 'é'.repeat(5000), numero: 12 };
     await recordAudit(db, { principal: staff, action: 'webhook.update', target: 'webhook:contract', outcome: 'updated', httpStatus: 200, after });
-    const [entry] = await listAudit({ actorId: staff.email, limit: 1 });
+    const [entry] = await listAudit({ ator: staff.email, limite: 1 });
     expect(entry).toMatchObject({ target: 'webhook:contract', httpStatus: 200, before: null, after });
   });
 

@@ -1,8 +1,9 @@
 import { ApiError } from './errors';
+import type { ProblemBody } from './problem-schema';
 
 /** Renders an ApiError as an RFC 9457 `application/problem+json` response. */
 export function problemResponse(error: ApiError, instance?: string): Response {
-  const body = {
+  const body: ProblemBody = {
     type: error.type,
     title: error.title,
     status: error.status,

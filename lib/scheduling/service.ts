@@ -46,6 +46,15 @@ export async function reserveOrRelease(
         'This exam requires laterality (ieLado).',
       );
     }
+    // The procedure may or may not have acted: operators need to see the attempt.
+    await recordAudit(await getDb(), {
+      principal,
+      action: actionOf(request),
+      target: `slot:${request.nrSeqAgenda}`,
+      outcome: 'error',
+      httpStatus: error instanceof BackendContractError ? 502 : 500,
+      after: auditView(request),
+    }).catch(() => undefined);
     if (error instanceof BackendContractError) throw badGateway(error.field);
     throw error;
   }
@@ -57,7 +66,7 @@ export async function reserveOrRelease(
   const status = CODIGO_P_STATUS[answer.CODIGO_P];
   await recordAudit(await getDb(), {
     principal,
-    action: request.ieOpcao === 'R' ? 'slot.reserve' : 'slot.release',
+    action: actionOf(request),
     target: `slot:${request.nrSeqAgenda}`,
     outcome: failure ? `CODIGO_P=9 ${failure.kind}` : `CODIGO_P=${body.CODIGO_P}`,
     httpStatus: status,
@@ -72,7 +81,11 @@ function badGateway(field: string): ApiError {
   return new ApiError(502, 'urn:integration-console:problem:bad-gateway', 'Bad Gateway', 'The scheduling back-end gave an answer outside the contract.');
 }
 
-function auditView(request: SlotReservationRequest, body: SlotReservationResponse) {
+function actionOf(request: SlotReservationRequest) {
+  return request.ieOpcao === 'R' ? ('slot.reserve' as const) : ('slot.release' as const);
+}
+
+function auditView(request: SlotReservationRequest, body?: SlotReservationResponse) {
   return {
     ieOpcao: request.ieOpcao,
     nrSeqAgenda: request.nrSeqAgenda,

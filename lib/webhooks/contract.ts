@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { checkHeaderName, checkHeaderValue, duplicateHeaderIndexes, MAX_HEADER_NAME_LENGTH, MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS } from './header-policy';
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
+import './policy-messages';
 
 /**
  * The webhook configuration contract (service-interface.md §2.1, §4.1). No server imports: the
@@ -15,14 +18,44 @@ export const WEBHOOK_EVENT_FLAGS = [
 
 export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
 
-export const MAX_WEBHOOK_HEADERS = 20;
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
-export const MAX_HEADER_VALUE_BYTES = 4096;
+export { MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS, MAX_WEBHOOK_URL_LENGTH };
+export type { UrlPolicy };
+
+/**
+ * Adds the policy's issue key, if any, as a custom issue the message table translates. A value
+ * outside the length bounds already has its one error (too_small / too_big), so it gets no second.
+ */
+function policyCheck(check: (value: string) => string | undefined, bounds: { min: number; max: number }) {
+  return (value: string, ctx: z.RefinementCtx<string>) => {
+    if (value.length < bounds.min || value.length > bounds.max) return;
+    const key = check(value);
+    if (key) ctx.addIssue({ code: 'custom', params: { key }, input: value });
+  };
+}
 
 export const webhookHeaderSchema = z.strictObject({
-  chave: z.string().min(1).max(256),
-  valor: z.string().max(MAX_HEADER_VALUE_BYTES),
+  chave: z
+    .string()
+    .min(1)
+    .max(MAX_HEADER_NAME_LENGTH)
+    .superRefine(policyCheck(checkHeaderName, { min: 1, max: MAX_HEADER_NAME_LENGTH }))
+    .meta({ description: 'RFC 9110 token; not a hop-by-hop or framing header (Host, Content-Length, Content-Type, Transfer-Encoding, Connection, Upgrade, TE, Trailer, Expect, Keep-Alive, Proxy-*).' }),
+  valor: z
+    .string()
+    .max(MAX_HEADER_VALUE_BYTES)
+    .superRefine(policyCheck(checkHeaderValue, { min: 0, max: MAX_HEADER_VALUE_BYTES }))
+    .meta({ description: `At most ${MAX_HEADER_VALUE_BYTES} UTF-8 bytes; no CR, LF, NUL or other control characters; no surrounding spaces.` }),
 });
+
+export const webhookHeadersSchema = z
+  .array(webhookHeaderSchema)
+  .max(MAX_WEBHOOK_HEADERS)
+  .superRefine((headers, ctx) => {
+    for (const index of duplicateHeaderIndexes(headers.map((header) => header.chave))) {
+      ctx.addIssue({ code: 'custom', path: [index, 'chave'], params: { key: 'headerDuplicate' }, input: headers[index]?.chave });
+    }
+  })
+  .meta({ description: `At most ${MAX_WEBHOOK_HEADERS} headers, names unique ignoring case. When sent, replaces the whole list.` });
 
 export type WebhookHeader = z.infer<typeof webhookHeaderSchema>;
 
@@ -30,23 +63,47 @@ const eventFlagShape = Object.fromEntries(
   WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().optional()]),
 ) as Record<WebhookEventFlag, z.ZodOptional<z.ZodBoolean>>;
 
-export const webhookUpdateSchema = z.strictObject({
-  url: z.string().min(1).max(MAX_WEBHOOK_URL_LENGTH).optional(),
-  headers: z.array(webhookHeaderSchema).max(MAX_WEBHOOK_HEADERS).optional(),
-  ...eventFlagShape,
-});
+/** The receiver URL under a policy; `http` and private targets only where configuration allows. */
+export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
+  return z
+    .string()
+    .min(1)
+    .max(MAX_WEBHOOK_URL_LENGTH)
+    .superRefine(policyCheck((url) => checkWebhookUrl(url, policy), { min: 1, max: MAX_WEBHOOK_URL_LENGTH }))
+    .meta({
+      format: 'uri',
+      description: `Absolute https URL (http only where the server allows it), at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials, not a loopback, private, link-local, CGNAT or cloud-metadata target.`,
+    });
+}
+
+/**
+ * The PUT body under a URL policy. The route uses the configured policy; the console and every
+ * other caller use `webhookUpdateSchema`, the strict default, which is what production enforces.
+ */
+export function webhookUpdateSchemaFor(policy: UrlPolicy) {
+  return z.strictObject({
+    url: webhookUrlSchema(policy).optional(),
+    headers: webhookHeadersSchema.optional(),
+    ...eventFlagShape,
+  });
+}
+
+export const webhookUpdateSchema = webhookUpdateSchemaFor(STRICT_URL_POLICY);
 
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
-/** The configuration object of §2.1, exactly the fields the contract lists. */
-export type WebhookConfiguration = {
-  id: string;
-  usuarioId: string;
-  sistemaOrigem: number;
-  url: string;
-  clientId: string | null;
-  headers: WebhookHeader[];
-} & Record<WebhookEventFlag, boolean>;
+/** The configuration object of §2.1, exactly the fields the contract lists (the API's answer). */
+export const webhookConfigurationSchema = z.object({
+  id: z.guid(),
+  usuarioId: z.guid(),
+  sistemaOrigem: z.number().int(),
+  url: z.string(),
+  clientId: z.string().nullable(),
+  headers: z.array(z.object({ chave: z.string(), valor: z.string() })),
+  ...(Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean()])) as Record<WebhookEventFlag, z.ZodBoolean>),
+});
+
+export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 
 // Any 8-4-4-4-12 hex identifier: ids minted by other systems need not carry an RFC 9562 version.
 export const webhookIdSchema = z.guid();

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
-import { problems } from '@/lib/http/errors';
+import { ApiError, problems } from '@/lib/http/errors';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskSecret } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
@@ -45,26 +45,48 @@ export async function updateWebhook(
   ifMatch: string | null,
 ): Promise<StoredWebhook> {
   const db = await getDb();
-  return db.transaction(async (trx) => {
-    const current = await findWebhook(trx, id, { lock: true });
-    if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
-    if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
-      throw problems.preconditionFailed('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
-    }
-    const next: WebhookConfiguration = { ...current.config, ...definedOnly(update) };
-    if (!(await saveWebhook(trx, next, current.version))) {
-      throw problems.preconditionFailed('The configuration was changed at the same time. Reload it and apply your change again.');
-    }
-    await recordAudit(trx, {
-      principal,
-      action: 'webhook.update',
-      target: `webhook:${id}`,
-      outcome: 'updated',
-      httpStatus: 200,
-      before: auditView(current.config),
-      after: auditView(next),
+  try {
+    return await db.transaction(async (trx) => {
+      const current = await findWebhook(trx, id, { lock: true });
+      if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
+      if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
+        throw problems.preconditionFailed('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
+      }
+      const next: WebhookConfiguration = { ...current.config, ...definedOnly(update) };
+      if (!(await saveWebhook(trx, next, current.version))) {
+        throw problems.preconditionFailed('The configuration was changed at the same time. Reload it and apply your change again.');
+      }
+      await recordAudit(trx, {
+        principal,
+        action: 'webhook.update',
+        target: `webhook:${id}`,
+        outcome: 'updated',
+        httpStatus: 200,
+        before: auditView(current.config),
+        after: auditView(next),
+      });
+      return { config: next, version: current.version + 1 };
     });
-    return { config: next, version: current.version + 1 };
+  } catch (error) {
+    // The transaction rolled back; the refusal is recorded on its own.
+    if (error instanceof ApiError && error.status === 412) await recordRefusedUpdate(principal, id, error);
+    throw error;
+  }
+}
+
+/**
+ * Puts a refused change in the trail: a stale If-Match, or a URL or header the safety policy
+ * refused (a private target may be an SSRF attempt an operator wants to see). Only the fields and
+ * rule codes are kept, never the refused values, which may hold credentials.
+ */
+export async function recordRefusedUpdate(principal: Principal, id: string, error: ApiError): Promise<void> {
+  await recordAudit(await getDb(), {
+    principal,
+    action: 'webhook.update',
+    target: `webhook:${id}`,
+    outcome: 'rejected',
+    httpStatus: error.status,
+    after: { problem: error.type, errors: (error.extra.errors ?? []).map(({ field, code }) => ({ field, code })) },
   });
 }
 

@@ -246,7 +246,7 @@ describe('failures', () => {
       expect(outcome).toEqual({ status: 500, body: uncertain, headers: undefined });
       expect(fake.executed).toHaveLength(1);
       expect(fake.closed).toEqual([{ drop: true }]);
-      const [entry] = await listAudit({ actions: ['slot.reserve'], limit: 1 });
+      const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
       expect(entry?.outcome).toBe('CODIGO_P=9 uncertain');
       expect(entry?.after).toMatchObject({ CODIGO_P: '9', falha: 'uncertain', MENSAGEM_P: UNCERTAIN_MESSAGE });
     });
@@ -258,7 +258,7 @@ describe('failures', () => {
       const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
       expect(outcome).toEqual({ status: 500, body: { ...uncertain, MENSAGEM_P: INTERNAL_ERROR_MESSAGE }, headers: undefined });
       expect(fake.closed).toEqual([undefined]);
-      const [entry] = await listAudit({ actions: ['slot.reserve'], limit: 1 });
+      const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
       expect(entry?.outcome).toBe('CODIGO_P=9 failed');
     });
   }

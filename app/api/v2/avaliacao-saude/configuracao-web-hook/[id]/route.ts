@@ -1,8 +1,10 @@
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
-import { problems } from '@/lib/http/errors';
-import { webhookIdSchema, webhookUpdateSchema } from '@/lib/webhooks/contract';
-import { etagOf, getWebhook, updateWebhook } from '@/lib/webhooks/service';
+import { ApiError, problems } from '@/lib/http/errors';
+import { webhookIdSchema } from '@/lib/webhooks/contract';
+import { configuredWebhookUpdateSchema } from '@/lib/webhooks/configured-schema';
+import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
+import { etagOf, getWebhook, recordRefusedUpdate, updateWebhook } from '@/lib/webhooks/service';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +24,16 @@ export const GET = apiRoute<Params>({ capability: 'webhooks' }, async ({ princip
 
 export const PUT = apiRoute<Params>({ capability: 'webhooks' }, async ({ request, principal, params, json, parse }) => {
   const id = parseId(params.id);
-  const update = parse(webhookUpdateSchema, await json());
+  const body = await json();
+  const update = await (async () => {
+    try {
+      return parse(configuredWebhookUpdateSchema(), body);
+    } catch (error) {
+      // A URL or header the safety policy refused goes in the audit trail; a malformed body does not.
+      if (error instanceof ApiError && isPolicyRefusal(error.extra.errors)) await recordRefusedUpdate(principal, id, error);
+      throw error;
+    }
+  })();
   const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
   return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
 });

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * The audit trail as operators read it (`GET /api/v1/auditoria`). No server imports: the console's
+ * audit page filters with this same schema.
+ */
+export const AUDIT_ACTIONS = ['webhook.update', 'slot.reserve', 'slot.release'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const auditQuerySchema = z.strictObject({
+  acao: z.enum(AUDIT_ACTIONS).optional(),
+  /** API client id or staff e-mail. */
+  ator: z.string().min(1).max(200).optional(),
+  /** `webhook:<id>` or `slot:<nrSeqAgenda>`. */
+  alvo: z.string().min(1).max(100).optional(),
+  /** Entries strictly older than this instant, for paging back. */
+  antes: z.iso.datetime({ offset: true }).optional(),
+  limite: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: z.string().meta({ format: 'date-time' }),
+  actorKind: z.enum(['api-client', 'staff']),
+  actorId: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  target: z.string(),
+  outcome: z.string(),
+  httpStatus: z.number().int().nullable(),
+  before: z.unknown().meta({ description: 'Values before the change, header values and patient identifiers masked.' }),
+  after: z.unknown().meta({ description: 'Values after the change (or the refused rule codes), masked the same way.' }),
+});
+
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -1,0 +1,67 @@
+import 'server-only';
+import { getDb } from '@/lib/db';
+import { ApiError, problems } from '@/lib/http/errors';
+import { jsonResponse } from '@/lib/http/problem';
+import { customMessage, registerIssueMessages, type Locale } from '@/lib/validation/issues';
+import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './key';
+import { claimKey, completeKey, releaseKey, type StoredAnswer } from './store';
+
+/**
+ * `Idempotency-Key` for a POST (the Stripe convention): the same key and body from the same caller
+ * within 24 h answers the stored response again with `Idempotency-Replayed: true`, without running
+ * the operation; the same key with another body → 422; a repeat while the first is running → 409.
+ * Only answers of an operation that ran to a result are stored: a 4xx raised before acting (bad
+ * fields, missing ieLado) and any 5xx are not, so the caller can fix or retry under the same key.
+ */
+export const REPLAYED_HEADER = 'Idempotency-Replayed';
+
+registerIssueMessages({
+  'pt-BR': { idempotencyKeyInvalid: 'Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis (sem espaços).' },
+  en: { idempotencyKeyInvalid: 'Idempotency-Key must have 1 to 255 visible ASCII characters (no spaces).' },
+});
+
+/** The key of the request, undefined when none was sent; 400 when it breaks the syntax. */
+export function idempotencyKeyOf(request: Request, locale: Locale): string | undefined {
+  const key = request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return undefined;
+  if (!isValidIdempotencyKey(key)) {
+    throw problems.validation(
+      [{ field: IDEMPOTENCY_HEADER, pointer: '', code: 'idempotencyKeyInvalid', message: customMessage('idempotencyKeyInvalid', locale) }],
+      'The Idempotency-Key header is invalid.',
+    );
+  }
+  return key;
+}
+
+export async function idempotent(
+  scope: { owner: string; key: string | undefined; body: unknown },
+  operation: () => Promise<StoredAnswer>,
+): Promise<Response> {
+  if (scope.key === undefined) return answerOf(await operation());
+  const db = await getDb();
+  const ref = { owner: scope.owner, key: scope.key };
+  const claim = await claimKey(db, ref, requestFingerprint(scope.body));
+  switch (claim.kind) {
+    case 'replay':
+      return answerOf(claim.answer, { [REPLAYED_HEADER]: 'true' });
+    case 'mismatch':
+      throw problems.unprocessable('idempotency-key-reused', 'This Idempotency-Key was already used with a different body. Use a new key for a new request.');
+    case 'in-flight':
+      throw new ApiError(409, 'urn:integration-console:problem:idempotency-in-flight', 'Conflict',
+        'A request with this Idempotency-Key is still being processed. Retry shortly to get its answer.', { headers: { 'Retry-After': '1' } });
+  }
+  let answer: StoredAnswer;
+  try {
+    answer = await operation();
+  } catch (error) {
+    await releaseKey(db, ref, claim.claimedAt).catch(() => undefined);
+    throw error;
+  }
+  if (answer.status >= 500) await releaseKey(db, ref, claim.claimedAt);
+  else await completeKey(db, ref, claim.claimedAt, answer);
+  return answerOf(answer);
+}
+
+function answerOf(answer: StoredAnswer, headers: Record<string, string> = {}): Response {
+  return jsonResponse(answer.body, { status: answer.status, headers: { ...answer.headers, ...headers } });
+}

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The caller-facing rules of `Idempotency-Key` (no database): what a key may look like, and the
+ * fingerprint that tells "the same request again" from "another request under the same key".
+ */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** 1 to 255 visible ASCII characters: fits the key column and any log line unchanged. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export function isValidIdempotencyKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/**
+ * SHA-256 of the body in canonical JSON (keys sorted at every level), so a retry whose client
+ * serialised the same fields in another order is still the same request.
+ */
+export function requestFingerprint(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
+
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,68 @@
+/**
+ * What a custom webhook header may be. Pure (no server imports): the contract schema runs these
+ * checks for the PUT route and the console's editor alike. The aim is that no stored header can
+ * split or reframe the notification request the delivery sends.
+ */
+
+export const MAX_WEBHOOK_HEADERS = 20;
+export const MAX_HEADER_NAME_LENGTH = 256;
+export const MAX_HEADER_VALUE_BYTES = 4096;
+
+/** RFC 9110 §5.6.2 token: the only characters a field name may have. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/**
+ * Names the delivery itself owns: connection management and message framing (RFC 9110 §7.6.1,
+ * RFC 9112 §6, §7), the target host, and the body's media type and coding. A receiver-supplied
+ * value for any of them could smuggle a second request or make the body unreadable.
+ */
+const RESERVED_NAMES = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'keep-alive',
+]);
+
+export type HeaderNameViolation = 'headerNameToken' | 'headerNameReserved';
+export type HeaderValueViolation = 'headerValueLineBreak' | 'headerValueControl' | 'headerValueTooLong' | 'noSurroundingSpaces';
+
+export function checkHeaderName(name: string): HeaderNameViolation | undefined {
+  if (!TOKEN.test(name)) return 'headerNameToken';
+  const lower = name.toLowerCase();
+  if (RESERVED_NAMES.has(lower) || lower.startsWith('proxy-')) return 'headerNameReserved';
+  return undefined;
+}
+
+export function checkHeaderValue(value: string): HeaderValueViolation | undefined {
+  // CR, LF and NUL end or truncate a header line: the classic header-injection characters.
+  if (/[\r\n\u0000]/.test(value)) return 'headerValueLineBreak';
+  // RFC 9110 §5.5: no other control character than HTAB; HTTP clients refuse them at send time.
+  if (/[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)) return 'headerValueControl';
+  if (utf8Length(value) > MAX_HEADER_VALUE_BYTES) return 'headerValueTooLong';
+  // Clients trim surrounding whitespace silently; refusing it keeps the stored value the sent one.
+  if (/^[ \t]|[ \t]$/.test(value)) return 'noSurroundingSpaces';
+  return undefined;
+}
+
+/** Index of every header whose name repeats an earlier one, ignoring case. */
+export function duplicateHeaderIndexes(names: readonly string[]): number[] {
+  const seen = new Set<string>();
+  const duplicates: number[] = [];
+  names.forEach((name, index) => {
+    const key = name.toLowerCase();
+    if (seen.has(key)) duplicates.push(index);
+    seen.add(key);
+  });
+  return duplicates;
+}
+
+export function utf8Length(value: string): number {
+  return new TextEncoder().encode(value).byteLength;
+}
