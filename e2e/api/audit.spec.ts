@@ -23,7 +23,7 @@ test('reserve and release are audited with the beneficiary masked', async ({ req
   await request.post(RESERVE_PATH, { headers: auth, data: { ...body, cdPessoaFisica: CD_PESSOA_FISICA + 1 } }); // taken: 2
   await request.post(RESERVE_PATH, { headers: auth, data: { ...body, ieOpcao: 'CR', tokenReservaCanc: TOKEN_RESERVA_P } });
 
-  const rows = auditRows(`slot:${nrSeqAgenda}`);
+  const rows = await auditRows(`slot:${nrSeqAgenda}`);
   expect(rows.map((row) => [row.action, row.outcome, row.http_status])).toEqual([
     ['slot.reserve', 'CODIGO_P=0', 200],
     ['slot.reserve', 'CODIGO_P=2', 409],
@@ -47,7 +47,7 @@ test('a webhook update is audited with header values masked', async ({ request }
     data: { url, headers: [{ chave: 'X-Api-Key', valor: 'valor-que-nao-pode-vazar' }] },
   });
   expect(response.status()).toBe(200);
-  const entry = auditRows(`webhook:${WEBHOOK_IDS.a2}`, 'webhook.update').find((row) => row.after?.url === url);
+  const entry = (await auditRows(`webhook:${WEBHOOK_IDS.a2}`, 'webhook.update')).find((row) => row.after?.url === url);
   expect(entry).toMatchObject({ actor_id: TENANT_A.clientId, outcome: 'updated', http_status: 200 });
   expect(entry!.after).toMatchObject({ headers: [{ chave: 'X-Api-Key', valor: '••••••' }] });
   expect(entry!.before).toHaveProperty('url');

@@ -36,7 +36,7 @@ test('a retry with the same key and body replays the stored answer without reser
     expect(again.headers()['idempotency-replayed']).toBe('true');
     expect(await again.json()).toEqual(reservation);
   }
-  expect(reservesOf(slotOf(910, 0))).toHaveLength(1);
+  expect(await reservesOf(slotOf(910, 0))).toHaveLength(1);
 
   // Without a key the procedure runs: the slot is taken now.
   const plain = await request.post(RESERVE_PATH, { headers: auth, data: body });
@@ -51,7 +51,7 @@ test('the same key with a different body is refused with 422', async ({ request 
   expect(other.status()).toBe(422);
   expect(other.headers()['content-type']).toContain('application/problem+json');
   expect((await other.json()).type).toContain('idempotency-key-reused');
-  expect(reservesOf(slotOf(910, 3))).toHaveLength(0);
+  expect(await reservesOf(slotOf(910, 3))).toHaveLength(0);
 });
 
 test('concurrent duplicates run the procedure once; the others wait (409) or replay it', async ({ request }) => {
@@ -76,7 +76,7 @@ test('concurrent duplicates run the procedure once; the others wait (409) or rep
     expect((await response.json()).type).toContain('idempotency-in-flight');
   }
   test.info().annotations.push({ type: 'distribution', description: `executed 1, replayed ${replayed.length}, in flight ${inFlight.length}` });
-  expect(reservesOf(nrSeqAgenda)).toHaveLength(1);
+  expect(await reservesOf(nrSeqAgenda)).toHaveLength(1);
 
   // Once the first has finished, every duplicate gets its answer.
   const later = await post(request, key, body);
@@ -88,7 +88,7 @@ test('a key in flight on another instance answers 409; once abandoned, a retry t
   const key = newKey('in-flight');
   const nrSeqAgenda = slotOf(911, 10);
   const body = reservationBody({ nrSeqAgenda, cdPessoaFisica: 911010 });
-  holdIdempotencyKey({ owner: TENANT_A.clientId, key, requestHash: requestFingerprint(body), createdAt: Date.now() });
+  await holdIdempotencyKey({ owner: TENANT_A.clientId, key, requestHash: requestFingerprint(body), createdAt: Date.now() });
 
   const busy = await post(request, key, body);
   expect(busy.status()).toBe(409);
@@ -96,16 +96,16 @@ test('a key in flight on another instance answers 409; once abandoned, a retry t
   expect((await busy.json()).type).toContain('idempotency-in-flight');
   // A different body under that key is still a different request.
   expect((await post(request, key, { ...body, nrMinDuracao: 60 })).status()).toBe(422);
-  expect(reservesOf(nrSeqAgenda)).toHaveLength(0);
+  expect(await reservesOf(nrSeqAgenda)).toHaveLength(0);
 
   // The holder died mid-flight: past the in-flight timeout the key is taken over and the procedure runs.
-  ageIdempotencyKey(TENANT_A.clientId, key, Date.now() - IN_FLIGHT_TIMEOUT_MS - 1000);
+  await ageIdempotencyKey(TENANT_A.clientId, key, Date.now() - IN_FLIGHT_TIMEOUT_MS - 1000);
   const recovered = await post(request, key, body);
   expect(recovered.status()).toBe(200);
   expect(recovered.headers()['idempotency-replayed']).toBeUndefined();
   expect((await recovered.json()).CODIGO_P).toBe('0');
   expect((await post(request, key, body)).headers()['idempotency-replayed']).toBe('true');
-  expect(reservesOf(nrSeqAgenda)).toHaveLength(1);
+  expect(await reservesOf(nrSeqAgenda)).toHaveLength(1);
 });
 
 test('keys are scoped to the caller', async ({ request }) => {
@@ -136,7 +136,7 @@ test('a stored 409 is replayed even after the slot frees up; a release is idempo
   const releasedAgain = await post(request, releaseKey, release);
   expect(releasedAgain.headers()['idempotency-replayed']).toBe('true');
   expect((await releasedAgain.json()).CODIGO_P).toBe('1'); // not 4: the release did not run twice
-  expect(auditRows(`slot:${nrSeqAgenda}`, 'slot.release')).toHaveLength(1);
+  expect(await auditRows(`slot:${nrSeqAgenda}`, 'slot.release')).toHaveLength(1);
 
   const replayed = await post(request, key, contender);
   expect(replayed.status()).toBe(409);

@@ -128,3 +128,20 @@ test('simultaneous reservations of overlapping slots of one agenda: the agenda l
     expect(Number(active[i]?.start_ms)).toBeGreaterThanOrEqual(Number(active[i - 1]?.end_ms));
   }
 });
+
+test('an idempotent retry answered by the other instance replays the first answer', async ({ request }) => {
+  const [a, b] = servers as [RunningServer, RunningServer];
+  const body = reservationBody({ nrSeqAgenda: slotOf(933, 0), cdPessoaFisica: 933_001 });
+  const key = `multi-${randomBytes(8).toString('hex')}`;
+  const first = await request.post(`${a.url}${RESERVE_PATH}`, { headers: { ...bearer(await tokenAt(request, a)), 'Idempotency-Key': key }, data: body });
+  expect(first.status()).toBe(200);
+  const answer = await first.json();
+  expect(answer.CODIGO_P).toBe('0');
+
+  const retry = await request.post(`${b.url}${RESERVE_PATH}`, { headers: { ...bearer(await tokenAt(request, b)), 'Idempotency-Key': key }, data: body });
+  expect(retry.status()).toBe(200);
+  expect(retry.headers()['idempotency-replayed']).toBe('true');
+  expect(await retry.json()).toEqual(answer);
+  const active = await queryDatabase(databaseUrl, `select token from reservations where cd_agenda = 933 and status = 'active'`);
+  expect(active).toEqual([{ token: answer.TOKEN_RESERVA_P }]);
+});

@@ -74,7 +74,7 @@ test('an update is audited with before/after values and header values masked', a
   const response = await request.put(PATH, { headers: auth, data: { url, headers: [{ chave: 'Authorization', valor: `Bearer ${secret}` }] } });
   expect(response.status()).toBe(200);
 
-  const entry = auditRows(`webhook:${ID}`, 'webhook.update').find((row) => row.after?.url === url);
+  const entry = (await auditRows(`webhook:${ID}`, 'webhook.update')).find((row) => row.after?.url === url);
   expect(entry).toMatchObject({ actor_kind: 'api-client', actor_id: TENANT_A.clientId, outcome: 'updated', http_status: 200 });
   expect(entry!.after).toMatchObject({ id: ID, url, headers: [{ chave: 'Authorization', valor: '••••••' }] });
   expect(entry!.before).toMatchObject({ id: ID, headers: [expect.objectContaining({ valor: expect.not.stringContaining('segredo') })] });
@@ -85,14 +85,14 @@ test('an update is audited with before/after values and header values masked', a
 test('refused changes are audited too: a stale If-Match and a private target, without the refused values', async ({ request }) => {
   const stale = await currentEtag(request);
   await request.put(PATH, { headers: auth, data: {} });
-  const before = auditRows(`webhook:${ID}`, 'webhook.update').length;
+  const before = (await auditRows(`webhook:${ID}`, 'webhook.update')).length;
 
   expect((await request.put(PATH, { headers: { ...auth, 'If-Match': stale }, data: {} })).status()).toBe(412);
   expect((await request.put(PATH, { headers: auth, data: { url: 'https://u:senha-secreta@169.254.169.254/' } })).status()).toBe(400);
   // A malformed body is not a change attempt worth an entry.
   expect((await request.put(PATH, { headers: auth, data: { eventoPropostaCancelada: 'sim' } })).status()).toBe(400);
 
-  const added = auditRows(`webhook:${ID}`, 'webhook.update').slice(before);
+  const added = (await auditRows(`webhook:${ID}`, 'webhook.update')).slice(before);
   expect(added.map((row) => [row.outcome, row.http_status])).toEqual([
     ['rejected', 412],
     ['rejected', 400],

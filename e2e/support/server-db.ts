@@ -1,13 +1,13 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import knex, { type Knex } from 'knex';
 import { encode } from 'next-auth/jwt';
 import fs from 'node:fs';
 
 /**
- * Access to the shared e2e server's SQLite file: reading what the server stored (the audit trail)
- * without a staff sign-in, writing an idempotency key as another instance sharing the database
- * would hold it, and a staff session cookie signed with that server's generated secret (what
- * next-auth would set after a sign-in).
+ * Access to the shared e2e server's database (its SQLite file, or the run's PostgreSQL database in
+ * `npm run test:e2e:pg`): reading what the server stored (the audit trail) without a staff sign-in,
+ * writing an idempotency key as another instance sharing the database would hold it, and a staff
+ * session cookie signed with that server's generated secret (what next-auth would set after a sign-in).
  */
 function dataDir(): string {
   const dir = process.env.E2E_DATA_DIR;
@@ -15,13 +15,28 @@ function dataDir(): string {
   return dir;
 }
 
-function withDatabase<T>(read: (db: Database.Database) => T, readonly = true): T {
-  const db = new Database(path.join(dataDir(), 'integration-console.sqlite'), { readonly, fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
+async function withDatabase<T>(work: (db: Knex) => Promise<T>): Promise<T> {
+  const serverDatabase = process.env.E2E_RUN_DATABASE_URL;
+  const db = serverDatabase
+    ? knex({ client: 'pg', connection: serverDatabase, pool: { min: 0, max: 1 } })
+    : knex({
+        client: 'better-sqlite3',
+        connection: { filename: path.join(dataDir(), 'integration-console.sqlite') },
+        useNullAsDefault: true,
+        pool: {
+          min: 1,
+          max: 1,
+          // The server writes to this file at the same time.
+          afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
+            connection.pragma('busy_timeout = 5000');
+            done(null, connection);
+          },
+        },
+      });
   try {
-    return read(db);
+    return await work(db);
   } finally {
-    db.close();
+    await db.destroy();
   }
 }
 
@@ -38,11 +53,11 @@ export type AuditRow = {
   after: Record<string, unknown> | null;
 };
 
-export function auditRows(target: string, action?: string): AuditRow[] {
-  return withDatabase((db) => {
-    const rows = db
-      .prepare(`select * from audit_events where target = ? ${action ? 'and action = ?' : ''} order by at_ms, id`)
-      .all(...(action ? [target, action] : [target])) as AuditRow[];
+export async function auditRows(target: string, action?: string): Promise<AuditRow[]> {
+  return withDatabase(async (db) => {
+    const rows: AuditRow[] = await db('audit_events')
+      .where({ target, ...(action ? { action } : {}) })
+      .orderBy([{ column: 'at_ms' }, { column: 'id' }]);
     return rows.map((row) => ({
       ...row,
       before: row.before_json ? JSON.parse(row.before_json) : null,
@@ -53,9 +68,9 @@ export function auditRows(target: string, action?: string): AuditRow[] {
 
 /** A console session cookie for a seeded staff user, as next-auth would issue it. */
 export async function staffSessionCookie(email: string): Promise<string> {
-  const user = withDatabase((db) => db.prepare('select id, email, name from staff_users where email = ?').get(email)) as
-    | { id: string; email: string; name: string }
-    | undefined;
+  const user: { id: string; email: string; name: string } | undefined = await withDatabase((db) =>
+    db('staff_users').where({ email }).first('id', 'email', 'name'),
+  );
   if (!user) throw new Error(`no staff user ${email}`);
   const secret = fs.readFileSync(path.join(dataDir(), 'auth-secret'), 'utf8').trim();
   const token = await encode({ token: { sub: user.id, email: user.email, name: user.name }, secret, maxAge: 600 });
@@ -63,17 +78,14 @@ export async function staffSessionCookie(email: string): Promise<string> {
 }
 
 /** An idempotency key left in flight, as an instance that is still working (or has died) holds it. */
-export function holdIdempotencyKey(row: { owner: string; key: string; requestHash: string; createdAt: number }): void {
-  withDatabase((db) => {
-    db.prepare(
-      `insert into idempotency_keys (owner, idem_key, request_hash, state, http_status, response_json, created_at)
-       values (?, ?, ?, 'in_flight', null, null, ?)`,
-    ).run(row.owner, row.key, row.requestHash, row.createdAt);
-  }, false);
+export async function holdIdempotencyKey(row: { owner: string; key: string; requestHash: string; createdAt: number }): Promise<void> {
+  await withDatabase((db) =>
+    db('idempotency_keys').insert({
+      owner: row.owner, idem_key: row.key, request_hash: row.requestHash, state: 'in_flight', http_status: null, response_json: null, created_at: row.createdAt,
+    }),
+  );
 }
 
-export function ageIdempotencyKey(owner: string, key: string, createdAt: number): void {
-  withDatabase((db) => {
-    db.prepare('update idempotency_keys set created_at = ? where owner = ? and idem_key = ?').run(createdAt, owner, key);
-  }, false);
+export async function ageIdempotencyKey(owner: string, key: string, createdAt: number): Promise<void> {
+  await withDatabase((db) => db('idempotency_keys').where({ owner, idem_key: key }).update({ created_at: createdAt }));
 }
