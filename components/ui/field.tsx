@@ -42,7 +42,8 @@ export function Field({
       <div className="flex grow flex-col gap-1">
         <label htmlFor={id} className="flex flex-wrap items-baseline gap-x-2 text-sm font-medium text-slate-900">
           <span className={mono ? 'font-mono text-[0.8125rem]' : undefined}>{label}</span>
-          {badge ? <span className="text-xs font-normal text-slate-600">{badge}</span> : null}
+          {/* The space keeps "nrSeqAgenda obrigatório" two words in the accessible name. */}
+          {badge ? <span className="text-xs font-normal text-slate-600"> {badge}</span> : null}
         </label>
         {description ? (
           <p id={ids.description} className="text-xs leading-snug text-slate-600">

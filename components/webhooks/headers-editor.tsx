@@ -53,11 +53,11 @@ export function HeadersEditor() {
             <li key={field.id} className="grid grid-cols-1 gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] sm:items-start">
               <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={keyId} className="font-mono text-xs text-slate-700">
-                  <span aria-hidden>{t('webhook.headerKey')}</span>
-                  <span className="sr-only">{t('webhook.headerKeyLabel', { n })}</span>
+                  {t('webhook.headerKey')}
                 </label>
                 <Input
                   id={keyId}
+                  aria-label={t('webhook.headerKeyLabel', { n })}
                   className="font-mono"
                   autoComplete="off"
                   spellCheck={false}
@@ -69,12 +69,12 @@ export function HeadersEditor() {
               </div>
               <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={valueId} className="font-mono text-xs text-slate-700">
-                  <span aria-hidden>{t('webhook.headerValue')}</span>
-                  <span className="sr-only">{t('webhook.headerValueLabel', { n })}</span>
+                  {t('webhook.headerValue')}
                 </label>
                 <div className="flex gap-2">
                   <Input
                     id={valueId}
+                    aria-label={t('webhook.headerValueLabel', { n })}
                     type={visible ? 'text' : 'password'}
                     className="font-mono"
                     autoComplete="off"

@@ -2,6 +2,9 @@ import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { STAFF } from '../support/test-seed';
 
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
 test.describe('console sign-in, roles and brute-force protection', () => {
   test('sign in, land on the first allowed area, sign out', async ({ page }) => {
     await page.goto('/webhooks');

@@ -2,6 +2,9 @@ import { expect, test } from '@playwright/test';
 import { signIn } from '../support/console';
 import { STAFF } from '../support/test-seed';
 
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
 test('the language switch turns the console into English and back, and is remembered', async ({ page }) => {
   await signIn(page, STAFF.admin, '/scheduling');
   await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');

@@ -2,6 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { PROCEDURES, STAFF, slotOf } from '../support/test-seed';
 
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
 /** State-changing specs here use agendas 920–939 only (the API specs use the others). */
 
 const field = (page: Page, name: string) => page.getByLabel(new RegExp(`^${name}\\b`));
@@ -127,19 +130,27 @@ test.describe('slot reservation page', () => {
     await field(page, 'nrSeqAgenda').fill('12.5');
     await field(page, 'cdPessoaFisica').fill('abc');
     await field(page, 'nmUsuario').fill(' console ');
-    await field(page, 'ieOpcao').selectOption('CR');
-    await page.getByRole('button', { name: 'Liberar reserva' }).click();
+    await page.getByRole('button', { name: 'Reservar horário' }).click();
 
     await expect(page.locator('#field-nrSeqAgenda-error')).toHaveText('Deve ser um número inteiro.');
     await expect(page.locator('#field-cdPessoaFisica-error')).toHaveText('Deve ser um número inteiro.');
     await expect(page.locator('#field-nmUsuario-error')).toHaveText('Não pode começar nem terminar com espaços.');
+    await expect(page.locator('#field-cdConvenio-error')).toHaveText('Campo obrigatório.');
+    await expectNoSeriousA11yViolations(page);
+
+    // Fixed fields lose their message as you type; CR then needs its token.
+    await fillBeneficiary(page, 924001);
+    await field(page, 'nrSeqAgenda').fill(String(slotOf(924, 0)));
+    await field(page, 'nrMinDuracao').fill('30');
+    await field(page, 'nmUsuario').fill('console');
+    await expect(page.locator('#field-nmUsuario-error')).toHaveCount(0);
+    await field(page, 'ieOpcao').selectOption('CR');
+    await page.getByRole('button', { name: 'Liberar reserva' }).click();
     await expect(page.locator('#field-tokenReservaCanc-error')).toHaveText(
       'Obrigatório quando ieOpcao = CR (informe o TOKEN_RESERVA_P da reserva).',
     );
-    await expect(page.locator('#field-cdConvenio-error')).toHaveText('Campo obrigatório.');
     await field(page, 'tokenReservaCanc').fill('X'.repeat(33));
     await expect(page.locator('#field-tokenReservaCanc-error')).toHaveText('Deve ter no máximo 32 caracteres.');
-    await expectNoSeriousA11yViolations(page);
     expect(posted).toBe(0);
     await expect(outcome(page)).toContainText('Envie a requisição');
   });

@@ -3,6 +3,9 @@ import { bearer, tokenFor, webhookPath } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { STAFF, WEBHOOK_IDS } from '../support/test-seed';
 
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
 /** State-changing specs here use webhook ids a3, a4 and a5 only (the API specs use the others). */
 
 async function openEditor(page: Page, host: string) {
@@ -25,7 +28,7 @@ test.describe('webhook configuration editor', () => {
     await page.getByLabel('url', { exact: true }).fill(newUrl);
 
     // The seeded header's value is masked until shown.
-    const firstValue = page.getByLabel('valor do cabeçalho 1');
+    const firstValue = page.getByLabel('valor do cabeçalho 1', { exact: true });
     await expect(firstValue).toHaveAttribute('type', 'password');
     await page.getByRole('button', { name: 'Mostrar valor do cabeçalho 1' }).click();
     await expect(firstValue).toHaveAttribute('type', 'text');
@@ -33,8 +36,8 @@ test.describe('webhook configuration editor', () => {
     await firstValue.fill('novo-segredo');
 
     await page.getByRole('button', { name: /Adicionar cabeçalho/ }).click();
-    await page.getByLabel('chave do cabeçalho 2').fill('X-Origem');
-    await page.getByLabel('valor do cabeçalho 2').fill('console');
+    await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('X-Origem');
+    await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('console');
 
     await page.getByLabel('eventoAvaliacaoSaudeAprovada').uncheck();
     await page.getByLabel('eventoAvaliacaoSaudeArquivada').check();
@@ -70,10 +73,10 @@ test.describe('webhook configuration editor', () => {
     await expect(url).toHaveAttribute('aria-invalid', 'true');
 
     await page.getByRole('button', { name: /Adicionar cabeçalho/ }).click();
-    await page.getByLabel('valor do cabeçalho 2').fill('sem chave');
-    await page.getByLabel('chave do cabeçalho 2').fill('x');
-    await page.getByLabel('chave do cabeçalho 2').fill('');
-    await expect(page.getByLabel('chave do cabeçalho 2')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('sem chave');
+    await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('x');
+    await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('');
+    await expect(page.getByLabel('chave do cabeçalho 2', { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
     await page.getByRole('button', { name: 'Salvar' }).click();
     await expect(page.getByText('Corrija os campos destacados.')).toBeVisible();
