@@ -58,12 +58,12 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
         ) : null}
         {slots.data && slots.data.length === 0 ? <p className="text-sm text-slate-600">{t('slots.empty')}</p> : null}
         {slots.data && slots.data.length > 0 ? (
-          <div className="max-h-72 overflow-auto rounded-md border border-slate-200" tabIndex={0} aria-label={t('slots.title')} role="region">
+          <div className="relative max-h-72 overflow-auto rounded-md border border-slate-200" tabIndex={0} aria-label={t('slots.title')} role="region">
             <table className="w-full text-left text-sm">
               <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
                 <tr>
                   <th scope="col" className="px-3 py-2 font-medium">{t('slots.column.when')}</th>
-                  <th scope="col" className="px-3 py-2 font-mono font-medium">{t('slots.column.agenda')}</th>
+                  <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">{t('slots.column.agenda')}</th>
                   <th scope="col" className="px-3 py-2 font-mono font-medium">{t('slots.column.slot')}</th>
                   <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">{t('slots.column.minutes')}</th>
                   <th scope="col" className="px-3 py-2"><span className="sr-only">{t('webhooks.column.actions')}</span></th>
@@ -75,7 +75,7 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
                   return (
                     <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
                       <td className="px-3 py-1.5 whitespace-nowrap">{when}</td>
-                      <td className="px-3 py-1.5 font-mono">{slot.CD_AGENDA}</td>
+                      <td className="hidden px-3 py-1.5 font-mono sm:table-cell">{slot.CD_AGENDA}</td>
                       <td className="px-3 py-1.5 font-mono">{slot.NR_SEQ_AGENDA}</td>
                       <td className="hidden px-3 py-1.5 sm:table-cell">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</td>
                       <td className="px-3 py-1.5 text-right">

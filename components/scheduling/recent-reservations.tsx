@@ -33,13 +33,13 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
       ) : null}
       {recent.data && recent.data.length === 0 ? <p className="text-sm text-slate-600">{t('recent.empty')}</p> : null}
       {recent.data && recent.data.length > 0 ? (
-        <div className="-mx-4 overflow-x-auto sm:mx-0" role="region" aria-labelledby="recent-title" tabIndex={0}>
-          <table className="w-full min-w-[40rem] text-left text-sm" data-testid="recent-reservations">
+        <div className="relative -mx-4 overflow-x-auto sm:mx-0" role="region" aria-labelledby="recent-title" tabIndex={0}>
+          <table className="w-full min-w-[36rem] text-left text-sm" data-testid="recent-reservations">
             <thead className="text-xs text-slate-700">
               <tr className="border-b border-slate-200">
                 <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.when')}</th>
                 <th scope="col" className="px-3 py-2 font-mono font-medium">{t('recent.column.slot')}</th>
-                <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.by')}</th>
+                <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">{t('recent.column.by')}</th>
                 <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.token')}</th>
                 <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.state')}</th>
                 <th scope="col" className="px-3 py-2"><span className="sr-only">{t('recent.column.actions')}</span></th>
@@ -50,7 +50,7 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
                 <tr key={reservation.token} data-token={reservation.token}>
                   <td className="px-3 py-2 whitespace-nowrap">{localDateTime(reservation.at, locale)}</td>
                   <td className="px-3 py-2 font-mono">{reservation.nrSeqAgenda}</td>
-                  <td className="max-w-[12rem] truncate px-3 py-2" title={reservation.actorId}>{reservation.actorId}</td>
+                  <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.actorId}>{reservation.actorId}</td>
                   <td className="px-3 py-2 font-mono text-xs">{reservation.token}</td>
                   <td className="px-3 py-2">
                     <Badge tone={reservation.state === 'active' ? 'success' : 'neutral'}>{t(`recent.state.${reservation.state}`)}</Badge>
