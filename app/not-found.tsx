@@ -1,16 +1,5 @@
-import Link from 'next/link';
-import { buttonClasses } from '@/components/ui/button';
-import { getT } from '@/lib/i18n/server';
+import { StatusPage } from '@/components/console/status-page';
 
-export default async function NotFound() {
-  const t = await getT();
-  return (
-    <main id="main" className="mx-auto flex max-w-xl flex-col items-start gap-4 px-4 py-16 sm:px-6">
-      <h1 className="text-2xl font-semibold">{t('notFound.title')}</h1>
-      <p className="text-slate-700">{t('notFound.body')}</p>
-      <Link href="/" className={buttonClasses('secondary')}>
-        {t('forbidden.home')}
-      </Link>
-    </main>
-  );
+export default function NotFound() {
+  return <StatusPage title="notFound.title" body="notFound.body" />;
 }

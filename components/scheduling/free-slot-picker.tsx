@@ -1,12 +1,10 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
-import { ProblemMessage } from '@/components/console/problem-message';
+import { QueryStatus } from '@/components/console/query-status';
 import { useFreeSlots, type FreeSlotFilters } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
@@ -50,14 +48,8 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
       </form>
 
       <div className="mt-4">
-        {slots.isPending ? <Spinner label={t('common.loading')} /> : null}
-        {slots.isError ? (
-          <Alert tone="danger" role="alert">
-            <ProblemMessage error={slots.error} />
-          </Alert>
-        ) : null}
-        {slots.data && slots.data.length === 0 ? <p className="text-sm text-slate-600">{t('slots.empty')}</p> : null}
-        {slots.data && slots.data.length > 0 ? (
+        <QueryStatus query={slots} empty={t('slots.empty')}>
+          {(items) => (
           <div className="relative max-h-72 overflow-auto rounded-md border border-slate-200" tabIndex={0} aria-label={t('slots.title')} role="region">
             <table className="w-full text-left text-sm">
               <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
@@ -70,7 +62,7 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
-                {slots.data.map((slot) => {
+                {items.map((slot) => {
                   const when = slotWallClock(slot.DT_AGENDA, locale);
                   return (
                     <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
@@ -94,7 +86,8 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
               </tbody>
             </table>
           </div>
-        ) : null}
+          )}
+        </QueryStatus>
       </div>
     </Card>
   );

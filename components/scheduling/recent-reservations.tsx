@@ -1,10 +1,8 @@
 'use client';
-import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
-import { ProblemMessage } from '@/components/console/problem-message';
+import { QueryStatus } from '@/components/console/query-status';
 import { useRecentReservations } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
@@ -25,14 +23,8 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
         </Button>
       }
     >
-      {recent.isPending ? <Spinner label={t('common.loading')} /> : null}
-      {recent.isError ? (
-        <Alert tone="danger" role="alert">
-          <ProblemMessage error={recent.error} />
-        </Alert>
-      ) : null}
-      {recent.data && recent.data.length === 0 ? <p className="text-sm text-slate-600">{t('recent.empty')}</p> : null}
-      {recent.data && recent.data.length > 0 ? (
+      <QueryStatus query={recent} empty={t('recent.empty')}>
+        {(items) => (
         <div className="relative -mx-4 overflow-x-auto sm:mx-0" role="region" aria-labelledby="recent-title" tabIndex={0}>
           <table className="w-full min-w-[36rem] text-left text-sm" data-testid="recent-reservations">
             <thead className="text-xs text-slate-700">
@@ -46,7 +38,7 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {recent.data.map((reservation) => (
+              {items.map((reservation) => (
                 <tr key={reservation.token} data-token={reservation.token}>
                   <td className="px-3 py-2 whitespace-nowrap">{localDateTime(reservation.at, locale)}</td>
                   <td className="px-3 py-2 font-mono">{reservation.nrSeqAgenda}</td>
@@ -72,7 +64,8 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
             </tbody>
           </table>
         </div>
-      ) : null}
+        )}
+      </QueryStatus>
     </Card>
   );
 }

@@ -1,15 +1,13 @@
 'use client';
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
-import { Alert } from '@/components/ui/alert';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n/client';
 import { useWebhookList } from '@/lib/client/webhook-queries';
 import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration } from '@/lib/webhooks/contract';
-import { ProblemMessage } from '@/components/console/problem-message';
+import { QueryStatus } from '@/components/console/query-status';
 import { cn } from '@/components/ui/cn';
 
 const SEARCH_DELAY_MS = 250;
@@ -40,38 +38,20 @@ export function WebhookList() {
         </Field>
       </form>
 
-      {list.isPending ? <Spinner label={t('common.loading')} /> : null}
-      {list.isError ? (
-        <Alert
-          tone="danger"
-          role="alert"
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => list.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        >
-          <ProblemMessage error={list.error} />
-        </Alert>
-      ) : null}
-      {list.data ? (
-        <>
-          <p className="text-sm text-slate-600" aria-live="polite">
-            {t('webhooks.count', { count: list.data.length })}
-          </p>
-          {list.data.length === 0 ? (
-            <p className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-8 text-center text-sm text-slate-600">
-              {t('webhooks.empty')}
-            </p>
-          ) : (
-            <ul className="flex flex-col gap-3" data-testid="webhook-list">
-              {list.data.map((config) => (
-                <WebhookRow key={config.id} config={config} />
-              ))}
-            </ul>
+      <div aria-live="polite">
+        <QueryStatus query={list} empty={t('webhooks.empty')}>
+          {(items) => (
+            <>
+              <p className="mb-3 text-sm text-slate-600">{t('webhooks.count', { count: items.length })}</p>
+              <ul className="flex flex-col gap-3" data-testid="webhook-list">
+                {items.map((config) => (
+                  <WebhookRow key={config.id} config={config} />
+                ))}
+              </ul>
+            </>
           )}
-        </>
-      ) : null}
+        </QueryStatus>
+      </div>
     </div>
   );
 }
