@@ -3,6 +3,8 @@ const nextConfig = {
   // Native and dialect-loading packages must stay plain Node requires, not bundled.
   serverExternalPackages: ['knex', 'better-sqlite3', 'pg', 'oracledb'],
   poweredByHeader: false,
+  // forbidden() in console layouts renders app/forbidden.tsx with status 403.
+  experimental: { authInterrupts: true },
   // Route handlers read the body themselves with a size limit; keep Next from buffering more.
   async headers() {
     return [

@@ -1,12 +1,20 @@
 import type { ReactNode } from 'react';
+import { I18nProvider } from '@/lib/i18n/client';
+import { getLocale, getT } from '@/lib/i18n/server';
 import './globals.css';
 
-export const metadata = { title: 'Integration Console' };
+export async function generateMetadata() {
+  const t = await getT();
+  return { title: { default: t('app.name'), template: `%s · ${t('app.name')}` } };
+}
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const locale = await getLocale();
   return (
-    <html lang="pt-BR">
-      <body>{children}</body>
+    <html lang={locale}>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        <I18nProvider locale={locale}>{children}</I18nProvider>
+      </body>
     </html>
   );
 }

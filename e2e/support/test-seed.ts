@@ -20,6 +20,8 @@ export const STAFF = {
   admin: { email: 'admin@e2e.exemplo.com.br', password: 'Admin#e2e-2026', name: 'Ana Admin', roles: ['admin'] as const },
   webhooks: { email: 'webhooks@e2e.exemplo.com.br', password: 'Webhooks#e2e-2026', name: 'Bruno Webhooks', roles: ['webhooks'] as const },
   scheduling: { email: 'agenda@e2e.exemplo.com.br', password: 'Agenda#e2e-2026', name: 'Carla Agenda', roles: ['scheduling'] as const },
+  /** Only for the console's brute-force spec, which locks this account's sign-in. */
+  lockout: { email: 'bloqueio@e2e.exemplo.com.br', password: 'Bloqueio#e2e-2026', name: 'Davi Bloqueio', roles: ['scheduling'] as const },
 };
 
 /** Webhook configurations: WEBHOOK_A* belong to tenant A, WEBHOOK_B1 to tenant B. */

@@ -95,6 +95,9 @@ function auditView(request: SlotReservationRequest, body?: SlotReservationRespon
     cdPessoaFisica: maskIdentifier(request.cdPessoaFisica),
     cdUsuarioConvenio: maskIdentifier(request.cdUsuarioConvenio, 4),
     cdConvenio: request.cdConvenio,
+    // Plan codes are not patient data; kept so a release can be prepared from the trail.
+    cdCategoria: request.cdCategoria,
+    cdPlano: request.cdPlano,
     nmUsuario: request.nmUsuario,
     tokenReservaCanc: request.tokenReservaCanc ?? null,
     ...body,

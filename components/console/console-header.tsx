@@ -1,0 +1,77 @@
+'use client';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { signOut } from 'next-auth/react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import type { StaffRole } from '@/lib/db/seed-format';
+import { useT } from '@/lib/i18n/client';
+import { LanguageSwitch } from './language-switch';
+
+type Props = {
+  user: { name: string; email: string; roles: StaffRole[] };
+  areas: { webhooks: boolean; scheduling: boolean };
+};
+
+export function ConsoleHeader({ user, areas }: Props) {
+  const t = useT();
+  const pathname = usePathname();
+  const links = [
+    areas.webhooks && { href: '/webhooks', label: t('nav.webhooks') },
+    areas.scheduling && { href: '/scheduling', label: t('nav.scheduling') },
+  ].filter((link): link is { href: string; label: string } => Boolean(link));
+
+  async function handleSignOut() {
+    await signOut({ redirect: false });
+    window.location.assign('/sign-in?signedOut=1');
+  }
+
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
+        <Link
+          href="/"
+          className="flex items-center gap-2 rounded text-base font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
+          <span aria-hidden className="inline-block h-6 w-6 rounded bg-indigo-700 text-center text-sm leading-6 text-white">
+            IC
+          </span>
+          {t('app.name')}
+        </Link>
+        <nav aria-label={t('nav.label')} className="order-3 w-full sm:order-none sm:w-auto">
+          <ul className="flex gap-1">
+            {links.map((link) => {
+              const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
+              return (
+                <li key={link.href}>
+                  <Link
+                    href={link.href}
+                    aria-current={active ? 'page' : undefined}
+                    className={cn(
+                      'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
+                      active ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100',
+                    )}
+                  >
+                    {link.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="ml-auto flex items-center gap-3">
+          <div className="hidden text-right text-xs leading-tight md:block">
+            <p className="font-medium text-slate-900" data-testid="signed-in-user">
+              {t('header.signedInAs', { name: user.name })}
+            </p>
+            <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
+          </div>
+          <LanguageSwitch />
+          <Button variant="secondary" size="sm" onClick={handleSignOut}>
+            {t('header.signOut')}
+          </Button>
+        </div>
+      </div>
+    </header>
+  );
+}

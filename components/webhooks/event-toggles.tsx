@@ -1,0 +1,32 @@
+'use client';
+import { useFormContext } from 'react-hook-form';
+import { Card } from '@/components/ui/card';
+import { Switch } from '@/components/ui/switch';
+import { useT } from '@/lib/i18n/client';
+import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/contract';
+import type { WebhookFormValues } from './webhook-editor';
+
+/** The five event flags of §6, each with the one line saying when it fires. */
+export function EventToggles() {
+  const t = useT();
+  const { register } = useFormContext<WebhookFormValues>();
+  return (
+    <Card title={t('webhook.events')} titleId="events-title" description={t('webhook.eventsHelp')}>
+      <ul className="divide-y divide-slate-200">
+        {WEBHOOK_EVENT_FLAGS.map((flag) => (
+          <li key={flag} className="flex items-start gap-3 py-3 first:pt-0 last:pb-0">
+            <Switch id={flag} aria-describedby={`${flag}-description`} {...register(flag)} className="mt-0.5" />
+            <div className="min-w-0">
+              <label htmlFor={flag} className="block cursor-pointer font-mono text-sm font-medium break-all text-slate-900">
+                {flag}
+              </label>
+              <p id={`${flag}-description`} className="text-sm text-slate-600">
+                {t(`webhook.event.${flag}`)}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

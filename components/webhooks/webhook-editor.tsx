@@ -1,0 +1,181 @@
+'use client';
+import Link from 'next/link';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormProvider, useForm, type Path } from 'react-hook-form';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { useToast } from '@/components/ui/toast';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { ApiProblem, apiJson } from '@/lib/client/api';
+import { contractResolver } from '@/lib/client/form-errors';
+import { useWebhook, webhookKeys, WEBHOOKS_PATH, type LoadedWebhook } from '@/lib/client/webhook-queries';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { webhookUpdateSchema, WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from '@/lib/webhooks/contract';
+import { HeadersEditor } from './headers-editor';
+import { EventToggles } from './event-toggles';
+
+export type WebhookFormValues = { url: string; headers: WebhookHeader[] } & Record<WebhookEventFlag, boolean>;
+
+function formValuesOf(config: WebhookConfiguration): WebhookFormValues {
+  const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, config[flag]])) as Record<WebhookEventFlag, boolean>;
+  return { url: config.url, headers: config.headers.map((header) => ({ ...header })), ...flags };
+}
+
+export function WebhookEditor({ id }: { id: string }) {
+  const t = useT();
+  const query = useWebhook(id);
+  const back = (
+    <Link href="/webhooks" className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
+      <span aria-hidden>←</span> {t('webhook.backToList')}
+    </Link>
+  );
+  if (query.isPending) return <>{back}<Spinner label={t('common.loading')} /></>;
+  if (query.isError) {
+    return (
+      <>
+        {back}
+        <Alert tone="danger" role="alert" actions={query.error instanceof ApiProblem && query.error.status === 404 ? undefined : (
+          <Button variant="secondary" size="sm" onClick={() => query.refetch()}>{t('common.retry')}</Button>
+        )}>
+          {query.error instanceof ApiProblem && query.error.status === 404 ? t('webhook.notFound') : <ProblemMessage error={query.error} />}
+        </Alert>
+      </>
+    );
+  }
+  return (
+    <>
+      {back}
+      {/* A new version (saved here or reloaded after a conflict) starts a fresh form. */}
+      <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />
+    </>
+  );
+}
+
+function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; onReload: () => void; reloading: boolean }) {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [conflict, setConflict] = useState(false);
+  const { config } = loaded;
+  const form = useForm<WebhookFormValues>({
+    defaultValues: formValuesOf(config),
+    resolver: contractResolver(webhookUpdateSchema, locale),
+    mode: 'onChange',
+  });
+  const { register, handleSubmit, formState, setError } = form;
+
+  const save = useMutation({
+    mutationFn: (values: WebhookFormValues) =>
+      apiJson<WebhookConfiguration>(locale, `${WEBHOOKS_PATH}/${config.id}`, {
+        method: 'PUT',
+        headers: { 'If-Match': loaded.etag },
+        body: JSON.stringify(values),
+      }),
+    onSuccess: ({ body, headers }) => {
+      toast(t('webhook.saved'));
+      void queryClient.invalidateQueries({ queryKey: webhookKeys.all, refetchType: 'none' });
+      void queryClient.invalidateQueries({ queryKey: ['webhooks', 'list'] });
+      queryClient.setQueryData<LoadedWebhook>(webhookKeys.detail(config.id), { config: body, etag: headers.get('etag') ?? '' });
+    },
+    onError: (error) => {
+      if (error instanceof ApiProblem && error.status === 412) return setConflict(true);
+      if (error instanceof ApiProblem && error.status === 400) {
+        for (const fieldError of error.problem.errors ?? []) {
+          const name = (fieldError.field || 'root.server') as Path<WebhookFormValues>;
+          setError(name, { type: 'server', message: fieldError.message }, { shouldFocus: true });
+        }
+      }
+    },
+  });
+
+  const saveError = save.error && !(save.error instanceof ApiProblem && (save.error.status === 412 || save.error.status === 400)) ? save.error : undefined;
+  const urlError = formState.errors.url?.message;
+  const rootError = formState.errors.root?.server?.message;
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate className="flex flex-col gap-5">
+        <div className="flex flex-col gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight">{t('webhook.editTitle')}</h1>
+          <p className="font-mono text-sm break-all text-slate-600">{config.url}</p>
+        </div>
+
+        {conflict ? (
+          <Alert
+            tone="warning"
+            role="alert"
+            title={t('webhook.conflictTitle')}
+            actions={
+              <Button variant="secondary" size="sm" onClick={onReload} disabled={reloading}>
+                {t('webhook.reload')}
+              </Button>
+            }
+          >
+            {t('webhook.conflictBody')}
+          </Alert>
+        ) : null}
+        {saveError ? (
+          <Alert tone="danger" role="alert">
+            {t('webhook.saveFailed')} <ProblemMessage error={saveError} />
+          </Alert>
+        ) : null}
+        {rootError ? <Alert tone="danger" role="alert">{rootError}</Alert> : null}
+
+        <Card title={t('webhook.identity')} titleId="identity-title">
+          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+            {(
+              [
+                ['webhook.id', config.id],
+                ['webhook.usuarioId', config.usuarioId],
+                ['webhook.sistemaOrigem', String(config.sistemaOrigem)],
+                ['webhook.clientId', config.clientId ?? '—'],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="min-w-0">
+                <dt className="font-mono text-xs text-slate-600">{t(label)}</dt>
+                <dd className="font-mono break-all text-slate-900">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+
+        <Card title={t('webhook.receiver')} titleId="url-title">
+          <Field id="url" label={t('webhook.url')} mono description={t('webhook.urlHelp')} error={urlError}>
+            <Input
+              id="url"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              invalid={Boolean(urlError)}
+              aria-describedby={describedBy('url', { description: true, error: Boolean(urlError) })}
+              className="font-mono"
+              {...register('url')}
+            />
+          </Field>
+        </Card>
+
+        <HeadersEditor />
+        <EventToggles />
+
+        <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+          {Object.keys(formState.errors).length > 0 ? (
+            <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p>
+          ) : null}
+          <Link href="/webhooks" className={buttonClasses('secondary')}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" disabled={save.isPending || conflict}>
+            {save.isPending ? t('common.saving') : t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </FormProvider>
+  );
+}

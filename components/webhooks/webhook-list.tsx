@@ -1,0 +1,99 @@
+'use client';
+import Link from 'next/link';
+import { useEffect, useState } from 'react';
+import { buttonClasses } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { useT } from '@/lib/i18n/client';
+import { useWebhookList } from '@/lib/client/webhook-queries';
+import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration } from '@/lib/webhooks/contract';
+import { QueryStatus } from '@/components/console/query-status';
+import { cn } from '@/components/ui/cn';
+
+const SEARCH_DELAY_MS = 250;
+
+export function WebhookList() {
+  const t = useT();
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const list = useWebhookList(search);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form role="search" onSubmit={(event) => (event.preventDefault(), setSearch(typed.trim()))} className="max-w-xl">
+        <Field id="webhook-search" label={t('webhooks.search')} description={t('webhooks.searchHint')}>
+          <Input
+            id="webhook-search"
+            type="search"
+            value={typed}
+            onChange={(event) => setTyped(event.target.value)}
+            placeholder={t('webhooks.searchPlaceholder')}
+            aria-describedby="webhook-search-description"
+            autoComplete="off"
+          />
+        </Field>
+      </form>
+
+      <div aria-live="polite">
+        <QueryStatus query={list} empty={t('webhooks.empty')}>
+          {(items) => (
+            <>
+              <p className="mb-3 text-sm text-slate-600">{t('webhooks.count', { count: items.length })}</p>
+              <ul className="flex flex-col gap-3" data-testid="webhook-list">
+                {items.map((config) => (
+                  <WebhookRow key={config.id} config={config} />
+                ))}
+              </ul>
+            </>
+          )}
+        </QueryStatus>
+      </div>
+    </div>
+  );
+}
+
+function WebhookRow({ config }: { config: WebhookConfiguration }) {
+  const t = useT();
+  const on = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).length;
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm sm:px-5" data-webhook-id={config.id}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="font-mono text-sm font-medium break-all text-slate-900">{config.url}</p>
+          <p className="mt-1 text-xs break-all text-slate-600">
+            <span className="font-mono">{config.usuarioId}</span>
+            <span aria-hidden> · </span>
+            <span className="font-mono">{config.clientId ?? t('webhooks.noClient')}</span>
+          </p>
+        </div>
+        <Link
+          href={`/webhooks/${config.id}`}
+          className={buttonClasses('secondary', 'sm')}
+          aria-label={t('webhooks.editLabel', { url: config.url })}
+        >
+          {t('webhooks.edit')}
+        </Link>
+      </div>
+      <ul className="mt-3 flex flex-wrap gap-1.5" aria-label={t('webhooks.eventsSummary', { on })}>
+        {WEBHOOK_EVENT_FLAGS.map((flag) => (
+          <li
+            key={flag}
+            className={cn(
+              'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs ring-1 ring-inset',
+              config[flag] ? 'bg-emerald-50 text-emerald-900 ring-emerald-300' : 'bg-slate-50 text-slate-500 ring-slate-200',
+            )}
+            title={flag}
+          >
+            <span aria-hidden>{config[flag] ? '●' : '○'}</span>
+            {t(`webhooks.event.${flag}`)}
+            <span className="sr-only">: {config[flag] ? t('webhooks.eventOn') : t('webhooks.eventOff')}</span>
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}

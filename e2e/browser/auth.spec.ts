@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { STAFF } from '../support/test-seed';
+
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
+test.describe('console sign-in, roles and brute-force protection', () => {
+  test('sign in, land on the first allowed area, sign out', async ({ page }) => {
+    await page.goto('/webhooks');
+    await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fwebhooks/);
+    await expectNoSeriousA11yViolations(page);
+
+    await signIn(page, STAFF.webhooks, '/webhooks');
+    await expect(page).toHaveURL(/\/webhooks$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Configurações de webhook');
+
+    await page.getByRole('button', { name: 'Sair' }).click();
+    await expect(page).toHaveURL(/\/sign-in\?signedOut=1/);
+    await expect(page.locator('main').getByRole('status')).toHaveText('Você saiu do console.');
+    // The session is gone for pages and API alike.
+    await page.goto('/webhooks');
+    await expect(page).toHaveURL(/\/sign-in/);
+    expect((await page.request.get('/api/v2/avaliacao-saude/configuracao-web-hook')).status()).toBe(401);
+  });
+
+  test('a wrong password and an unknown e-mail get the same answer', async ({ page }) => {
+    for (const email of [STAFF.admin.email, 'ninguem-existe@e2e.exemplo.com.br']) {
+      await page.goto('/sign-in');
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Senha').fill('senha-errada-123');
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await expect(page.locator('main').getByRole('alert')).toHaveText('E-mail ou senha incorretos.');
+    }
+  });
+
+  test('a role without an area sees no link, and page and API answer 403', async ({ page }) => {
+    await signIn(page, STAFF.scheduling);
+    await expect(page).toHaveURL(/\/scheduling$/);
+    const nav = page.getByRole('navigation', { name: 'Navegação principal' });
+    await expect(nav.getByRole('link', { name: 'Reserva de horários' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Webhooks' })).toHaveCount(0);
+
+    const response = await page.goto('/webhooks');
+    expect(response?.status()).toBe(403);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acesso negado (403)');
+    await expectNoSeriousA11yViolations(page);
+    expect((await page.request.get('/api/v2/avaliacao-saude/configuracao-web-hook')).status()).toBe(403);
+
+    const editor = await page.goto('/webhooks/aaaaaaaa-0003-4000-8000-000000000003');
+    expect(editor?.status()).toBe(403);
+  });
+
+  test('the webhooks role cannot open slot reservation', async ({ page }) => {
+    await signIn(page, STAFF.webhooks);
+    await expect(page.getByRole('link', { name: 'Reserva de horários' })).toHaveCount(0);
+    expect((await page.goto('/scheduling'))?.status()).toBe(403);
+    expect((await page.request.get('/api/v1/agendamentos/slots-livres')).status()).toBe(403);
+  });
+
+  test('repeated failures lock sign-in for a while, for known and unknown e-mails alike', async ({ page }) => {
+    for (const account of [STAFF.lockout, { email: 'desconhecido-bloqueio@e2e.exemplo.com.br', password: 'qualquer-coisa-1' }]) {
+      await page.goto('/sign-in');
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        await page.getByLabel('E-mail').fill(account.email);
+        await page.getByLabel('Senha').fill(`errada-${attempt}`);
+        await page.getByRole('button', { name: 'Entrar' }).click();
+        await expect(page.locator('main').getByRole('alert')).toHaveText('E-mail ou senha incorretos.');
+      }
+      // Now even the right password is refused, with a message that says nothing about the account.
+      await page.getByLabel('E-mail').fill(account.email);
+      await page.getByLabel('Senha').fill(account.password);
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await expect(page.locator('main').getByRole('alert')).toHaveText('Muitas tentativas sem sucesso. Aguarde alguns minutos e tente novamente.');
+      await expect(page).toHaveURL(/\/sign-in/);
+    }
+  });
+});

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from '../support/console';
+import { STAFF } from '../support/test-seed';
+
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
+test('the language switch turns the console into English and back, and is remembered', async ({ page }) => {
+  await signIn(page, STAFF.admin, '/scheduling');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR');
+  await page.getByLabel('Idioma').selectOption('en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Exam slot reservation');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Webhooks' })).toBeVisible();
+
+  // Client-side messages follow the switch…
+  await page.getByLabel(/^cdConvenio\b/).fill('x');
+  await expect(page.locator('#field-cdConvenio-error')).toHaveText('Must be an integer.');
+  // …and so do the API's: the request carries the UI language.
+  await page.getByLabel(/^cdConvenio\b/).fill('12');
+  const values: [string, string][] = [
+    ['nrSeqAgenda', '930001'], ['nrMinDuracao', '30'], ['nrSeqProcInterno', '70002'], ['cdPessoaFisica', '930001'],
+    ['cdUsuarioConvenio', '0012345678901'], ['cdCategoria', '1'], ['cdPlano', '3'],
+  ];
+  for (const [name, value] of values) {
+    await page.getByLabel(new RegExp(`^${name}\\b`)).fill(value);
+  }
+  await page.getByRole('button', { name: 'Reserve slot' }).click();
+  await expect(page.locator('#field-ieLado-error')).toHaveText('This exam requires laterality: send E, D or A.');
+
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Exam slot reservation');
+  await page.getByLabel('Language').selectOption('pt-BR');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reserva de horários de exame');
+});

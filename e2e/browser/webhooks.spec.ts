@@ -1,0 +1,109 @@
+import { expect, test, type Page } from '@playwright/test';
+import { bearer, tokenFor, webhookPath } from '../support/api';
+import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { STAFF, WEBHOOK_IDS } from '../support/test-seed';
+
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
+/** State-changing specs here use webhook ids a3, a4 and a5 only (the API specs use the others). */
+
+async function openEditor(page: Page, host: string) {
+  await page.goto('/webhooks');
+  await page.getByLabel('Buscar').fill(host);
+  const rows = page.getByTestId('webhook-list').getByRole('listitem').filter({ has: page.getByRole('link') });
+  await expect(rows).toHaveCount(1);
+  await rows.getByRole('link', { name: /Editar configuração/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
+}
+
+test.describe('webhook configuration editor', () => {
+  test('change URL, headers and events; the API sees it and the list reflects it', async ({ page, request }) => {
+    await signIn(page, STAFF.webhooks, '/webhooks');
+    await expectNoSeriousA11yViolations(page);
+    await openEditor(page, 'receptor-a3');
+    await expectNoSeriousA11yViolations(page);
+
+    const newUrl = 'https://novo-receptor-a3.exemplo.com.br/eventos';
+    await page.getByLabel('url', { exact: true }).fill(newUrl);
+
+    // The seeded header's value is masked until shown.
+    const firstValue = page.getByLabel('valor do cabeçalho 1', { exact: true });
+    await expect(firstValue).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Mostrar valor do cabeçalho 1' }).click();
+    await expect(firstValue).toHaveAttribute('type', 'text');
+    await expect(firstValue).toHaveValue('segredo-do-receptor');
+    await firstValue.fill('novo-segredo');
+
+    await page.getByRole('button', { name: /Adicionar cabeçalho/ }).click();
+    await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('X-Origem');
+    await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('console');
+
+    await page.getByLabel('eventoAvaliacaoSaudeAprovada').uncheck();
+    await page.getByLabel('eventoAvaliacaoSaudeArquivada').check();
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
+
+    const api = await request.get(webhookPath(WEBHOOK_IDS.a3), { headers: bearer(await tokenFor(request)) });
+    expect(await api.json()).toMatchObject({
+      url: newUrl,
+      headers: [
+        { chave: 'X-Api-Key', valor: 'novo-segredo' },
+        { chave: 'X-Origem', valor: 'console' },
+      ],
+      eventoAvaliacaoSaudeAprovada: false,
+      eventoAvaliacaoSaudeAguardandoAprovacao: false,
+      eventoAvaliacaoSaudeArquivada: true,
+      eventoAvaliacaoSaudeDesarquivada: false,
+      eventoPropostaCancelada: true,
+    });
+
+    // Back to the list without a page load: react-query refetched it.
+    await page.getByRole('link', { name: 'Voltar para a lista' }).click();
+    await page.getByLabel('Buscar').fill('novo-receptor-a3');
+    await expect(page.getByTestId('webhook-list')).toContainText(newUrl);
+  });
+
+  test('validation messages appear as you type, in the API’s words', async ({ page }) => {
+    await signIn(page, STAFF.admin, '/webhooks');
+    await openEditor(page, 'receptor-a5');
+    const url = page.getByLabel('url', { exact: true });
+    await url.fill('');
+    await expect(page.getByText('Não pode ficar vazio.')).toBeVisible();
+    await expect(url).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByRole('button', { name: /Adicionar cabeçalho/ }).click();
+    await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('sem chave');
+    await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('x');
+    await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('');
+    await expect(page.getByLabel('chave do cabeçalho 2', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect(page.getByText('Corrija os campos destacados.')).toBeVisible();
+    await url.fill('https://receptor-a5.exemplo.com.br/hooks');
+    await expect(page.getByText('Não pode ficar vazio.')).toHaveCount(1); // only the header's left
+  });
+
+  test('a save over someone else’s newer save gets 412 and offers to reload', async ({ context }) => {
+    const first = await context.newPage();
+    await signIn(first, STAFF.webhooks, '/webhooks');
+    const second = await context.newPage();
+    await openEditor(first, 'receptor-a4');
+    await second.goto(first.url());
+    await expect(second.getByLabel('url', { exact: true })).toHaveValue('https://receptor-a4.exemplo.com.br/hooks');
+
+    await first.getByLabel('url', { exact: true }).fill('https://primeira-aba-a4.exemplo.com.br/hooks');
+    await first.getByRole('button', { name: 'Salvar' }).click();
+    await expect(first.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
+
+    await second.getByLabel('eventoPropostaCancelada').uncheck();
+    await second.getByRole('button', { name: 'Salvar' }).click();
+    const conflict = second.locator('main').getByRole('alert').filter({ hasText: 'Outra pessoa alterou esta configuração' });
+    await expect(conflict).toBeVisible();
+    await expectNoSeriousA11yViolations(second);
+    await conflict.getByRole('button', { name: 'Recarregar' }).click();
+    await expect(second.getByLabel('url', { exact: true })).toHaveValue('https://primeira-aba-a4.exemplo.com.br/hooks');
+    await expect(second.getByLabel('eventoPropostaCancelada')).toBeChecked();
+    await expect(conflict).toHaveCount(0);
+  });
+});

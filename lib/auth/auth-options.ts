@@ -1,0 +1,78 @@
+import 'server-only';
+import type { AuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { z } from 'zod';
+import { getDb } from '@/lib/db';
+import { log } from '@/lib/log';
+import { clearSignInFailures, recordSignInFailure, signInLocked } from './login-throttle';
+import { decoySecretHash, verifySecret } from './passwords';
+import { signingSecret } from './signing-secret';
+
+/**
+ * next-auth 4 for the staff console: e-mail and password against `staff_users`, JWT sessions whose
+ * `sub` is the staff user's id, signed with the same secret that staff-session.ts decodes with.
+ *
+ * A function, not a constant: the secret may be generated on first start in DATA_DIR, which must
+ * not happen while `next build` imports this module.
+ */
+export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+
+/** Thrown from authorize(); next-auth passes the message to the sign-in form as `error`. */
+export const SIGN_IN_LOCKED = 'locked';
+
+const credentialsSchema = z.object({
+  email: z.string().trim().toLowerCase().max(254),
+  password: z.string().max(1024),
+});
+
+/** Next's server fills X-Forwarded-For with the socket address when no proxy sent one. */
+export function clientAddress(headers: Record<string, unknown> | undefined): string {
+  const forwarded = headers?.['x-forwarded-for'];
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+  return first || 'unknown';
+}
+
+async function authorize(credentials: Record<string, string> | undefined, headers: Record<string, unknown> | undefined) {
+  const parsed = credentialsSchema.safeParse(credentials ?? {});
+  if (!parsed.success || !parsed.data.email) return null;
+  const { email, password } = parsed.data;
+  const address = clientAddress(headers);
+  if (await signInLocked(email, address)) {
+    log.warn('auth.sign_in_locked');
+    throw new Error(SIGN_IN_LOCKED);
+  }
+  const db = await getDb();
+  const row = await db('staff_users').where({ email }).first();
+  // Unknown e-mails cost one scrypt too, and count as failures too: nothing tells them apart.
+  const valid = await verifySecret(password, row?.password_hash ?? (await decoySecretHash()));
+  if (!row || !valid) {
+    await recordSignInFailure(email, address);
+    log.info('auth.sign_in_failed');
+    return null;
+  }
+  await clearSignInFailures(email, address);
+  log.info('auth.sign_in', { userId: row.id });
+  return { id: String(row.id), name: String(row.name), email: String(row.email) };
+}
+
+export function authOptions(): AuthOptions {
+  return {
+    secret: signingSecret(),
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: '/sign-in', error: '/sign-in' },
+    providers: [
+      CredentialsProvider({
+        name: 'credentials',
+        credentials: { email: { type: 'email' }, password: { type: 'password' } },
+        authorize: (credentials, request) => authorize(credentials, request?.headers),
+      }),
+    ],
+    logger: {
+      // next-auth's own logger prints whole error objects; keep to one line without request data.
+      error: (code) => log.error('auth.next_auth_error', { code }),
+      warn: (code) => log.warn('auth.next_auth_warning', { code }),
+      debug: () => undefined,
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { FieldError, Locale } from '@/lib/validation/issues';
+
+/**
+ * The console's fetch: same-origin API routes with the session cookie, the UI language in
+ * Accept-Language (so 400 field messages come back in it), and problem+json turned into ApiProblem.
+ */
+export type Problem = { type?: string; title?: string; status: number; detail?: string; errors?: FieldError[] };
+
+export class ApiProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`);
+    this.name = 'ApiProblem';
+  }
+  get status(): number {
+    return this.problem.status;
+  }
+}
+
+export type ApiResult<T> = { status: number; body: T; headers: Headers };
+
+export async function apiFetch(locale: Locale, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('Accept', 'application/json');
+  headers.set('Accept-Language', locale);
+  if (init.body !== undefined) headers.set('Content-Type', 'application/json');
+  const response = await fetch(path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
+  if (response.status === 401 && typeof window !== 'undefined') {
+    // The session ended (expiry or sign-out elsewhere): back to sign-in, then here again.
+    const back = window.location.pathname + window.location.search;
+    window.location.assign(`/sign-in?expired=1&callbackUrl=${encodeURIComponent(back)}`);
+  }
+  return response;
+}
+
+export async function readProblem(response: Response): Promise<Problem> {
+  const fallback: Problem = { status: response.status, title: response.statusText };
+  try {
+    const body = (await response.json()) as Partial<Problem>;
+    return { ...fallback, ...body, status: response.status };
+  } catch {
+    return fallback;
+  }
+}
+
+/** GET/PUT helpers for routes whose non-2xx answers are problems. */
+export async function apiJson<T>(locale: Locale, path: string, init: RequestInit = {}): Promise<ApiResult<T>> {
+  const response = await apiFetch(locale, path, init);
+  if (!response.ok) throw new ApiProblem(await readProblem(response));
+  return { status: response.status, body: (await response.json()) as T, headers: response.headers };
+}

@@ -1,0 +1,45 @@
+import type { FieldError, Locale } from '@/lib/validation/issues';
+import { toFieldErrors } from '@/lib/validation/issues';
+import type { z } from 'zod';
+
+/**
+ * Zod and server field errors in react-hook-form's shape. The client validates with the route's own
+ * schema and words each message with describeIssue (via toFieldErrors), so a field reads the same
+ * whether the browser or the API found the problem.
+ */
+export type FormErrorTree = Record<string, unknown>;
+
+/** Sets `{ message, type }` at a dotted path such as `headers.0.chave`; arrays stay arrays. */
+export function fieldErrorsToTree(errors: readonly FieldError[]): FormErrorTree {
+  const tree: FormErrorTree = {};
+  for (const error of errors) {
+    const path = error.field === '' ? ['root'] : error.field.split('.');
+    let node: Record<string, unknown> = tree;
+    path.forEach((segment, index) => {
+      if (index === path.length - 1) {
+        // The first message for a field wins: it is the one the schema checks first.
+        if (!(segment in node)) node[segment] = { type: error.code, message: error.message };
+        return;
+      }
+      const nextIsIndex = /^\d+$/.test(path[index + 1] ?? '');
+      node[segment] ??= nextIsIndex ? [] : {};
+      node = node[segment] as Record<string, unknown>;
+    });
+  }
+  return tree;
+}
+
+type ResolverResult<T> = { values: T; errors: Record<string, never> } | { values: Record<string, never>; errors: FormErrorTree };
+
+/**
+ * A react-hook-form resolver around a contract schema. `toInput` turns the form's values into the
+ * request body (e.g. number inputs' text into numbers), so what is validated is what will be sent.
+ */
+export function contractResolver<S extends z.ZodType, V>(schema: S, locale: Locale, toInput: (values: V) => unknown = (v) => v) {
+  return async (values: V): Promise<ResolverResult<V>> => {
+    const input = toInput(values);
+    const result = schema.safeParse(input);
+    if (result.success) return { values, errors: {} };
+    return { values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, locale)) };
+  };
+}

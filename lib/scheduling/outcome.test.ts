@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { CODIGO_P_STATUS, CODIGOS_P } from './contract';
+import { outcomeFrom } from './outcome';
+
+const json = 'application/json; charset=utf-8';
+const problemJson = 'application/problem+json';
+const body = (codigo: string, reserved = false, token = '') => ({
+  IE_RESERVADO_P: reserved ? 'S' : 'N',
+  TOKEN_RESERVA_P: token,
+  CODIGO_P: codigo,
+  MENSAGEM_P: 'mensagem do procedimento',
+});
+
+describe('reservation outcome view', () => {
+  it('shows every CODIGO_P of §7.2 as its own outcome with its HTTP status', () => {
+    const tones = new Map<string, string>();
+    for (const codigo of CODIGOS_P) {
+      const view = outcomeFrom(CODIGO_P_STATUS[codigo], json, body(codigo, codigo === '0', codigo === '0' ? 'ABC' : ''));
+      expect(view).toMatchObject({ kind: 'codigo', codigo, status: CODIGO_P_STATUS[codigo] });
+      if (view.kind === 'codigo') tones.set(codigo, view.tone);
+    }
+    expect(Object.fromEntries(tones)).toEqual({ '0': 'success', '1': 'info', '2': 'warning', '3': 'danger', '4': 'warning', '5': 'warning', '9': 'danger' });
+  });
+
+  it('turns a 400 problem into field errors', () => {
+    const errors = [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: 'Este exame exige lateralidade: informe E, D ou A.' }];
+    expect(outcomeFrom(400, problemJson, { status: 400, errors })).toEqual({ kind: 'validation', status: 400, errors, tone: 'danger' });
+  });
+
+  it('keeps other problems apart, with the server detail', () => {
+    expect(outcomeFrom(403, problemJson, { status: 403, detail: 'Your role does not allow this operation.' })).toEqual({
+      kind: 'problem', status: 403, detail: 'Your role does not allow this operation.', tone: 'danger',
+    });
+    expect(outcomeFrom(502, 'text/html', null)).toMatchObject({ kind: 'problem', status: 502, detail: undefined });
+  });
+
+  it('flags a result code outside the contract instead of guessing its meaning', () => {
+    expect(outcomeFrom(200, json, body('7'))).toMatchObject({ kind: 'unknown-codigo', status: 200 });
+  });
+});
