@@ -19,9 +19,9 @@ const querySchema = z.strictObject({ limite: z.coerce.number().int().min(1).max(
 export const GET = apiRoute({ capability: 'scheduling' }, async ({ request, principal, parse }) => {
   const { limite } = parse(querySchema, Object.fromEntries(new URL(request.url).searchParams));
   const entries = await listAudit({
-    actions: ['slot.reserve', 'slot.release'],
-    actorId: principal.kind === 'api-client' ? actorId(principal) : undefined,
-    limit: TRAIL_WINDOW,
+    acoes: ['slot.reserve', 'slot.release'],
+    ator: principal.kind === 'api-client' ? actorId(principal) : undefined,
+    limite: TRAIL_WINDOW,
   });
   return jsonResponse(recentReservations(entries, limite));
 });
