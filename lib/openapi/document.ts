@@ -3,6 +3,7 @@ import { auditEntrySchema, auditQuerySchema } from '@/lib/audit/contract';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
 import { problemSchema } from '@/lib/http/problem-schema';
 import { freeSlotQuerySchema, freeSlotSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
+import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 import { webhookConfigurationSchema, webhookUpdateSchema } from '@/lib/webhooks/contract';
 
 /**
@@ -212,6 +213,21 @@ export function buildOpenApiDocument() {
         'reserveOrReleaseSlotSamplePath',
         'Reserve or release a slot (path of the contract’s sample requests; identical behaviour)',
       ),
+      '/api/v1/agendamentos/reservas-recentes': {
+        get: {
+          operationId: 'listRecentReservations',
+          summary: 'Recent reservations made through the service, with their state',
+          tags: ['Agendamentos'],
+          description:
+            'From the audit trail, newest first: every successful reservation, marked released once its token was released. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
+          parameters: queryParameters(recentReservationsQuerySchema, { limite: 'At most this many reservations.' }),
+          responses: {
+            '200': { description: 'Reservations, newest first.', content: json({ type: 'array', items: ref('RecentReservation') }) },
+            '400': problem('A filter is invalid.'),
+            ...commonProblems,
+          },
+        },
+      },
       '/api/v1/auditoria': {
         get: {
           operationId: 'listAuditTrail',
@@ -241,6 +257,7 @@ export function buildOpenApiDocument() {
         SlotReservationRequest: jsonSchema(slotReservationSchema, 'input'),
         SlotReservationResponse: jsonSchema(slotReservationResponseSchema, 'output'),
         FreeSlot: jsonSchema(freeSlotSchema, 'output'),
+        RecentReservation: jsonSchema(recentReservationSchema, 'output'),
         AuditEntry: jsonSchema(auditEntrySchema, 'output'),
         Problem: jsonSchema(problemSchema, 'output'),
         TokenRequest: jsonSchema(tokenRequestSchema, 'input'),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AuditEntry } from '@/lib/audit/audit-trail';
 
 /**
@@ -5,24 +6,30 @@ import type { AuditEntry } from '@/lib/audit/audit-trail';
  * `released` when a later release of its token succeeded (CODIGO_P 1). The trail holds patient
  * identifiers masked, so a release prepared from here asks the operator to type them again.
  */
-export type RecentReservation = {
-  token: string;
-  at: string;
-  actorId: string;
-  state: 'active' | 'released';
-  releasedAt: string | null;
-  nrSeqAgenda: number;
-  nrSeqProcInterno: number | null;
-  nrMinDuracao: number | null;
-  ieLado: string | null;
-  cdConvenio: number | null;
-  cdCategoria: number | null;
-  cdPlano: number | null;
-  nmUsuario: string | null;
+export const recentReservationSchema = z.object({
+  token: z.string(),
+  at: z.string().meta({ format: 'date-time' }),
+  actorId: z.string(),
+  state: z.enum(['active', 'released']),
+  releasedAt: z.string().nullable(),
+  nrSeqAgenda: z.number(),
+  nrSeqProcInterno: z.number().nullable(),
+  nrMinDuracao: z.number().nullable(),
+  ieLado: z.string().nullable(),
+  cdConvenio: z.number().nullable(),
+  cdCategoria: z.number().nullable(),
+  cdPlano: z.number().nullable(),
+  nmUsuario: z.string().nullable(),
   /** Masked as stored in the trail, for recognition only. */
-  cdPessoaFisica: string | null;
-  cdUsuarioConvenio: string | null;
-};
+  cdPessoaFisica: z.string().nullable(),
+  cdUsuarioConvenio: z.string().nullable(),
+});
+
+export type RecentReservation = z.infer<typeof recentReservationSchema>;
+
+export const recentReservationsQuerySchema = z.strictObject({
+  limite: z.coerce.number().int().min(1).max(200).default(25),
+});
 
 type Snapshot = Record<string, unknown>;
 
