@@ -17,5 +17,5 @@ export default withAuth({
 });
 
 export const config = {
-  matcher: ['/((?!api/|_next/|sign-in|favicon.ico).*)'],
+  matcher: ['/((?!api/|_next/|sign-in|favicon.ico|icon.svg).*)'],
 };

@@ -47,6 +47,10 @@ describe('slotReservationSchema (§2.2)', () => {
     expect(badFields({ ...valid, ...change })).toEqual([field]);
   });
 
+  it('names the token rule together with other errors', () => {
+    expect(badFields({ ...valid, ieOpcao: 'CR', nrSeqAgenda: 'x' }).sort()).toEqual(['nrSeqAgenda', 'tokenReservaCanc']);
+  });
+
   it('names every missing required field', () => {
     expect(badFields({}).sort()).toEqual(
       ['cdCategoria', 'cdConvenio', 'cdPessoaFisica', 'cdPlano', 'cdUsuarioConvenio', 'ieOpcao', 'nmUsuario', 'nrMinDuracao', 'nrSeqAgenda', 'nrSeqProcInterno'].sort(),

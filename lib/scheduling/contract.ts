@@ -39,14 +39,23 @@ export const slotReservationSchema = z
       .max(NM_USUARIO_MAX)
       .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } }),
   })
-  .superRefine((body, ctx) => {
-    if (body.ieOpcao === 'CR' && body.tokenReservaCanc === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['tokenReservaCanc'], params: { key: 'tokenRequiredForRelease' } });
-    }
-    if (body.ieOpcao === 'R' && body.tokenReservaCanc !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['tokenReservaCanc'], params: { key: 'tokenOnlyForRelease' } });
-    }
-  });
+  .superRefine(
+    (body, ctx) => {
+      if (body.ieOpcao === 'CR' && body.tokenReservaCanc === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['tokenReservaCanc'], params: { key: 'tokenRequiredForRelease' } });
+      }
+      if (body.ieOpcao === 'R' && body.tokenReservaCanc !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['tokenReservaCanc'], params: { key: 'tokenOnlyForRelease' } });
+      }
+    },
+    // Run even while other fields are wrong, so a caller (or the form) sees the token rule together
+    // with every other error instead of after fixing them. It only reads ieOpcao and the token.
+    { when: (payload) => isPlainObject(payload.value) },
+  );
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export type SlotReservationRequest = z.infer<typeof slotReservationSchema>;
 
