@@ -3,16 +3,27 @@ import { buttonClasses } from '@/components/ui/button';
 import { getT } from '@/lib/i18n/server';
 import type { MessageKey } from '@/lib/i18n';
 
-/** A whole-page answer such as 403 or 404: what happened, and the way back to the start. */
-export async function StatusPage({ title, body }: { title: MessageKey; body: MessageKey }) {
+type StatusProps = { title: MessageKey; body: MessageKey };
+
+/** What happened (such as 403 or 404), and the way back to the start. */
+export async function StatusMessage({ title, body }: StatusProps) {
   const t = await getT();
   return (
-    <main id="main" className="mx-auto flex max-w-xl flex-col items-start gap-4 px-4 py-16 sm:px-6">
+    <div className="mx-auto flex max-w-xl flex-col items-start gap-4 py-10">
       <h1 className="text-2xl font-semibold">{t(title)}</h1>
       <p className="text-slate-700">{t(body)}</p>
       <Link href="/" className={buttonClasses('secondary')}>
         {t('forbidden.home')}
       </Link>
+    </div>
+  );
+}
+
+/** A whole-page answer outside the console's layout: the message as the page's only landmark. */
+export function StatusPage(props: StatusProps) {
+  return (
+    <main id="main" className="mx-auto max-w-xl px-4 py-6 sm:px-6">
+      <StatusMessage {...props} />
     </main>
   );
 }

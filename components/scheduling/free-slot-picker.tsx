@@ -8,16 +8,12 @@ import { QueryStatus } from '@/components/console/query-status';
 import { useFreeSlots, type FreeSlotFilters } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
-import { slotWallClock } from './slot-time';
+import { brasiliaDateTime, brasiliaInputToIso } from './slot-time';
 
-/** `datetime-local` text (no zone) as the instant it means in the browser, with an offset. */
-function toIso(local: FormDataEntryValue | null): string | undefined {
-  if (typeof local !== 'string' || local === '') return undefined;
-  const instant = new Date(local);
-  return Number.isNaN(instant.getTime()) ? undefined : instant.toISOString();
-}
+const sameFilters = (a: FreeSlotFilters, b: FreeSlotFilters) => a.de === b.de && a.ate === b.ate && a.cdAgenda === b.cdAgenda;
 
-export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void }) {
+/** The free-slot search; `formId` is where its skip link and "Usar" send keyboard focus. */
+export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) => void; formId: string }) {
   const t = useT();
   const locale = useLocale();
   const [filters, setFilters] = useState<FreeSlotFilters>({});
@@ -26,35 +22,53 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const cdAgenda = String(form.get('cdAgenda') ?? '').trim();
-    setFilters({ de: toIso(form.get('de')), ate: toIso(form.get('ate')), cdAgenda: cdAgenda || undefined });
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const next: FreeSlotFilters = {
+      de: brasiliaInputToIso(text('de')),
+      ate: brasiliaInputToIso(text('ate')),
+      cdAgenda: text('cdAgenda') || undefined,
+    };
+    // Asking again with the same filters is how an operator sees slots others took meanwhile.
+    if (sameFilters(next, filters)) void slots.refetch();
+    else setFilters(next);
   }
 
   return (
     <Card title={t('slots.title')} titleId="slots-title" description={t('slots.intro')}>
       <form onSubmit={handleSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_8rem_auto] sm:items-end" aria-label={t('slots.title')}>
-        <Field id="slots-de" label={t('slots.from')} mono badge={t('slots.fromHelp')}>
+        <Field id="slots-de" label={t('slots.from')} badge={t('time.brasilia')}>
           <Input id="slots-de" name="de" type="datetime-local" />
         </Field>
-        <Field id="slots-ate" label={t('slots.to')} mono badge={t('slots.toHelp')}>
+        <Field id="slots-ate" label={t('slots.to')} badge={t('time.brasilia')}>
           <Input id="slots-ate" name="ate" type="datetime-local" />
         </Field>
-        <Field id="slots-cdAgenda" label={t('slots.cdAgenda')} mono>
+        <Field id="slots-cdAgenda" label={t('slots.cdAgenda')}>
           <Input id="slots-cdAgenda" name="cdAgenda" inputMode="numeric" autoComplete="off" title={t('slots.cdAgendaHelp')} />
         </Field>
         <Button type="submit" variant="secondary">
           {t('slots.search')}
         </Button>
       </form>
+      <p role="status" className="mt-2 min-h-5 text-xs text-slate-600" data-testid="slots-fetching">
+        {slots.isFetching && !slots.isPending ? t('slots.searching') : null}
+      </p>
 
-      <div className="mt-4">
+      <div className="mt-2">
+        <a
+          href={`#${formId}`}
+          className="sr-only rounded bg-white px-2 py-1 text-sm font-medium text-indigo-700 underline focus:not-sr-only focus:mb-2 focus:inline-block focus:outline-2 focus:outline-indigo-600"
+        >
+          {t('app.skipToForm')}
+        </a>
         <QueryStatus query={slots} empty={t('slots.empty')}>
           {(items) => (
           <div className="relative max-h-72 overflow-auto rounded-md border border-slate-200" tabIndex={0} aria-label={t('slots.title')} role="region">
-            <table className="w-full text-left text-sm">
+            <table className="w-full text-left text-sm" data-testid="free-slots">
               <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
                 <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">{t('slots.column.when')}</th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    {t('slots.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
+                  </th>
                   <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">{t('slots.column.agenda')}</th>
                   <th scope="col" className="px-3 py-2 font-mono font-medium">{t('slots.column.slot')}</th>
                   <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">{t('slots.column.minutes')}</th>
@@ -63,7 +77,7 @@ export function FreeSlotPicker({ onPick }: { onPick: (slot: FreeSlot) => void })
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {items.map((slot) => {
-                  const when = slotWallClock(slot.DT_AGENDA, locale);
+                  const when = brasiliaDateTime(slot.DT_AGENDA, locale);
                   return (
                     <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
                       <td className="px-3 py-1.5 whitespace-nowrap">{when}</td>

@@ -4,22 +4,49 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
+import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n/client';
 import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
+
+/**
+ * What the panel shows: an answer of the route, or the state of the latest attempt that has none
+ * (sent and waiting, blocked by the form's own checks, or no answer because the network failed).
+ * A new attempt always replaces the previous answer, so an old result is never read as the new one.
+ */
+export type OutcomeState = ReservationOutcomeView | { kind: 'pending' } | { kind: 'blocked' } | { kind: 'network' };
 
 /**
  * The answer of the last request: HTTP status, CODIGO_P with its §7.2 meaning, the four response
  * fields, and for a fresh reservation the one-click preparation of its release.
  */
-export function OutcomePanel({ outcome, onPrepareRelease }: { outcome?: ReservationOutcomeView; onPrepareRelease: (token: string) => void }) {
+export function OutcomePanel({ outcome, onPrepareRelease }: { outcome?: OutcomeState; onPrepareRelease: (token: string) => void }) {
   const t = useT();
   return (
     <Card title={t('outcome.title')} titleId="outcome-title">
       <div aria-live="polite" data-testid="outcome" data-kind={outcome?.kind} data-codigo={outcome?.kind === 'codigo' ? outcome.codigo : undefined}>
-        {outcome ? <OutcomeBody outcome={outcome} onPrepareRelease={onPrepareRelease} /> : <p className="text-sm text-slate-600">{t('outcome.empty')}</p>}
+        <OutcomeContent outcome={outcome} onPrepareRelease={onPrepareRelease} />
       </div>
     </Card>
   );
+}
+
+function OutcomeContent({ outcome, onPrepareRelease }: { outcome?: OutcomeState; onPrepareRelease: (token: string) => void }) {
+  const t = useT();
+  if (!outcome) return <p className="text-sm text-slate-600">{t('outcome.empty')}</p>;
+  switch (outcome.kind) {
+    case 'pending':
+      return <Spinner label={t('outcome.pending')} />;
+    case 'blocked':
+      return <Alert tone="warning">{t('outcome.blocked')}</Alert>;
+    case 'network':
+      return (
+        <Alert tone="danger" title={t('outcome.network.title')}>
+          {t('outcome.network.body')}
+        </Alert>
+      );
+    default:
+      return <OutcomeBody outcome={outcome} onPrepareRelease={onPrepareRelease} />;
+  }
 }
 
 function StatusLine({ status, tone }: { status: number; tone: ReservationOutcomeView['tone'] }) {

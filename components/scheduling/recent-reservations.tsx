@@ -6,11 +6,93 @@ import { QueryStatus } from '@/components/console/query-status';
 import { useRecentReservations } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
-import { localDateTime } from './slot-time';
+import { brasiliaDateTime } from './slot-time';
+
+type RowProps = { reservation: RecentReservation; onRelease: (reservation: RecentReservation) => void };
+
+function StateBadge({ reservation }: Pick<RowProps, 'reservation'>) {
+  const t = useT();
+  return <Badge tone={reservation.state === 'active' ? 'success' : 'neutral'}>{t(`recent.state.${reservation.state}`)}</Badge>;
+}
+
+function ReleaseButton({ reservation, onRelease }: RowProps) {
+  const t = useT();
+  if (reservation.state !== 'active') return null;
+  return (
+    <Button size="sm" variant="danger" onClick={() => onRelease(reservation)} aria-label={t('recent.releaseLabel', { slot: reservation.nrSeqAgenda })}>
+      {t('recent.release')}
+    </Button>
+  );
+}
+
+/** Wide screens: one table row per reservation. */
+function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelease: RowProps['onRelease'] }) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <div className="hidden sm:block" role="region" aria-labelledby="recent-title">
+      <table className="w-full text-left text-sm" data-testid="recent-reservations">
+        <thead className="text-xs text-slate-700">
+          <tr className="border-b border-slate-200">
+            <th scope="col" className="px-3 py-2 font-medium">
+              {t('recent.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
+            </th>
+            <th scope="col" className="px-3 py-2 font-mono font-medium">{t('recent.column.slot')}</th>
+            <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">{t('recent.column.by')}</th>
+            <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.token')}</th>
+            <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.state')}</th>
+            <th scope="col" className="px-3 py-2"><span className="sr-only">{t('recent.column.actions')}</span></th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {items.map((reservation) => (
+            <tr key={reservation.token} data-token={reservation.token}>
+              <td className="px-3 py-2 whitespace-nowrap">{brasiliaDateTime(reservation.at, locale, { seconds: true })}</td>
+              <td className="px-3 py-2 font-mono">{reservation.nrSeqAgenda}</td>
+              <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.actorId}>{reservation.actorId}</td>
+              <td className="px-3 py-2 font-mono text-xs break-all">{reservation.token}</td>
+              <td className="px-3 py-2"><StateBadge reservation={reservation} /></td>
+              <td className="px-3 py-2 text-right"><ReleaseButton reservation={reservation} onRelease={onRelease} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Narrow screens: one stacked card per reservation, state and release always in view. */
+function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelease: RowProps['onRelease'] }) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <ul className="flex flex-col gap-3 sm:hidden" aria-labelledby="recent-title" data-testid="recent-reservation-cards">
+      {items.map((reservation) => (
+        <li key={reservation.token} data-token={reservation.token} className="rounded-md border border-slate-200 p-3 text-sm">
+          <div className="flex items-center justify-between gap-3">
+            <StateBadge reservation={reservation} />
+            <ReleaseButton reservation={reservation} onRelease={onRelease} />
+          </div>
+          <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+            <dt className="text-slate-600">{t('recent.column.when')}</dt>
+            <dd>
+              {brasiliaDateTime(reservation.at, locale, { seconds: true })} <span className="text-xs text-slate-600">({t('time.brasilia')})</span>
+            </dd>
+            <dt className="font-mono text-slate-600">{t('recent.column.slot')}</dt>
+            <dd className="font-mono">{reservation.nrSeqAgenda}</dd>
+            <dt className="text-slate-600">{t('recent.column.token')}</dt>
+            <dd className="font-mono text-xs break-all">{reservation.token}</dd>
+            <dt className="text-slate-600">{t('recent.column.by')}</dt>
+            <dd className="break-all">{reservation.actorId}</dd>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export function RecentReservations({ onRelease }: { onRelease: (reservation: RecentReservation) => void }) {
   const t = useT();
-  const locale = useLocale();
   const recent = useRecentReservations();
   return (
     <Card
@@ -25,45 +107,10 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
     >
       <QueryStatus query={recent} empty={t('recent.empty')}>
         {(items) => (
-        <div className="relative -mx-4 overflow-x-auto sm:mx-0" role="region" aria-labelledby="recent-title" tabIndex={0}>
-          <table className="w-full min-w-[36rem] text-left text-sm" data-testid="recent-reservations">
-            <thead className="text-xs text-slate-700">
-              <tr className="border-b border-slate-200">
-                <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.when')}</th>
-                <th scope="col" className="px-3 py-2 font-mono font-medium">{t('recent.column.slot')}</th>
-                <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">{t('recent.column.by')}</th>
-                <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.token')}</th>
-                <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.state')}</th>
-                <th scope="col" className="px-3 py-2"><span className="sr-only">{t('recent.column.actions')}</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {items.map((reservation) => (
-                <tr key={reservation.token} data-token={reservation.token}>
-                  <td className="px-3 py-2 whitespace-nowrap">{localDateTime(reservation.at, locale)}</td>
-                  <td className="px-3 py-2 font-mono">{reservation.nrSeqAgenda}</td>
-                  <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.actorId}>{reservation.actorId}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{reservation.token}</td>
-                  <td className="px-3 py-2">
-                    <Badge tone={reservation.state === 'active' ? 'success' : 'neutral'}>{t(`recent.state.${reservation.state}`)}</Badge>
-                  </td>
-                  <td className="px-3 py-2 text-right">
-                    {reservation.state === 'active' ? (
-                      <Button
-                        size="sm"
-                        variant="danger"
-                        onClick={() => onRelease(reservation)}
-                        aria-label={t('recent.releaseLabel', { slot: reservation.nrSeqAgenda })}
-                      >
-                        {t('recent.release')}
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          <>
+            <RecentTable items={items} onRelease={onRelease} />
+            <RecentCards items={items} onRelease={onRelease} />
+          </>
         )}
       </QueryStatus>
     </Card>

@@ -1,25 +1,61 @@
 'use client';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
+import { isListingUnavailable } from '@/lib/client/scheduling-queries';
 import { useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
-import { IE_LADO, IE_OPCAO, NM_USUARIO_MAX, TOKEN_RESERVA_MAX } from '@/lib/scheduling/contract';
-import type { ReservationFormValues } from '@/lib/scheduling/reservation-form-values';
+import { IE_LADO, IE_OPCAO, NM_USUARIO_MAX, TOKEN_RESERVA_MAX, type Procedure } from '@/lib/scheduling/contract';
+import { chosenProcedure, type ReservationFormValues } from '@/lib/scheduling/reservation-form-values';
 
 type Name = keyof ReservationFormValues;
 type Need = 'required' | 'optional';
 
-/** One text field of §2.2, labelled with its API name and a short description. */
-function TextField({ name, need = 'required', numeric = false, maxLength }: { name: Name; need?: Need; numeric?: boolean; maxLength?: number }) {
+/** "Paciente (cdPessoaFisica)": a short human label, with the API name the issue asks for beside it. */
+function FieldLabel({ name }: { name: Name }) {
   const t = useT();
-  const { register, formState } = useFormContext<ReservationFormValues>();
-  const error = formState.errors[name]?.message;
+  return (
+    <>
+      {t(`scheduling.label.${name}` as MessageKey)} <span className="font-mono text-[0.8125rem] font-normal text-slate-700">({name})</span>
+    </>
+  );
+}
+
+function useFieldError(name: Name) {
+  const { formState } = useFormContext<ReservationFormValues>();
+  return formState.errors[name]?.message;
+}
+
+/** One text field of §2.2, labelled with its name and API name and a short description. */
+function TextField({
+  name,
+  need = 'required',
+  numeric = false,
+  maxLength,
+  description,
+}: {
+  name: Name;
+  need?: Need;
+  numeric?: boolean;
+  maxLength?: number;
+  description?: ReactNode;
+}) {
+  const t = useT();
+  const { register } = useFormContext<ReservationFormValues>();
+  const error = useFieldError(name);
   const id = `field-${name}`;
   return (
-    <Field id={id} label={name} mono badge={t(`common.${need}`)} description={t(`scheduling.field.${name}` as MessageKey)} error={error}>
+    <Field
+      id={id}
+      label={<FieldLabel name={name} />}
+      badge={t(`common.${need}`)}
+      description={description ?? t(`scheduling.field.${name}` as MessageKey)}
+      error={error}
+    >
       <Input
         id={id}
         inputMode={numeric ? 'numeric' : undefined}
@@ -35,14 +71,40 @@ function TextField({ name, need = 'required', numeric = false, maxLength }: { na
   );
 }
 
-function SelectField({ name, options, need = 'required' }: { name: 'ieOpcao' | 'ieLado'; options: { value: string; label: string }[]; need?: Need }) {
+function SelectField({
+  name,
+  options,
+  need = 'required',
+  description,
+  onChange,
+  busy,
+}: {
+  name: 'ieOpcao' | 'ieLado' | 'nrSeqProcInterno';
+  options: { value: string; label: string }[];
+  need?: Need;
+  description?: ReactNode;
+  onChange?: (value: string) => void;
+  busy?: boolean;
+}) {
   const t = useT();
-  const { register, formState } = useFormContext<ReservationFormValues>();
-  const error = formState.errors[name]?.message;
+  const { register } = useFormContext<ReservationFormValues>();
+  const error = useFieldError(name);
   const id = `field-${name}`;
   return (
-    <Field id={id} label={name} mono badge={t(`common.${need}`)} description={t(`scheduling.field.${name}`)} error={error}>
-      <Select id={id} invalid={Boolean(error)} aria-describedby={describedBy(id, { description: true, error: Boolean(error) })} {...register(name)}>
+    <Field
+      id={id}
+      label={<FieldLabel name={name} />}
+      badge={t(`common.${need}`)}
+      description={description ?? t(`scheduling.field.${name}`)}
+      error={error}
+    >
+      <Select
+        id={id}
+        invalid={Boolean(error)}
+        aria-busy={busy || undefined}
+        aria-describedby={describedBy(id, { description: true, error: Boolean(error) })}
+        {...register(name, onChange ? { onChange: (event: { target: { value: string } }) => onChange(event.target.value) } : undefined)}
+      >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -53,7 +115,33 @@ function SelectField({ name, options, need = 'required' }: { name: 'ieOpcao' | '
   );
 }
 
-function Group({ legend, children }: { legend: string; children: React.ReactNode }) {
+/**
+ * nrSeqProcInterno: a choice among the back-end's exams, by name and code, when it lists them; the
+ * numeric code otherwise (the Oracle back-end answers 501, or the listing failed).
+ */
+function ExamField({ procedures, onExamChange }: { procedures: UseQueryResult<Procedure[]>; onExamChange: (code: string) => void }) {
+  const t = useT();
+  const current = useWatch<ReservationFormValues, 'nrSeqProcInterno'>({ name: 'nrSeqProcInterno' });
+  if (procedures.isError || (procedures.isSuccess && procedures.data.length === 0)) {
+    const reason = procedures.isError && !isListingUnavailable(procedures.error) ? 'scheduling.exam.listFailed' : 'scheduling.exam.noListing';
+    return <TextField name="nrSeqProcInterno" numeric description={`${t('scheduling.field.nrSeqProcInterno')} ${t(reason)}`} />;
+  }
+  const listed = procedures.data ?? [];
+  const unlisted = current.trim() !== '' && !chosenProcedure({ nrSeqProcInterno: current }, listed);
+  const options = procedures.isPending
+    ? [{ value: current, label: t('scheduling.exam.loading') }]
+    : [
+        { value: '', label: t('scheduling.exam.choose') },
+        ...listed.map((procedure) => ({
+          value: String(procedure.NR_SEQ_PROC_INTERNO),
+          label: t('scheduling.exam.option', { name: procedure.DS_PROCEDIMENTO, code: procedure.NR_SEQ_PROC_INTERNO }),
+        })),
+        ...(unlisted ? [{ value: current, label: t('scheduling.exam.unlisted', { code: current }) }] : []),
+      ];
+  return <SelectField name="nrSeqProcInterno" options={options} onChange={onExamChange} busy={procedures.isPending} />;
+}
+
+function Group({ legend, children }: { legend: string; children: ReactNode }) {
   return (
     <fieldset className="min-w-0">
       <legend className="mb-3 text-xs font-semibold tracking-wide text-slate-500 uppercase">{legend}</legend>
@@ -62,27 +150,55 @@ function Group({ legend, children }: { legend: string; children: React.ReactNode
   );
 }
 
-export function ReservationForm({ onSubmit, sending, onClear }: { onSubmit: () => void; sending: boolean; onClear: () => void }) {
+export function ReservationForm({
+  formId,
+  onSubmit,
+  sending,
+  onClear,
+  procedures,
+  onExamChange,
+}: {
+  formId: string;
+  onSubmit: () => void;
+  sending: boolean;
+  onClear: () => void;
+  procedures: UseQueryResult<Procedure[]>;
+  onExamChange: (code: string) => void;
+}) {
   const t = useT();
-  const ieOpcao = useWatch<ReservationFormValues, 'ieOpcao'>({ name: 'ieOpcao' });
+  const [ieOpcao, code, duration] = useWatch<ReservationFormValues, ['ieOpcao', 'nrSeqProcInterno', 'nrMinDuracao']>({
+    name: ['ieOpcao', 'nrSeqProcInterno', 'nrMinDuracao'],
+  });
+  const exam = chosenProcedure({ nrSeqProcInterno: code }, procedures.data ?? []);
+  const needsSide = ieOpcao === 'R' && exam?.IE_LADO_OBRIGATORIO === 'S';
+  const usualDuration = exam && String(exam.NR_MIN_DURACAO) !== duration.trim() ? exam.NR_MIN_DURACAO : undefined;
   return (
     <Card title={t('scheduling.formTitle')} titleId="request-title">
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-6" aria-labelledby="request-title">
+      <form id={formId} tabIndex={-1} onSubmit={onSubmit} noValidate className="flex flex-col gap-6 focus:outline-none" aria-labelledby="request-title">
         <Group legend={t('scheduling.groupAction')}>
           <SelectField name="ieOpcao" options={IE_OPCAO.map((value) => ({ value, label: t(`scheduling.ieOpcao.${value}`) }))} />
           {ieOpcao === 'CR' ? <TextField name="tokenReservaCanc" maxLength={TOKEN_RESERVA_MAX + 8} /> : null}
         </Group>
         <Group legend={t('scheduling.groupSlot')}>
-          <TextField name="nrSeqAgenda" numeric />
-          <TextField name="nrMinDuracao" numeric />
-          <TextField name="nrSeqProcInterno" numeric />
+          <ExamField procedures={procedures} onExamChange={onExamChange} />
           <SelectField
             name="ieLado"
-            need="optional"
+            need={needsSide ? 'required' : 'optional'}
+            description={needsSide ? t('scheduling.exam.needsSide') : undefined}
             options={[
               { value: '', label: t('scheduling.ieLado.none') },
               ...IE_LADO.map((value) => ({ value, label: t(`scheduling.ieLado.${value}`) })),
             ]}
+          />
+          <TextField name="nrSeqAgenda" numeric />
+          <TextField
+            name="nrMinDuracao"
+            numeric
+            description={
+              usualDuration
+                ? `${t('scheduling.field.nrMinDuracao')} ${t('scheduling.exam.usualDuration', { minutes: usualDuration })}`
+                : undefined
+            }
           />
         </Group>
         <Group legend={t('scheduling.groupBeneficiary')}>

@@ -5,24 +5,31 @@ import { FormProvider, useForm, type Path } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { useToast } from '@/components/ui/toast';
 import { apiFetch } from '@/lib/client/api';
-import { contractResolver } from '@/lib/client/form-errors';
-import { RESERVE_PATH, schedulingKeys } from '@/lib/client/scheduling-queries';
+import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
+import { RESERVE_PATH, schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
-import { slotReservationSchema, type FreeSlot } from '@/lib/scheduling/contract';
-import { outcomeFrom, type ReservationOutcomeView } from '@/lib/scheduling/outcome';
+import { slotReservationSchema, type FreeSlot, type Procedure } from '@/lib/scheduling/contract';
+import { outcomeFrom } from '@/lib/scheduling/outcome';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import {
+  chosenProcedure,
+  durationForExam,
   EMPTY_RESERVATION_FORM,
+  missingRequiredSide,
   releaseOf,
   releaseOfRecent,
   toReservationBody,
+  type DurationOrigin,
   type ReservationFormValues,
 } from '@/lib/scheduling/reservation-form-values';
+import { customMessage } from '@/lib/validation/issues';
 import { FreeSlotPicker } from './free-slot-picker';
-import { OutcomePanel } from './outcome-panel';
+import { OutcomePanel, type OutcomeState } from './outcome-panel';
 import { RecentReservations } from './recent-reservations';
 import { ReservationForm } from './reservation-form';
+
+const FORM_ID = 'reservation-form';
 
 /** The reservation page: free slots → request → outcome, and the recent reservations below. */
 export function ReservationWorkspace() {
@@ -30,14 +37,24 @@ export function ReservationWorkspace() {
   const locale = useLocale();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [outcome, setOutcome] = useState<ReservationOutcomeView>();
+  const procedures = useProcedures();
+  // What the Resultado panel shows: the last answer, or why there is none for the latest attempt.
+  const [outcome, setOutcome] = useState<OutcomeState>();
   const [notice, setNotice] = useState<MessageKey>();
   // What this page sent for each token it got back: a release prepared from the recent list can
   // then refill the patient identifiers, which the audit trail only keeps masked.
   const sentFor = useRef(new Map<string, ReservationFormValues>());
+  const durationOrigin = useRef<DurationOrigin | undefined>(undefined);
+  // The resolver reads the listing through a ref: it is created once, the listing arrives later.
+  const listing = useRef<readonly Procedure[]>([]);
+  listing.current = procedures.data ?? [];
   const form = useForm<ReservationFormValues>({
     defaultValues: EMPTY_RESERVATION_FORM,
-    resolver: contractResolver(slotReservationSchema, locale, toReservationBody),
+    resolver: withFieldChecks(contractResolver(slotReservationSchema, locale, toReservationBody), (values) =>
+      missingRequiredSide(values, listing.current)
+        ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: customMessage('sideRequired', locale) }]
+        : [],
+    ),
     mode: 'onChange',
   });
 
@@ -47,6 +64,7 @@ export function ReservationWorkspace() {
       const body: unknown = await response.json().catch(() => null);
       return { values, view: outcomeFrom(response.status, response.headers.get('content-type'), body) };
     },
+    onMutate: () => setOutcome({ kind: 'pending' }),
     onSuccess: ({ values, view }) => {
       setOutcome(view);
       setNotice(undefined);
@@ -60,10 +78,12 @@ export function ReservationWorkspace() {
       void queryClient.invalidateQueries({ queryKey: schedulingKeys.allSlots });
       document.getElementById('outcome-title')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     },
-    onError: () => setOutcome({ kind: 'problem', status: 0, tone: 'danger', detail: t('error.network') }),
+    // fetch() itself failed: no HTTP answer at all (offline, server down, connection cut).
+    onError: () => setOutcome({ kind: 'network' }),
   });
 
   function fill(values: ReservationFormValues, message?: MessageKey) {
+    durationOrigin.current = undefined;
     form.reset(values);
     setNotice(message);
     document.getElementById('request-title')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
@@ -72,7 +92,22 @@ export function ReservationWorkspace() {
   function pickSlot(slot: FreeSlot) {
     form.setValue('nrSeqAgenda', String(slot.NR_SEQ_AGENDA), { shouldValidate: true, shouldDirty: true });
     form.setValue('nrMinDuracao', String(slot.NR_MIN_DURACAO), { shouldValidate: true, shouldDirty: true });
+    durationOrigin.current = { source: 'slot', value: String(slot.NR_MIN_DURACAO) };
     toast(t('slots.filled', { slot: slot.NR_SEQ_AGENDA }));
+    // On to the form, so keyboard users need not tab past every other "Usar" button.
+    document.getElementById('field-nrSeqProcInterno')?.focus();
+  }
+
+  function chooseExam(code: string) {
+    const procedure = chosenProcedure({ nrSeqProcInterno: code }, listing.current);
+    if (!procedure) return;
+    const duration = durationForExam(form.getValues('nrMinDuracao'), durationOrigin.current, procedure);
+    if (duration !== undefined) {
+      form.setValue('nrMinDuracao', duration, { shouldValidate: true, shouldDirty: true });
+      durationOrigin.current = { source: 'exam', value: duration };
+    }
+    // The side rule depends on the exam: re-check ieLado once it was shown to the operator.
+    if (form.formState.submitCount > 0 || form.getFieldState('ieLado').isTouched) void form.trigger('ieLado');
   }
 
   function prepareRelease(token: string) {
@@ -89,16 +124,23 @@ export function ReservationWorkspace() {
     <FormProvider {...form}>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
         <div className="flex min-w-0 flex-col gap-6">
-          <FreeSlotPicker onPick={pickSlot} />
+          <FreeSlotPicker onPick={pickSlot} formId={FORM_ID} />
           {notice ? (
             <Alert tone="info" role="status">
               {t(notice)}
             </Alert>
           ) : null}
           <ReservationForm
-            onSubmit={form.handleSubmit((values) => send.mutate(values))}
+            formId={FORM_ID}
+            // A blocked attempt must not leave the previous answer looking like this one's.
+            onSubmit={form.handleSubmit(
+              (values) => send.mutate(values),
+              () => setOutcome({ kind: 'blocked' }),
+            )}
             sending={send.isPending}
             onClear={() => fill(EMPTY_RESERVATION_FORM)}
+            procedures={procedures}
+            onExamChange={chooseExam}
           />
         </div>
         <div className="flex min-w-0 flex-col gap-6 lg:sticky lg:top-4">

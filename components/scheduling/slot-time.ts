@@ -1,17 +1,27 @@
 import type { Locale } from '@/lib/i18n';
 
 /**
- * DT_AGENDA in the slot's own wall-clock time (the back-end's offset), not the browser's zone: a
- * 07:00 exam in São Paulo reads 07:00 wherever the operator sits.
+ * Every time on the scheduling page is São Paulo wall-clock time (the hospital's), whatever zone
+ * the operator's browser is in, and is labelled as such ("horário de Brasília"). Brazil has kept
+ * UTC−03:00 all year since daylight saving ended in 2019, so the filters may append a fixed offset.
  */
-export function slotWallClock(iso: string, locale: Locale): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
-  if (!match) return iso;
-  const [, year, month, day, hour, minute] = match;
-  return locale === 'pt-BR' ? `${day}/${month}/${year} ${hour}:${minute}` : `${year}-${month}-${day} ${hour}:${minute}`;
+export const BRASILIA_TIME_ZONE = 'America/Sao_Paulo';
+export const BRASILIA_OFFSET = '-03:00';
+
+/** An instant as São Paulo date and time, in the locale's own short format. */
+export function brasiliaDateTime(iso: string, locale: Locale, { seconds = false } = {}): string {
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, {
+    dateStyle: 'short',
+    timeStyle: seconds ? 'medium' : 'short',
+    timeZone: BRASILIA_TIME_ZONE,
+  }).format(instant);
 }
 
-/** An audit instant in the operator's own zone. */
-export function localDateTime(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso));
+/** A `datetime-local` value (`2026-05-04T07:30`, no zone) read as São Paulo time, as ISO 8601 with its offset. */
+export function brasiliaInputToIso(local: string): string | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2})?$/.exec(local);
+  if (!match) return undefined;
+  return `${match[1]}${match[2] ?? ':00'}${BRASILIA_OFFSET}`;
 }

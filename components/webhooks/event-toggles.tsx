@@ -6,7 +6,7 @@ import { useT } from '@/lib/i18n/client';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/contract';
 import type { WebhookFormValues } from './webhook-editor';
 
-/** The five event flags of §6, each with the one line saying when it fires. */
+/** The five event flags of §6: human name, API name and the one line saying when it fires. */
 export function EventToggles() {
   const t = useT();
   const { register } = useFormContext<WebhookFormValues>();
@@ -17,8 +17,10 @@ export function EventToggles() {
           <li key={flag} className="flex items-start gap-3 py-3 first:pt-0 last:pb-0">
             <Switch id={flag} aria-describedby={`${flag}-description`} {...register(flag)} className="mt-0.5" />
             <div className="min-w-0">
-              <label htmlFor={flag} className="block cursor-pointer font-mono text-sm font-medium break-all text-slate-900">
-                {flag}
+              {/* The human name first; the API field name beneath it, as the contract spells it. */}
+              <label htmlFor={flag} className="block cursor-pointer text-sm font-medium text-slate-900">
+                {t(`webhooks.event.${flag}`)}{' '}
+                <span className="block font-mono text-xs font-normal break-all text-slate-600">{flag}</span>
               </label>
               <p id={`${flag}-description`} className="text-sm text-slate-600">
                 {t(`webhook.event.${flag}`)}

@@ -28,7 +28,11 @@ export function HeadersEditor() {
     <Card
       title={
         <>
-          {t('webhook.headersTitle')} <span className="font-mono text-sm font-normal text-slate-600">({t('webhook.headers')})</span>
+          {t('webhook.headersTitle')}
+          {/* The API name only where it adds something: "Cabeçalhos (headers)", but not "Headers (headers)". */}
+          {t('webhook.headersTitle').toLowerCase() === t('webhook.headers') ? null : (
+            <span className="font-mono text-sm font-normal text-slate-600"> ({t('webhook.headers')})</span>
+          )}
         </>
       }
       titleId="headers-title"

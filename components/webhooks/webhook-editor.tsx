@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { FormProvider, useForm, type Path } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -11,6 +11,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
+import { useUnsavedChanges } from '@/components/console/use-unsaved-changes';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, WEBHOOKS_PATH, type LoadedWebhook } from '@/lib/client/webhook-queries';
@@ -26,14 +27,19 @@ function formValuesOf(config: WebhookConfiguration): WebhookFormValues {
   return { url: config.url, headers: config.headers.map((header) => ({ ...header })), ...flags };
 }
 
-export function WebhookEditor({ id }: { id: string }) {
+function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
   const t = useT();
-  const query = useWebhook(id);
-  const back = (
-    <Link href="/webhooks" className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
+  return (
+    <Link href="/webhooks" onClick={onNavigate} className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
       <span aria-hidden>←</span> {t('webhook.backToList')}
     </Link>
   );
+}
+
+export function WebhookEditor({ id }: { id: string }) {
+  const t = useT();
+  const query = useWebhook(id);
+  const back = <BackToList />;
   if (query.isPending) return <>{back}<Spinner label={t('common.loading')} /></>;
   if (query.isError) {
     return (
@@ -47,13 +53,8 @@ export function WebhookEditor({ id }: { id: string }) {
       </>
     );
   }
-  return (
-    <>
-      {back}
-      {/* A new version (saved here or reloaded after a conflict) starts a fresh form. */}
-      <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />
-    </>
-  );
+  // A new version (saved here or reloaded after a conflict) starts a fresh form.
+  return <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />;
 }
 
 function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; onReload: () => void; reloading: boolean }) {
@@ -69,6 +70,10 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
     mode: 'onChange',
   });
   const { register, handleSubmit, formState, setError } = form;
+  const confirmDiscard = useUnsavedChanges(formState.isDirty);
+  const leaveUnlessKept = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (!confirmDiscard(t('webhook.discardConfirm'))) event.preventDefault();
+  };
 
   const save = useMutation({
     mutationFn: (values: WebhookFormValues) =>
@@ -98,8 +103,13 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
   const urlError = formState.errors.url?.message;
   const rootError = formState.errors.root?.server?.message;
 
+  const reload = () => {
+    if (confirmDiscard(t('webhook.reloadConfirm'))) onReload();
+  };
+
   return (
     <FormProvider {...form}>
+      <BackToList onNavigate={leaveUnlessKept} />
       <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate className="flex flex-col gap-5">
         <div className="flex flex-col gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">{t('webhook.editTitle')}</h1>
@@ -112,7 +122,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
             role="alert"
             title={t('webhook.conflictTitle')}
             actions={
-              <Button variant="secondary" size="sm" onClick={onReload} disabled={reloading}>
+              <Button variant="secondary" size="sm" onClick={reload} disabled={reloading}>
                 {t('webhook.reload')}
               </Button>
             }
@@ -168,7 +178,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
           {Object.keys(formState.errors).length > 0 ? (
             <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p>
           ) : null}
-          <Link href="/webhooks" className={buttonClasses('secondary')}>
+          <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" disabled={save.isPending || conflict}>

@@ -75,6 +75,13 @@ test.describe('with back-ends that cannot be reached', () => {
     expect(response.status()).toBe(501);
     expect(response.headers()['content-type']).toContain('application/problem+json');
   });
+
+  test('the exam listing answers 501: the Oracle back-end has no source for it', async ({ request }) => {
+    const response = await request.get(`${server.url}/api/v1/agendamentos/procedimentos`, { headers: bearer(await tokenAt(server.url)) });
+    expect(response.status()).toBe(501);
+    expect(response.headers()['content-type']).toContain('application/problem+json');
+    expect(await response.json()).toMatchObject({ status: 501, type: 'urn:integration-console:problem:not-implemented' });
+  });
 });
 
 test('with the database refused, the server does not start, and says why without the password', async () => {

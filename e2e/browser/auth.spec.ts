@@ -34,6 +34,28 @@ test.describe('console sign-in, roles and brute-force protection', () => {
     }
   });
 
+  test('empty fields are named before anything is sent', async ({ page }) => {
+    let sent = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/auth/callback')) sent++;
+    });
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.locator('#email-error')).toHaveText('Informe o e-mail.');
+    await expect(page.locator('#password-error')).toHaveText('Informe a senha.');
+    await expect(page.getByLabel('E-mail')).toBeFocused();
+    await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('E-mail ou senha incorretos.')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByLabel('E-mail').fill(STAFF.admin.email);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.locator('#email-error')).toHaveCount(0);
+    await expect(page.locator('#password-error')).toHaveText('Informe a senha.');
+    await expect(page.getByLabel('Senha')).toBeFocused();
+    expect(sent).toBe(0);
+  });
+
   test('a role without an area sees no link, and page and API answer 403', async ({ page }) => {
     await signIn(page, STAFF.scheduling);
     await expect(page).toHaveURL(/\/scheduling$/);

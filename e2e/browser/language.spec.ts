@@ -13,17 +13,23 @@ test('the language switch turns the console into English and back, and is rememb
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Webhooks' })).toBeVisible();
 
+  // Labels say what a field is, with its API name.
+  await expect(page.getByLabel(/^From \(de\) Brasília time/)).toBeVisible();
+  await expect(page.getByLabel(/^To \(ate\) Brasília time/)).toBeVisible();
+  await expect(page.getByLabel(/^Patient \(cdPessoaFisica\) required/)).toBeVisible();
+
   // Client-side messages follow the switch…
-  await page.getByLabel(/^cdConvenio\b/).fill('x');
+  await page.getByLabel(/\(cdConvenio\)/).fill('x');
   await expect(page.locator('#field-cdConvenio-error')).toHaveText('Must be an integer.');
-  // …and so do the API's: the request carries the UI language.
-  await page.getByLabel(/^cdConvenio\b/).fill('12');
+  // …and so does the exam's side rule, which the form knows from the exam listing.
+  await page.getByLabel(/\(cdConvenio\)/).fill('12');
+  await page.getByLabel(/\(nrSeqProcInterno\)/).selectOption({ label: 'Ressonância de joelho — code 70002' });
   const values: [string, string][] = [
-    ['nrSeqAgenda', '930001'], ['nrMinDuracao', '30'], ['nrSeqProcInterno', '70002'], ['cdPessoaFisica', '930001'],
+    ['nrSeqAgenda', '930001'], ['nrMinDuracao', '30'], ['cdPessoaFisica', '930001'],
     ['cdUsuarioConvenio', '0012345678901'], ['cdCategoria', '1'], ['cdPlano', '3'],
   ];
   for (const [name, value] of values) {
-    await page.getByLabel(new RegExp(`^${name}\\b`)).fill(value);
+    await page.getByLabel(new RegExp(`\\(${name}\\)`)).fill(value);
   }
   await page.getByRole('button', { name: 'Reserve slot' }).click();
   await expect(page.locator('#field-ieLado-error')).toHaveText('This exam requires laterality: send E, D or A.');

@@ -39,6 +39,8 @@ test.describe('webhook configuration editor', () => {
     await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('X-Origem');
     await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('console');
 
+    // Each switch reads as the event's name, with its API name beneath.
+    await expect(page.locator('label[for="eventoAvaliacaoSaudeAprovada"]')).toHaveText(/^Avaliação aprovada\s*eventoAvaliacaoSaudeAprovada$/);
     await page.getByLabel('eventoAvaliacaoSaudeAprovada').uncheck();
     await page.getByLabel('eventoAvaliacaoSaudeArquivada').check();
     await page.getByRole('button', { name: 'Salvar' }).click();
@@ -98,12 +100,61 @@ test.describe('webhook configuration editor', () => {
 
     await second.getByLabel('eventoPropostaCancelada').uncheck();
     await second.getByRole('button', { name: 'Salvar' }).click();
-    const conflict = second.locator('main').getByRole('alert').filter({ hasText: 'Outra pessoa alterou esta configuração' });
+    const conflict = second.locator('main').getByRole('alert').filter({ hasText: 'Esta configuração foi alterada em outro lugar' });
     await expect(conflict).toBeVisible();
     await expectNoSeriousA11yViolations(second);
+    // Reloading throws the unsaved change away: the console asks first.
+    const question = new Promise<string>((resolve) =>
+      second.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
     await conflict.getByRole('button', { name: 'Recarregar' }).click();
+    expect(await question).toBe('Recarregar descarta as alterações não salvas. Continuar?');
     await expect(second.getByLabel('url', { exact: true })).toHaveValue('https://primeira-aba-a4.exemplo.com.br/hooks');
     await expect(second.getByLabel('eventoPropostaCancelada')).toBeChecked();
     await expect(conflict).toHaveCount(0);
+  });
+
+  test('unsaved edits are not discarded without asking', async ({ page }) => {
+    await signIn(page, STAFF.webhooks, '/webhooks');
+    await openEditor(page, 'receptor-a5');
+    // Untouched: Cancelar just leaves.
+    await page.getByRole('link', { name: 'Cancelar' }).click();
+    await expect(page).toHaveURL(/\/webhooks$/);
+    await openEditor(page, 'receptor-a5');
+    await page.getByLabel('url', { exact: true }).fill('https://mudado-a5.exemplo.com.br/hooks');
+
+    // Cancelar asks; "no" keeps the edit on screen, "yes" leaves without saving.
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Cancelar' }).click();
+    await expect.poll(() => dialogs).toEqual(['Há alterações não salvas. Descartá-las e sair?']);
+    await expect(page.getByLabel('url', { exact: true })).toHaveValue('https://mudado-a5.exemplo.com.br/hooks');
+
+    // Closing or reloading the tab gets the browser's own question.
+    const beforeUnload = new Promise<string>((resolve) => page.once('dialog', (dialog) => {
+      resolve(dialog.type());
+      void dialog.dismiss();
+    }));
+    await page.close({ runBeforeUnload: true });
+    expect(await beforeUnload).toBe('beforeunload');
+  });
+
+  test('a malformed id is a real 404 with one main landmark', async ({ page }) => {
+    await signIn(page, STAFF.webhooks, '/webhooks');
+    const response = await page.goto('/webhooks/nao-e-um-uuid');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Página não encontrada (404)');
+    await expect(page.getByRole('main')).toHaveCount(1);
+    await expect(page.getByRole('navigation', { name: 'Navegação principal' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    // A well-formed id still opens the editor.
+    expect((await page.goto(`/webhooks/${WEBHOOK_IDS.a5.toUpperCase()}`))?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
   });
 });

@@ -43,3 +43,19 @@ export function contractResolver<S extends z.ZodType, V>(schema: S, locale: Loca
     return { values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, locale)) };
   };
 }
+
+/**
+ * A resolver with checks the schema cannot make (they need data such as the exam listing). Their
+ * errors join the schema's; where both name a field, the schema's message is kept.
+ */
+export function withFieldChecks<V>(
+  resolver: (values: V) => Promise<ResolverResult<V>>,
+  check: (values: V) => readonly FieldError[],
+) {
+  return async (values: V): Promise<ResolverResult<V>> => {
+    const result = await resolver(values);
+    const extra = check(values);
+    if (extra.length === 0) return result;
+    return { values: {}, errors: { ...fieldErrorsToTree(extra), ...result.errors } };
+  };
+}

@@ -1,18 +1,20 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { FreeSlot } from '@/lib/scheduling/contract';
+import type { FreeSlot, Procedure } from '@/lib/scheduling/contract';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { useLocale } from '@/lib/i18n/client';
-import { apiJson } from './api';
+import { ApiProblem, apiJson } from './api';
 
 export const RESERVE_PATH = '/api/v1/agendamentos/slots-livres/reservar';
 export const FREE_SLOTS_PATH = '/api/v1/agendamentos/slots-livres';
 export const RECENT_PATH = '/api/v1/agendamentos/reservas-recentes';
+export const PROCEDURES_PATH = '/api/v1/agendamentos/procedimentos';
 
 export const schedulingKeys = {
   slots: (filters: FreeSlotFilters) => ['scheduling', 'slots', filters] as const,
   allSlots: ['scheduling', 'slots'] as const,
   recent: ['scheduling', 'recent'] as const,
+  procedures: ['scheduling', 'procedures'] as const,
 };
 
 export type FreeSlotFilters = { de?: string; ate?: string; cdAgenda?: string };
@@ -35,5 +37,21 @@ export function useRecentReservations() {
   return useQuery({
     queryKey: schedulingKeys.recent,
     queryFn: async () => (await apiJson<RecentReservation[]>(locale, `${RECENT_PATH}?limite=25`)).body,
+  });
+}
+
+/** 501: the configured back-end has no exam listing, so the form asks for the code instead. */
+export function isListingUnavailable(error: unknown): boolean {
+  return error instanceof ApiProblem && error.status === 501;
+}
+
+/** The exams to choose nrSeqProcInterno from; they change rarely, so they are kept for minutes. */
+export function useProcedures() {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: schedulingKeys.procedures,
+    queryFn: async () => (await apiJson<Procedure[]>(locale, PROCEDURES_PATH)).body,
+    staleTime: 5 * 60_000,
+    retry: (count, error) => !isListingUnavailable(error) && !(error instanceof ApiProblem && error.status < 500) && count < 2,
   });
 }

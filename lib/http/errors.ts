@@ -53,6 +53,8 @@ export const problems = {
     new ApiError(429, problemType('too-many-requests'), 'Too Many Requests', detail, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     }),
+  /** The configured back-end has no source for this operation (not a fault of the request). */
+  notImplemented: (detail: string) => new ApiError(501, problemType('not-implemented'), 'Not Implemented', detail),
   serviceUnavailable: (retryAfterSeconds: number, detail: string) =>
     new ApiError(503, problemType('service-unavailable'), 'Service Unavailable', detail, {
       headers: { 'Retry-After': String(retryAfterSeconds) },

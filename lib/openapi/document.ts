@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { auditEntrySchema, auditQuerySchema } from '@/lib/audit/contract';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
 import { problemSchema } from '@/lib/http/problem-schema';
-import { freeSlotQuerySchema, freeSlotSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
+import { freeSlotQuerySchema, freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
 import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 import { webhookConfigurationSchema, webhookUpdateSchema } from '@/lib/webhooks/contract';
 
@@ -208,6 +208,20 @@ export function buildOpenApiDocument() {
           },
         },
       },
+      '/api/v1/agendamentos/procedimentos': {
+        get: {
+          operationId: 'listProcedures',
+          summary: 'Exams a slot can be reserved for',
+          tags: ['Agendamentos'],
+          description:
+            'NR_SEQ_PROC_INTERNO is the nrSeqProcInterno to send; NR_MIN_DURACAO the exam’s usual duration in minutes; IE_LADO_OBRIGATORIO = S means the reservation must carry ieLado. Answers 501 when the configured back-end (the hospital’s Oracle) has no exam listing.',
+          responses: {
+            '200': { description: 'Exams, by name.', content: json({ type: 'array', items: ref('Procedure') }) },
+            '501': problem('The configured scheduling back-end has no exam listing; send nrSeqProcInterno from the hospital system.'),
+            ...commonProblems,
+          },
+        },
+      },
       '/api/v1/agendamentos/slots-livres/reservar': reservationOperation('reserveOrReleaseSlot', 'Reserve or release a slot'),
       '/api/v1/agendamentos/exames/slots-livres/reservas': reservationOperation(
         'reserveOrReleaseSlotSamplePath',
@@ -257,6 +271,7 @@ export function buildOpenApiDocument() {
         SlotReservationRequest: jsonSchema(slotReservationSchema, 'input'),
         SlotReservationResponse: jsonSchema(slotReservationResponseSchema, 'output'),
         FreeSlot: jsonSchema(freeSlotSchema, 'output'),
+        Procedure: jsonSchema(procedureSchema, 'output'),
         RecentReservation: jsonSchema(recentReservationSchema, 'output'),
         AuditEntry: jsonSchema(auditEntrySchema, 'output'),
         Problem: jsonSchema(problemSchema, 'output'),

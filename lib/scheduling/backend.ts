@@ -1,4 +1,4 @@
-import type { CodigoP, FreeSlot, FreeSlotQuery, SlotReservationRequest } from './contract';
+import type { CodigoP, FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
 
 /**
  * What the reservation service needs from a scheduling back-end: the hospital's Oracle procedure
@@ -30,6 +30,11 @@ export interface SchedulingBackend {
   readonly name: 'embedded' | 'oracle';
   reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer>;
   listFreeSlots(query: FreeSlotQuery, context?: ProcedureCallContext): Promise<FreeSlot[]>;
+  /**
+   * The exams a slot can be reserved for. Optional: the hospital's Oracle back-end exposes no such
+   * source in the contract, and the route answers 501 without it.
+   */
+  listProcedures?(context?: ProcedureCallContext): Promise<Procedure[]>;
   /** Throws when the back-end cannot be reached (readiness probe); the app database is checked apart. */
   checkReady?(): Promise<void>;
 }

@@ -97,6 +97,19 @@ export const freeSlotSchema = z.object({
 
 export type FreeSlot = z.infer<typeof freeSlotSchema>;
 
+/**
+ * One exam of `GET /api/v1/agendamentos/procedimentos`, in the back-end's naming: the code to send
+ * as nrSeqProcInterno, its name, its usual duration and whether it needs ieLado ('S') or not ('N').
+ */
+export const procedureSchema = z.object({
+  NR_SEQ_PROC_INTERNO: z.number().int().positive(),
+  DS_PROCEDIMENTO: z.string(),
+  NR_MIN_DURACAO: z.number().int().positive(),
+  IE_LADO_OBRIGATORIO: z.enum(['S', 'N']),
+});
+
+export type Procedure = z.infer<typeof procedureSchema>;
+
 const isoDateTime = z.iso.datetime({ offset: true });
 
 /** Query of the free-slot listing; every filter optional. */

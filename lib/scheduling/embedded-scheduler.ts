@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { isUniqueViolation, lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
-import type { FreeSlot, FreeSlotQuery, SlotReservationRequest } from './contract';
+import type { FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
 import { answer, RequestFieldRejected, type ProcedureAnswer, type SchedulingBackend } from './backend';
 
 /**
@@ -141,6 +141,19 @@ export class EmbeddedScheduler implements SchedulingBackend {
       CD_AGENDA: toNumber(row.cd_agenda),
       DT_AGENDA: row.start_iso,
       NR_MIN_DURACAO: toNumber(row.minutes),
+    }));
+  }
+
+  async listProcedures(): Promise<Procedure[]> {
+    const db = await this.database();
+    const rows: { nr_seq_proc_interno: unknown; description: string; default_minutes: unknown; requires_side: unknown }[] = await db('procedures')
+      .select('nr_seq_proc_interno', 'description', 'default_minutes', 'requires_side')
+      .orderBy([{ column: 'description' }, { column: 'nr_seq_proc_interno' }]);
+    return rows.map((row) => ({
+      NR_SEQ_PROC_INTERNO: toNumber(row.nr_seq_proc_interno),
+      DS_PROCEDIMENTO: row.description,
+      NR_MIN_DURACAO: toNumber(row.default_minutes),
+      IE_LADO_OBRIGATORIO: toBoolean(row.requires_side) ? 'S' : 'N',
     }));
   }
 }

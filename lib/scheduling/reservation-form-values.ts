@@ -1,3 +1,4 @@
+import type { Procedure } from './contract';
 import type { RecentReservation } from './recent-reservations';
 
 /**
@@ -86,4 +87,31 @@ export function releaseOfRecent(reservation: RecentReservation, known?: Reservat
     cdPlano: text(reservation.cdPlano),
     nmUsuario: reservation.nmUsuario ?? EMPTY_RESERVATION_FORM.nmUsuario,
   };
+}
+
+/** The listed exam the form's nrSeqProcInterno names, if any. */
+export function chosenProcedure(values: Pick<ReservationFormValues, 'nrSeqProcInterno'>, procedures: readonly Procedure[]): Procedure | undefined {
+  const code = values.nrSeqProcInterno.trim();
+  return code === '' ? undefined : procedures.find((procedure) => String(procedure.NR_SEQ_PROC_INTERNO) === code);
+}
+
+/**
+ * A reservation (R) of a listed exam that needs a side, sent without ieLado: the server would
+ * answer 400 sideRequired, so the form says it first. A release (CR) does not look at the exam.
+ */
+export function missingRequiredSide(values: ReservationFormValues, procedures: readonly Procedure[]): boolean {
+  return values.ieOpcao === 'R' && values.ieLado === '' && chosenProcedure(values, procedures)?.IE_LADO_OBRIGATORIO === 'S';
+}
+
+/** Who last filled nrMinDuracao automatically, and with what. */
+export type DurationOrigin = { source: 'slot' | 'exam'; value: string };
+
+/**
+ * nrMinDuracao after an exam is chosen: its usual duration when the field is empty or still holds
+ * the previous exam's; a value typed by the operator or set by a picked slot (which fits the
+ * agenda's grid) is kept, and the form shows the exam's usual duration beside it instead.
+ */
+export function durationForExam(current: string, origin: DurationOrigin | undefined, procedure: Procedure): string | undefined {
+  const untouched = current.trim() === '' || (origin?.source === 'exam' && origin.value === current);
+  return untouched ? String(procedure.NR_MIN_DURACAO) : undefined;
 }

@@ -7,7 +7,7 @@ import type { Principal } from '@/lib/auth/principal';
 import { actorId } from '@/lib/auth/principal';
 import { log, redactError } from '@/lib/log';
 import { customMessage, type Locale } from '@/lib/validation/issues';
-import { CODIGO_P_STATUS, isCodigoP, type FreeSlot, type FreeSlotQuery, type SlotReservationRequest, type SlotReservationResponse } from './contract';
+import { CODIGO_P_STATUS, isCodigoP, type FreeSlot, type FreeSlotQuery, type Procedure, type SlotReservationRequest, type SlotReservationResponse } from './contract';
 import { BackendContractError, BackendUnavailableError, RequestFieldRejected, type BackendFailure, type ProcedureAnswer } from './backend';
 import { schedulingBackend } from './backends';
 
@@ -113,4 +113,15 @@ export async function listFreeSlots(query: FreeSlotQuery, principal?: Principal)
     }
     throw error;
   }
+}
+
+/** The exams to choose from; 501 when the configured back-end has no such listing (Oracle). */
+export async function listProcedures(principal?: Principal): Promise<Procedure[]> {
+  const backend = schedulingBackend();
+  if (!backend.listProcedures) {
+    throw problems.notImplemented(
+      `The ${backend.name} scheduling back-end has no exam listing. Send the exam's code (nrSeqProcInterno) from the hospital system.`,
+    );
+  }
+  return backend.listProcedures({ clientId: principal ? actorId(principal) : '' });
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import oracledb, { type Connection } from 'oracledb';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError, problems } from '@/lib/http/errors';
 import { toNumber } from '@/lib/db/dialect';
 import type { FreeSlot, FreeSlotQuery } from '../contract';
 
@@ -58,10 +58,7 @@ export async function listFreeSlotsFromView(
 }
 
 export function noFreeSlotListing(): ApiError {
-  return new ApiError(
-    501,
-    'urn:integration-console:problem:not-implemented',
-    'Not Implemented',
+  return problems.notImplemented(
     'The Oracle scheduling back-end has no free-slot listing configured (ORACLE_FREE_SLOTS_VIEW). Take NR_SEQ_AGENDA from the back-end’s slot search.',
   );
 }

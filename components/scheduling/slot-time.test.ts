@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { brasiliaDateTime, brasiliaInputToIso } from './slot-time';
+
+describe('São Paulo times on the scheduling page', () => {
+  it('reads a datetime-local value as São Paulo wall-clock time, whatever the process zone', () => {
+    expect(brasiliaInputToIso('2026-05-04T07:30')).toBe('2026-05-04T07:30:00-03:00');
+    expect(brasiliaInputToIso('2026-05-04T07:30:15')).toBe('2026-05-04T07:30:15-03:00');
+    expect(brasiliaInputToIso('')).toBeUndefined();
+    expect(brasiliaInputToIso('04/05/2026 07:30')).toBeUndefined();
+  });
+
+  it('shows an instant given in any offset as São Paulo time, in the locale’s format', () => {
+    expect(brasiliaDateTime('2026-05-04T10:30:00Z', 'pt-BR')).toBe('04/05/2026, 07:30');
+    expect(brasiliaDateTime('2026-05-04T07:30:00-03:00', 'pt-BR')).toBe('04/05/2026, 07:30');
+    expect(brasiliaDateTime('2026-05-04T10:30:05.000Z', 'pt-BR', { seconds: true })).toBe('04/05/2026, 07:30:05');
+    expect(brasiliaDateTime('2026-05-04T10:30:00Z', 'en')).toBe('5/4/26, 7:30 AM');
+    expect(brasiliaDateTime('não é data', 'pt-BR')).toBe('não é data');
+  });
+});
