@@ -76,7 +76,7 @@ function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelea
           <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
             <dt className="text-slate-600">{t('recent.column.when')}</dt>
             <dd>
-              {brasiliaDateTime(reservation.at, locale, { seconds: true })} <span className="text-xs text-slate-600">({t('time.brasilia')})</span>
+              {brasiliaDateTime(reservation.at, locale, { seconds: true })} <span className="block text-xs text-slate-600">{t('time.brasilia')}</span>
             </dd>
             <dt className="font-mono text-slate-600">{t('recent.column.slot')}</dt>
             <dd className="font-mono">{reservation.nrSeqAgenda}</dd>

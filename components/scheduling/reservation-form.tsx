@@ -78,6 +78,7 @@ function SelectField({
   description,
   onChange,
   busy,
+  wide = false,
 }: {
   name: 'ieOpcao' | 'ieLado' | 'nrSeqProcInterno';
   options: { value: string; label: string }[];
@@ -85,6 +86,8 @@ function SelectField({
   description?: ReactNode;
   onChange?: (value: string) => void;
   busy?: boolean;
+  /** Both columns, so long option texts (exam names with their code) are not cut. */
+  wide?: boolean;
 }) {
   const t = useT();
   const { register } = useFormContext<ReservationFormValues>();
@@ -97,6 +100,7 @@ function SelectField({
       badge={t(`common.${need}`)}
       description={description ?? t(`scheduling.field.${name}`)}
       error={error}
+      className={wide ? 'sm:col-span-2' : undefined}
     >
       <Select
         id={id}
@@ -138,7 +142,7 @@ function ExamField({ procedures, onExamChange }: { procedures: UseQueryResult<Pr
         })),
         ...(unlisted ? [{ value: current, label: t('scheduling.exam.unlisted', { code: current }) }] : []),
       ];
-  return <SelectField name="nrSeqProcInterno" options={options} onChange={onExamChange} busy={procedures.isPending} />;
+  return <SelectField name="nrSeqProcInterno" options={options} onChange={onExamChange} busy={procedures.isPending} wide />;
 }
 
 function Group({ legend, children }: { legend: string; children: ReactNode }) {
@@ -181,15 +185,6 @@ export function ReservationForm({
         </Group>
         <Group legend={t('scheduling.groupSlot')}>
           <ExamField procedures={procedures} onExamChange={onExamChange} />
-          <SelectField
-            name="ieLado"
-            need={needsSide ? 'required' : 'optional'}
-            description={needsSide ? t('scheduling.exam.needsSide') : undefined}
-            options={[
-              { value: '', label: t('scheduling.ieLado.none') },
-              ...IE_LADO.map((value) => ({ value, label: t(`scheduling.ieLado.${value}`) })),
-            ]}
-          />
           <TextField name="nrSeqAgenda" numeric />
           <TextField
             name="nrMinDuracao"
@@ -199,6 +194,15 @@ export function ReservationForm({
                 ? `${t('scheduling.field.nrMinDuracao')} ${t('scheduling.exam.usualDuration', { minutes: usualDuration })}`
                 : undefined
             }
+          />
+          <SelectField
+            name="ieLado"
+            need={needsSide ? 'required' : 'optional'}
+            description={needsSide ? t('scheduling.exam.needsSide') : undefined}
+            options={[
+              { value: '', label: t('scheduling.ieLado.none') },
+              ...IE_LADO.map((value) => ({ value, label: t(`scheduling.ieLado.${value}`) })),
+            ]}
           />
         </Group>
         <Group legend={t('scheduling.groupBeneficiary')}>
