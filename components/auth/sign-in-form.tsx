@@ -11,6 +11,28 @@ import type { MessageKey } from '@/lib/i18n';
 /** next-auth's `error` values and what the form says about them. */
 const ERROR_MESSAGES: Record<string, MessageKey> = { CredentialsSignin: 'signIn.invalid', locked: 'signIn.locked' };
 
+/** E-mail or password, with the "Informe…" message when it was left empty. */
+function CredentialField({
+  id,
+  label,
+  missing,
+  ...input
+}: {
+  id: 'email' | 'password';
+  label: string;
+  missing?: MessageKey;
+  type: 'email' | 'password';
+  autoComplete: string;
+  autoFocus?: boolean;
+}) {
+  const t = useT();
+  return (
+    <Field id={id} label={label} error={missing && t(missing)}>
+      <Input id={id} name={id} required invalid={Boolean(missing)} aria-describedby={describedBy(id, { error: Boolean(missing) })} {...input} />
+    </Field>
+  );
+}
+
 type Missing = { email?: MessageKey; password?: MessageKey };
 
 /** Empty fields are named before anything is sent: "wrong e-mail or password" would mislead. */
@@ -62,29 +84,8 @@ export function SignInForm({ returnTo, notice }: { returnTo?: string; notice?: s
           {t(error)}
         </Alert>
       ) : null}
-      <Field id="email" label={t('signIn.email')} error={missing.email && t(missing.email)}>
-        <Input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-          invalid={Boolean(missing.email)}
-          aria-describedby={describedBy('email', { error: Boolean(missing.email) })}
-        />
-      </Field>
-      <Field id="password" label={t('signIn.password')} error={missing.password && t(missing.password)}>
-        <Input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          invalid={Boolean(missing.password)}
-          aria-describedby={describedBy('password', { error: Boolean(missing.password) })}
-        />
-      </Field>
+      <CredentialField id="email" type="email" autoComplete="username" label={t('signIn.email')} missing={missing.email} autoFocus />
+      <CredentialField id="password" type="password" autoComplete="current-password" label={t('signIn.password')} missing={missing.password} />
       <Button type="submit" disabled={pending} className="mt-1 w-full">
         {pending ? t('signIn.submitting') : t('signIn.submit')}
       </Button>

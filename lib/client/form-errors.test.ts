@@ -5,7 +5,8 @@ import { EMPTY_RESERVATION_FORM, toReservationBody } from '@/lib/scheduling/rese
 import { parseOrThrow } from '@/lib/http/route';
 import { ApiError } from '@/lib/http/errors';
 import type { Locale } from '@/lib/validation/issues';
-import { contractResolver, fieldErrorsToTree } from './form-errors';
+import { z } from 'zod';
+import { contractResolver, fieldErrorsToTree, withFieldChecks } from './form-errors';
 
 /** The messages the route wrapper puts in a 400 for this input, by field. */
 function apiMessages(schema: Parameters<typeof parseOrThrow>[0], input: unknown, locale: Locale): Record<string, string> {
@@ -64,5 +65,20 @@ describe('contractResolver', () => {
     expect((await resolve({ ...valid, ieOpcao: 'CR', tokenReservaCanc: '' })).errors).toEqual({
       tokenReservaCanc: { type: 'tokenRequiredForRelease', message: 'Obrigatório quando ieOpcao = CR (informe o TOKEN_RESERVA_P da reserva).' },
     });
+  });
+});
+
+describe('withFieldChecks', () => {
+  type Values = { a: unknown; b?: string };
+  const schemaResolver = contractResolver<z.ZodType, Values>(z.object({ a: z.number() }), 'pt-BR');
+  const sideCheck = (values: Values) =>
+    values.b === '' ? [{ field: 'b', pointer: '#/b', code: 'sideRequired', message: 'falta b' }] : [];
+
+  it('adds the extra errors to a valid schema result, and to the schema’s own errors', async () => {
+    const resolver = withFieldChecks(schemaResolver, sideCheck);
+    expect(await resolver({ a: 1 })).toEqual({ values: { a: 1 }, errors: {} });
+    expect((await resolver({ a: 1, b: '' })).errors).toEqual({ b: { type: 'sideRequired', message: 'falta b' } });
+    const both = await resolver({ a: 'x', b: '' });
+    expect(Object.keys(both.errors).sort()).toEqual(['a', 'b']);
   });
 });
