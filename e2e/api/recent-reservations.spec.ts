@@ -3,12 +3,12 @@ import { staffSessionCookie } from '../support/server-db';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
 import { slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
 
-/** GET /api/v1/agendamentos/reservas-recentes through the real server (agenda 915 is this spec's). */
+/** GET /api/v1/agendamentos/reservas-recentes through the real server (slot 20 of agenda 914; the audit spec uses 0 and 10). */
 const RECENT = '/api/v1/agendamentos/reservas-recentes?limite=200';
 
 test('a client’s reservation released by a staff user shows as released in the client’s own list', async ({ request, baseURL }) => {
   const clientA = bearer(await tokenFor(request, TENANT_A));
-  const body = reservationBody({ nrSeqAgenda: slotOf(915, 0), cdPessoaFisica: 915_001 });
+  const body = reservationBody({ nrSeqAgenda: slotOf(914, 20), cdPessoaFisica: 914_020_001 });
   const reserved = await request.post(RESERVE_PATH, { headers: clientA, data: body });
   expect(reserved.status()).toBe(200);
   const token: string = (await reserved.json()).TOKEN_RESERVA_P;
