@@ -3,6 +3,7 @@ import { SignInForm } from '@/components/auth/sign-in-form';
 import { LanguageSwitch } from '@/components/console/language-switch';
 import { currentStaff, homePathFor } from '@/lib/auth/console-session';
 import { getT } from '@/lib/i18n/server';
+import { safeReturnPath } from '@/lib/http/safe-return-path';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,10 +12,6 @@ export async function generateMetadata() {
 }
 
 /** Only same-site paths: a callbackUrl pointing elsewhere would make sign-in an open redirect. */
-function safeReturnPath(value: string | string[] | undefined): string | undefined {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : undefined;
-}
-
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const staff = await currentStaff();

@@ -17,3 +17,24 @@ test('30 simultaneous reservations of one slot → exactly one CODIGO_P 0', asyn
   expect(codes.filter((code) => code === '2')).toHaveLength(29);
   expect(responses.filter((response) => response.status() === 409)).toHaveLength(29);
 });
+
+/**
+ * Rule 5 under a race the agenda locks cannot see: one beneficiary, one exam, four agendas at once.
+ * On PostgreSQL (the second e2e run) these really run in parallel transactions.
+ */
+test('simultaneous reservations of one exam for one beneficiary on different agendas → one 0, the rest 5', async ({ request }) => {
+  const auth = bearer(await tokenFor(request));
+  for (let round = 0; round < 3; round++) {
+    const patient = 908_500 + round;
+    const responses = await Promise.all(
+      [908, 909, 906, 905].map((agenda) =>
+        request.post(RESERVE_PATH, {
+          headers: auth,
+          data: reservationBody({ nrSeqAgenda: slotOf(agenda, 20 + round), cdPessoaFisica: patient, nrSeqProcInterno: 70003, nrMinDuracao: 20 }),
+        }),
+      ),
+    );
+    const codes = (await Promise.all(responses.map((response) => response.json()))).map((body) => body.CODIGO_P).sort();
+    expect(codes).toEqual(['0', '5', '5', '5']);
+  }
+});

@@ -52,6 +52,12 @@ test.describe('validation of both operations', () => {
     await expectProblem(response, 400, ['cdCategoria', 'cdConvenio', 'cdPessoaFisica', 'cdPlano', 'cdUsuarioConvenio', 'nmUsuario', 'nrMinDuracao', 'nrSeqAgenda', 'nrSeqProcInterno']);
   });
 
+  test('an unknown exam is a 400 naming nrSeqProcInterno, not a missing slot', async ({ request }) => {
+    const response = await request.post(RESERVE_PATH, { headers: auth, data: reservationBody({ nrSeqAgenda: 907001, nrSeqProcInterno: 123456 }) });
+    const problem = await expectProblem(response, 400, ['nrSeqProcInterno']);
+    expect(problem.errors[0].code).toBe('unknownProcedure');
+  });
+
   test('the bad requests above reached no back-end: the slot is still free', async ({ request }) => {
     const free = await (await request.get('/api/v1/agendamentos/slots-livres?cdAgenda=907', { headers: auth })).json();
     expect(free.map((slot: { NR_SEQ_AGENDA: number }) => slot.NR_SEQ_AGENDA)).toContain(907001);
@@ -80,6 +86,12 @@ test.describe('validation of both operations', () => {
   }
 
   // A Buffer, because Playwright re-encodes a string body that is not valid JSON.
+  test('a path id in uppercase names the same configuration', async ({ request }) => {
+    const response = await request.get(webhookPath(WEBHOOK_IDS.a8.toUpperCase()), { headers: auth });
+    expect(response.status()).toBe(200);
+    expect((await response.json()).id).toBe(WEBHOOK_IDS.a8);
+  });
+
   test('malformed JSON → 400', async ({ request }) => {
     for (const [method, path] of [['put', webhookPath(WEBHOOK_IDS.a8)], ['post', RESERVE_PATH]] as const) {
       const response = await request[method](path, { headers: { ...auth, 'content-type': 'application/json' }, data: Buffer.from('{"url": "https://x.exemplo.com.br",') });

@@ -103,10 +103,13 @@ test.describe('webhook header policy', () => {
     expect(body.errors).toHaveLength(1);
   });
 
-  test('values have at most 4096 UTF-8 bytes; at most 20 headers', async ({ request }) => {
+  test('values have at most 4096 UTF-8 bytes; at most 20 headers, 16 KiB in all', async ({ request }) => {
     await expectRefused(request, { headers: [{ chave: 'X-Big', valor: 'ç'.repeat(2049) }] }, 'headers.0.valor', 'headerValueTooLong');
     const many = Array.from({ length: 21 }, (_, i) => ({ chave: `X-H${i}`, valor: 'v' }));
     await expectRefused(request, { headers: many }, 'headers', 'too_big');
+
+    const oversized = Array.from({ length: 5 }, (_, i) => ({ chave: `X-H${i}`, valor: 'v'.repeat(4000) }));
+    await expectRefused(request, { headers: oversized }, 'headers', 'headersTooLarge');
 
     const limit = [{ chave: 'X-Big', valor: 'ç'.repeat(2048) }, ...many.slice(0, 19)];
     const accepted = await put(request, ACCEPTED, { headers: limit });

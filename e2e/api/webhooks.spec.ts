@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { bearer, tokenFor, webhookPath } from '../support/api';
+import { auditRows } from '../support/server-db';
 import { TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
 
 const CONFIG_KEYS = [
@@ -70,6 +71,13 @@ test.describe('webhook configuration (§4.1)', () => {
     expect(await foreign.json()).toEqual(await unknown.json());
     expect((await request.get(webhookPath(WEBHOOK_IDS.a8), { headers: tenantB })).status()).toBe(404);
     expect((await (await request.get(webhookPath(WEBHOOK_IDS.a8), { headers: tenantA })).json()).url).toBe('https://receptor-a8.exemplo.com.br/hooks');
+  });
+
+  test('a refused change to another tenant’s configuration is not written to its audit trail', async ({ request }) => {
+    const refused = await request.put(webhookPath(WEBHOOK_IDS.a8), { headers: tenantB, data: { url: 'https://127.0.0.1/hook' } });
+    expect(refused.status()).toBe(400);
+    const rows = await auditRows(`webhook:${WEBHOOK_IDS.a8}`);
+    expect(rows.filter((row) => row.actor_id === TENANT_B.clientId)).toEqual([]);
   });
 
   test('a path id that is not a UUID is a 400 naming id', async ({ request }) => {

@@ -18,7 +18,12 @@ export function readCookie(request: Request, name: string): string | undefined {
   for (const part of header.split(';')) {
     const index = part.indexOf('=');
     if (index === -1) continue;
-    if (part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
+    if (part.slice(0, index).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(index + 1).trim());
+    } catch {
+      return undefined; // a cookie that does not decode is no session: 401, not 500
+    }
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { activeBookingKey } from '@/lib/scheduling/active-booking';
 
 /**
  * Schema migrations as code (not files on disk), so they travel inside the Next build. Names sort
@@ -120,8 +121,38 @@ const initial: Migration = {
   },
 };
 
+/**
+ * Rule 5 (one active reservation per beneficiary and procedure) must hold when two reservations of
+ * the same beneficiary race on different agendas, whose locks do not exclude each other. A unique
+ * key set only while a reservation is active makes the database refuse the second one. NULLs are
+ * not compared by unique indexes in SQLite, PostgreSQL or Oracle, so released rows never collide.
+ */
+const oneActiveBooking: Migration = {
+  async up(db) {
+    await db.schema.alterTable('reservations', (t) => {
+      t.string('active_booking', 64);
+    });
+    const active: { token: string; cd_pessoa_fisica: unknown; nr_seq_proc_interno: unknown }[] = await db('reservations')
+      .where({ status: 'active' })
+      .select('token', 'cd_pessoa_fisica', 'nr_seq_proc_interno');
+    for (const row of active) {
+      await db('reservations').where({ token: row.token }).update({ active_booking: activeBookingKey(row.cd_pessoa_fisica, row.nr_seq_proc_interno) });
+    }
+    await db.schema.alterTable('reservations', (t) => {
+      t.unique(['active_booking'], { indexName: 'reservations_active_booking_uq' });
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('reservations', (t) => {
+      t.dropUnique(['active_booking'], 'reservations_active_booking_uq');
+      t.dropColumn('active_booking');
+    });
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
+  '002_one_active_booking': oneActiveBooking,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

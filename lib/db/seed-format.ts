@@ -9,6 +9,9 @@ const eventFlagsDefaultingToFalse = Object.fromEntries(
   WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().default(false)]),
 ) as Record<WebhookEventFlag, z.ZodDefault<z.ZodBoolean>>;
 
+/** Identifiers are stored lowercase: paths, tokens and comparisons all use the lowercase form. */
+const uuid = z.guid().transform((value) => value.toLowerCase());
+
 export const seedSchema = z.strictObject({
   staff: z
     .array(
@@ -26,7 +29,7 @@ export const seedSchema = z.strictObject({
         clientId: z.string().min(1).max(100),
         clientSecret: z.string().min(8),
         name: z.string().min(1),
-        usuarioId: z.guid(),
+        usuarioId: uuid,
         sistemaOrigem: z.number().int(),
       }),
     )
@@ -34,8 +37,8 @@ export const seedSchema = z.strictObject({
   webhookConfigs: z
     .array(
       z.strictObject({
-        id: z.guid(),
-        usuarioId: z.guid(),
+        id: uuid,
+        usuarioId: uuid,
         sistemaOrigem: z.number().int(),
         clientId: z.string().nullable().default(null),
         url: z.string().min(1),

@@ -39,13 +39,17 @@ export function answer(codigo: CodigoP, reserved: boolean, token: string, messag
 }
 
 /**
- * The exam needs `ieLado` and none was sent. The contract has no CODIGO_P for it, so it is a 400
- * on the `ieLado` field, raised by back-ends that know the procedure's rules.
+ * A request field the back-end's own data rejects, such as an exam that needs `ieLado` sent
+ * without it, or an unknown `nrSeqProcInterno`. The contract has no CODIGO_P for these, so the
+ * route answers 400 naming the field, with the message of `messageKey` (lib/validation/issues.ts).
  */
-export class SideRequiredError extends Error {
-  constructor() {
-    super('ieLado is required for this procedure');
-    this.name = 'SideRequiredError';
+export class RequestFieldRejected extends Error {
+  constructor(
+    readonly field: 'ieLado' | 'nrSeqProcInterno',
+    readonly messageKey: 'sideRequired' | 'unknownProcedure',
+  ) {
+    super(`${field} rejected by the scheduling back-end (${messageKey})`);
+    this.name = 'RequestFieldRejected';
   }
 }
 

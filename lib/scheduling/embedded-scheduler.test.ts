@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { migratedSqlite } from '@/lib/testing/sqlite';
-import { SideRequiredError } from './backend';
+import { RequestFieldRejected } from './backend';
 import type { SlotReservationRequest } from './contract';
 import { EmbeddedScheduler } from './embedded-scheduler';
 
@@ -64,10 +64,16 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
     expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 99 }))).CODIGO_P).toBe('2');
   });
 
-  it('answers 3 for an unknown slot, for R and CR, and for an unknown procedure', async () => {
+  it('answers 3 for an unknown slot, for R and CR', async () => {
     expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 404 }))).CODIGO_P).toBe('3');
     expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 404, ieOpcao: 'CR', tokenReservaCanc: 'X' }))).CODIGO_P).toBe('3');
-    expect((await scheduler.reserveOrRelease(request({ nrSeqProcInterno: 777 }))).CODIGO_P).toBe('3');
+  });
+
+  it('rejects an unknown procedure as a bad nrSeqProcInterno, not as a missing slot', async () => {
+    await expect(scheduler.reserveOrRelease(request({ nrSeqProcInterno: 777 }))).rejects.toMatchObject({
+      field: 'nrSeqProcInterno',
+      messageKey: 'unknownProcedure',
+    });
   });
 
   it('releases only with the matching token of that slot (1), otherwise 4', async () => {
@@ -77,6 +83,13 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
     const released = await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }));
     expect(released).toEqual({ CODIGO_P: '1', IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', MENSAGEM_P: expect.any(String) });
     expect((await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }))).CODIGO_P).toBe('4');
+  });
+
+  it('the unique active-booking key refuses a second active reservation the check did not see (5)', async () => {
+    await scheduler.reserveOrRelease(request());
+    // Hide the first reservation from the explicit check, as a concurrent uncommitted one would be.
+    await db('reservations').update({ status: 'pending' });
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21 }))).CODIGO_P).toBe('5');
   });
 
   it('answers 5 when the beneficiary already holds an active reservation for the procedure', async () => {
@@ -96,7 +109,7 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
   });
 
   it('refuses a procedure that requires laterality without ieLado, before writing anything', async () => {
-    await expect(scheduler.reserveOrRelease(request({ nrSeqProcInterno: 2 }))).rejects.toBeInstanceOf(SideRequiredError);
+    await expect(scheduler.reserveOrRelease(request({ nrSeqProcInterno: 2 }))).rejects.toBeInstanceOf(RequestFieldRejected);
     expect(await db('reservations').count({ n: '*' }).first()).toEqual({ n: 0 });
     expect((await scheduler.reserveOrRelease(request({ nrSeqProcInterno: 2, ieLado: 'E' }))).CODIGO_P).toBe('0');
   });

@@ -1,10 +1,11 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
+import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
 import type { FreeSlot, FreeSlotQuery, SlotReservationRequest } from './contract';
-import { answer, SideRequiredError, type ProcedureAnswer, type SchedulingBackend } from './backend';
+import { answer, RequestFieldRejected, type ProcedureAnswer, type SchedulingBackend } from './backend';
 
 /**
  * The embedded scheduler: the stored procedure's contract (service-interface.md §3.1, §7.2)
@@ -20,7 +21,6 @@ export const MESSAGES = {
   released: 'Reserva cancelada; horário liberado.',
   unavailable: 'Horário não está mais disponível.',
   slotNotFound: 'Horário (NR_SEQ_AGENDA) não encontrado.',
-  procedureNotFound: 'Procedimento interno (NR_SEQ_PROC_INTERNO) não encontrado.',
   cannotRelease: 'Não foi possível cancelar a reserva: token inválido ou horário não reservado.',
   alreadyBooked: 'O beneficiário já possui reserva ativa para este exame.',
   internal: 'Erro interno ao processar a reserva.',
@@ -45,7 +45,9 @@ export class EmbeddedScheduler implements SchedulingBackend {
     try {
       return await db.transaction((trx) => (request.ieOpcao === 'R' ? this.reserve(trx, request) : this.release(trx, request)));
     } catch (error) {
-      if (error instanceof SideRequiredError) throw error;
+      if (error instanceof RequestFieldRejected) throw error;
+      // The race the check in reserve() cannot see: the unique active-booking key refused it.
+      if (isUniqueViolation(error)) return answer('5', false, '', MESSAGES.alreadyBooked);
       log.error('scheduler.embedded_failure', { option: request.ieOpcao, ...redactError(error) });
       return answer('9', false, '', MESSAGES.internal);
     }
@@ -63,8 +65,9 @@ export class EmbeddedScheduler implements SchedulingBackend {
     if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
 
     const procedure = await trx('procedures').where({ nr_seq_proc_interno: request.nrSeqProcInterno }).first();
-    if (!procedure) return answer('3', false, '', MESSAGES.procedureNotFound);
-    if (toBoolean(procedure.requires_side) && !request.ieLado) throw new SideRequiredError();
+    // CODIGO_P 3 means "slot not found" (§7.2); an unknown exam is the caller's bad field.
+    if (!procedure) throw new RequestFieldRejected('nrSeqProcInterno', 'unknownProcedure');
+    if (toBoolean(procedure.requires_side) && !request.ieLado) throw new RequestFieldRejected('ieLado', 'sideRequired');
 
     const start = toNumber(slot.start_ms);
     const end = start + request.nrMinDuracao * 60_000;
@@ -76,6 +79,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
       .first('token');
     if (overlapping) return answer('2', false, '', MESSAGES.unavailable);
 
+    // The common case; simultaneous reservations on other agendas are caught by the unique key below.
     const alreadyBooked = await trx('reservations')
       .where({ cd_pessoa_fisica: request.cdPessoaFisica, nr_seq_proc_interno: request.nrSeqProcInterno, status: 'active' })
       .first('token');
@@ -97,6 +101,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
       cd_usuario_convenio: request.cdUsuarioConvenio,
       nm_usuario: request.nmUsuario,
       status: 'active',
+      active_booking: activeBookingKey(request.cdPessoaFisica, request.nrSeqProcInterno),
       reserved_at: this.now(),
     });
     return answer('0', true, token, MESSAGES.reserved);
@@ -107,7 +112,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
     if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
     const released = await trx('reservations')
       .where({ token: request.tokenReservaCanc ?? '', nr_seq_agenda: request.nrSeqAgenda, status: 'active' })
-      .update({ status: 'released', released_at: this.now() });
+      .update({ status: 'released', active_booking: null, released_at: this.now() });
     if (released !== 1) return answer('4', false, '', MESSAGES.cannotRelease);
     return answer('1', false, '', MESSAGES.released);
   }

@@ -5,10 +5,10 @@ import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskIdentifier } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
 import { actorId } from '@/lib/auth/principal';
-import { log } from '@/lib/log';
+import { log, redactError } from '@/lib/log';
 import { customMessage, type Locale } from '@/lib/validation/issues';
 import { CODIGO_P_STATUS, isCodigoP, type FreeSlot, type FreeSlotQuery, type SlotReservationRequest, type SlotReservationResponse } from './contract';
-import { BackendContractError, BackendUnavailableError, SideRequiredError, type BackendFailure, type ProcedureAnswer } from './backend';
+import { BackendContractError, BackendUnavailableError, RequestFieldRejected, type BackendFailure, type ProcedureAnswer } from './backend';
 import { schedulingBackend } from './backends';
 
 export type ReservationOutcome = { status: number; body: SlotReservationResponse; headers?: Record<string, string> };
@@ -40,11 +40,9 @@ export async function reserveOrRelease(
   try {
     answer = await schedulingBackend().reserveOrRelease(request, { clientId: actorId(principal) });
   } catch (error) {
-    if (error instanceof SideRequiredError) {
-      throw problems.validation(
-        [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: customMessage('sideRequired', locale) }],
-        'This exam requires laterality (ieLado).',
-      );
+    if (error instanceof RequestFieldRejected) {
+      const { field, messageKey } = error;
+      throw problems.validation([{ field, pointer: `#/${field}`, code: messageKey, message: customMessage(messageKey, locale) }]);
     }
     // The procedure may or may not have acted: operators need to see the attempt.
     await recordAudit(await getDb(), {
@@ -64,6 +62,8 @@ export async function reserveOrRelease(
   const body: SlotReservationResponse =
     answer.CODIGO_P === '9' ? { ...fields, MENSAGEM_P: FAILURE_MESSAGES[failure?.kind ?? 'failed'] } : fields;
   const status = CODIGO_P_STATUS[answer.CODIGO_P];
+  // The back-end has committed by now: a failed audit write must not cost the caller its answer
+  // (and its TOKEN_RESERVA_P). It is logged for operators instead.
   await recordAudit(await getDb(), {
     principal,
     action: actionOf(request),
@@ -71,7 +71,7 @@ export async function reserveOrRelease(
     outcome: failure ? `CODIGO_P=9 ${failure.kind}` : `CODIGO_P=${body.CODIGO_P}`,
     httpStatus: status,
     after: { ...auditView(request, body), ...(failure ? { falha: failure.kind } : {}) },
-  });
+  }).catch((auditError: unknown) => log.error('scheduling.audit_write_failed', { codigo: body.CODIGO_P, ...redactError(auditError) }));
   const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
   return { status, body, headers };
 }

@@ -59,6 +59,8 @@ const texts: Record<Locale, Texts> = {
       tokenOnlyForRelease: 'Envie tokenReservaCanc somente quando ieOpcao = CR.',
       sideRequired: 'Este exame exige lateralidade: informe E, D ou A.',
       integer: 'Deve ser um número inteiro.',
+      uuid: 'Deve ser um UUID, como 3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8.',
+      unknownProcedure: 'Procedimento interno não encontrado no sistema de agendamento.',
     },
   },
   en: {
@@ -80,6 +82,8 @@ const texts: Record<Locale, Texts> = {
       tokenOnlyForRelease: 'Send tokenReservaCanc only when ieOpcao = CR.',
       sideRequired: 'This exam requires laterality: send E, D or A.',
       integer: 'Must be an integer.',
+      uuid: 'Must be a UUID, such as 3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8.',
+      unknownProcedure: 'Internal procedure not found in the scheduling system.',
     },
   },
 };

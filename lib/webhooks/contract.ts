@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { checkHeaderName, checkHeaderValue, duplicateHeaderIndexes, MAX_HEADER_NAME_LENGTH, MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS } from './header-policy';
+import {
+  checkHeaderName,
+  checkHeaderValue,
+  duplicateHeaderIndexes,
+  headersWireLength,
+  MAX_HEADER_NAME_LENGTH,
+  MAX_HEADER_VALUE_BYTES,
+  MAX_HEADERS_TOTAL_BYTES,
+  MAX_WEBHOOK_HEADERS,
+} from './header-policy';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 import './policy-messages';
 
@@ -54,8 +63,13 @@ export const webhookHeadersSchema = z
     for (const index of duplicateHeaderIndexes(headers.map((header) => header.chave))) {
       ctx.addIssue({ code: 'custom', path: [index, 'chave'], params: { key: 'headerDuplicate' }, input: headers[index]?.chave });
     }
+    if (headersWireLength(headers) > MAX_HEADERS_TOTAL_BYTES) {
+      ctx.addIssue({ code: 'custom', path: [], params: { key: 'headersTooLarge' }, input: headers });
+    }
   })
-  .meta({ description: `At most ${MAX_WEBHOOK_HEADERS} headers, names unique ignoring case. When sent, replaces the whole list.` });
+  .meta({
+    description: `At most ${MAX_WEBHOOK_HEADERS} headers, names unique ignoring case, ${MAX_HEADERS_TOTAL_BYTES} bytes in all. When sent, replaces the whole list.`,
+  });
 
 export type WebhookHeader = z.infer<typeof webhookHeaderSchema>;
 

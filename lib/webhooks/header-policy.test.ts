@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from '@/lib/validation/issues';
 import { webhookUpdateSchema, webhookUpdateSchemaFor } from './contract';
-import { checkHeaderName, checkHeaderValue, duplicateHeaderIndexes, utf8Length } from './header-policy';
+import { checkHeaderName, checkHeaderValue, duplicateHeaderIndexes, headersWireLength, utf8Length } from './header-policy';
 
 const RESERVED_HEADER_NAMES = [
   'Host', 'Content-Length', 'Content-Type', 'Transfer-Encoding', 'Connection', 'Upgrade', 'TE', 'Trailer',
@@ -107,5 +107,21 @@ describe('webhookUpdateSchema (the one the form and the route share)', () => {
     expect(errorsOf({ url: 'https://r.exemplo.com.br/' + 'a'.repeat(2100) })).toEqual([expect.objectContaining({ field: 'url', code: 'too_big' })]);
     const relaxed = webhookUpdateSchemaFor({ allowHttp: true, allowPrivateTargets: true });
     expect(relaxed.safeParse({ url: 'http://127.0.0.1:4000/hook' }).success).toBe(true);
+  });
+});
+
+describe('headers as a whole', () => {
+  const header = (i: number, bytes: number) => ({ chave: `X-H${i}`, valor: 'v'.repeat(bytes) });
+
+  it('refuses a set larger than an HTTP server accepts, naming the headers list', () => {
+    const tooMany = Array.from({ length: 5 }, (_, i) => header(i, 4000));
+    const result = webhookUpdateSchema.safeParse({ headers: tooMany });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['headers'], params: { key: 'headersTooLarge' } })]);
+  });
+
+  it('accepts a large set that still fits', () => {
+    expect(webhookUpdateSchema.safeParse({ headers: Array.from({ length: 3 }, (_, i) => header(i, 4000)) }).success).toBe(true);
+    expect(headersWireLength([{ chave: 'Ab', valor: 'ção' }])).toBe(2 + 5 + 4);
   });
 });

@@ -7,6 +7,12 @@
 export const MAX_WEBHOOK_HEADERS = 20;
 export const MAX_HEADER_NAME_LENGTH = 256;
 export const MAX_HEADER_VALUE_BYTES = 4096;
+/**
+ * All custom headers together, as `name: value` lines. HTTP servers refuse larger header blocks
+ * (Node's default limit is 16 KiB, nginx's 8 KiB per line), so a bigger set could never be
+ * delivered; it also keeps every valid PUT body well under the API's 64 KiB body limit.
+ */
+export const MAX_HEADERS_TOTAL_BYTES = 16_384;
 
 /** RFC 9110 §5.6.2 token: the only characters a field name may have. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -61,6 +67,11 @@ export function duplicateHeaderIndexes(names: readonly string[]): number[] {
     seen.add(key);
   });
   return duplicates;
+}
+
+/** Bytes the headers take on the wire: `name: value` plus CRLF each. */
+export function headersWireLength(headers: readonly { chave: string; valor: string }[]): number {
+  return headers.reduce((total, header) => total + utf8Length(header.chave) + utf8Length(header.valor) + 4, 0);
 }
 
 export function utf8Length(value: string): number {

@@ -1,5 +1,5 @@
 import { registerIssueMessages } from '@/lib/validation/issues';
-import { MAX_HEADER_VALUE_BYTES } from './header-policy';
+import { MAX_HEADER_VALUE_BYTES, MAX_HEADERS_TOTAL_BYTES } from './header-policy';
 import { MAX_WEBHOOK_URL_LENGTH } from './url-policy';
 
 /**
@@ -37,4 +37,9 @@ registerIssueMessages({
     headerValueControl: 'The value must not contain control characters.',
     headerValueTooLong: `The value must have at most ${MAX_HEADER_VALUE_BYTES} bytes (UTF-8).`,
   },
+});
+
+registerIssueMessages({
+  'pt-BR': { headersTooLarge: `Os cabeçalhos juntos devem ter no máximo ${MAX_HEADERS_TOTAL_BYTES} bytes; servidores HTTP recusam blocos maiores.` },
+  en: { headersTooLarge: `All headers together must have at most ${MAX_HEADERS_TOTAL_BYTES} bytes; HTTP servers refuse larger header blocks.` },
 });

@@ -14,7 +14,8 @@ import { findWebhook, listWebhooks, saveWebhook, type StoredWebhook } from './re
  */
 function visibleTo(principal: Principal, stored: StoredWebhook | undefined): stored is StoredWebhook {
   if (!stored) return false;
-  return principal.kind === 'staff' || stored.config.usuarioId === principal.usuarioId;
+  // Stored ids are lowercase (seed-format.ts); a platform token may spell its claim otherwise.
+  return principal.kind === 'staff' || stored.config.usuarioId === principal.usuarioId.toLowerCase();
 }
 
 export function etagOf(stored: StoredWebhook): string {
@@ -80,7 +81,11 @@ export async function updateWebhook(
  * rule codes are kept, never the refused values, which may hold credentials.
  */
 export async function recordRefusedUpdate(principal: Principal, id: string, error: ApiError): Promise<void> {
-  await recordAudit(await getDb(), {
+  const db = await getDb();
+  // Only configurations the caller may see: refusals against unknown or other tenants' ids would
+  // fill the trail with false alarms about them (the caller still gets its 400).
+  if (!visibleTo(principal, await findWebhook(db, id))) return;
+  await recordAudit(db, {
     principal,
     action: 'webhook.update',
     target: `webhook:${id}`,

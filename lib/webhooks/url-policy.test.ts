@@ -29,6 +29,7 @@ describe('checkWebhookUrl (strict policy)', () => {
     ['https://', 'urlInvalid'],
     ['https://999.1.1.1/', 'urlInvalid'],
     ['https://[fe80::1%25eth0]/', 'urlInvalid'],
+    ['https://receptor.exemplo.com.br:0/hooks', 'urlInvalid'],
     ['https://receptor.exemplo.com.br/ho oks', 'urlUnsafeCharacters'],
     [' https://receptor.exemplo.com.br/hooks', 'urlUnsafeCharacters'],
     ['https://receptor.exemplo.com.br/hooks\n', 'urlUnsafeCharacters'],

@@ -47,6 +47,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
   if (url.protocol === 'http:' && !policy.allowHttp) return 'urlHttpsRequired';
   // `https://@host` has empty credentials the parser drops; any `@` in the authority is refused.
   if (url.username !== '' || url.password !== '' || authorityOf(raw).includes('@')) return 'urlCredentials';
+  // Port 0 cannot be connected to; the parser keeps it, so it is refused here.
+  if (url.port === '0') return 'urlInvalid';
   if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return 'urlPrivateTarget';
   return undefined;
 }

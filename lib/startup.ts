@@ -1,0 +1,17 @@
+import 'server-only';
+import { env } from '@/lib/config/env';
+import { getDb } from '@/lib/db';
+
+/**
+ * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
+ * setting stops the server with a clear message instead of failing requests one by one.
+ */
+export async function startServer(): Promise<void> {
+  try {
+    env();
+    await getDb();
+  } catch (error) {
+    console.error(`Integration Console cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
