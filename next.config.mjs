@@ -5,7 +5,7 @@ const nextConfig = {
   poweredByHeader: false,
   // forbidden() in console layouts renders app/forbidden.tsx with status 403.
   experimental: { authInterrupts: true },
-  // Route handlers read the body themselves with a size limit; keep Next from buffering more.
+  // Baseline security headers on every answer, pages and API alike.
   async headers() {
     return [
       {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test, from a fresh clone: installs what the tests need (npm packages, Debian's Chromium,
-# a PostgreSQL server when none answers), then runs `npm test` (types, unit, build, e2e).
+# a PostgreSQL server when none answers), then runs `npm test` (types, unit on SQLite and on a fresh
+# PostgreSQL database, build, e2e on SQLite and PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1

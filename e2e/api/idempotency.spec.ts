@@ -1,11 +1,14 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { requestFingerprint } from '../../lib/idempotency/key';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../lib/idempotency/canonical-json';
+import { ownerKey } from '../../lib/auth/principal';
 import { IN_FLIGHT_TIMEOUT_MS } from '../../lib/idempotency/constants';
 import { ageIdempotencyKey, auditRows, holdIdempotencyKey } from '../support/server-db';
 import { bearer, reservationBody, RESERVE_PATH, RESERVE_SAMPLE_PATH, tokenFor } from '../support/api';
 import { slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /** Idempotency-Key on the reservation POST, through the real route, database and scheduler (agendas 910–913). */
+const OWNER_A = ownerKey({ kind: 'api-client', issuer: 'embedded', ...TENANT_A });
 let auth: Record<string, string>;
 test.beforeAll(async ({ request }) => {
   auth = bearer(await tokenFor(request));
@@ -88,7 +91,9 @@ test('a key in flight on another instance answers 409; once abandoned, a retry t
   const key = newKey('in-flight');
   const nrSeqAgenda = slotOf(911, 10);
   const body = reservationBody({ nrSeqAgenda, cdPessoaFisica: 911010 });
-  await holdIdempotencyKey({ owner: TENANT_A.clientId, key, requestHash: requestFingerprint(body), createdAt: Date.now() });
+  // The row as the server writes it: its owner key, and the SHA-256 of the canonical body (key.ts).
+  const requestHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  await holdIdempotencyKey({ owner: OWNER_A, key, requestHash, createdAt: Date.now() });
 
   const busy = await post(request, key, body);
   expect(busy.status()).toBe(409);
@@ -99,7 +104,7 @@ test('a key in flight on another instance answers 409; once abandoned, a retry t
   expect(await reservesOf(nrSeqAgenda)).toHaveLength(0);
 
   // The holder died mid-flight: past the in-flight timeout the key is taken over and the procedure runs.
-  await ageIdempotencyKey(TENANT_A.clientId, key, Date.now() - IN_FLIGHT_TIMEOUT_MS - 1000);
+  await ageIdempotencyKey(OWNER_A, key, Date.now() - IN_FLIGHT_TIMEOUT_MS - 1000);
   const recovered = await post(request, key, body);
   expect(recovered.status()).toBe(200);
   expect(recovered.headers()['idempotency-replayed']).toBeUndefined();

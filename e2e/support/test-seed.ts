@@ -16,12 +16,22 @@ export const TENANT_B = {
   sistemaOrigem: 7,
 };
 
+/** Only for the token endpoint's throttle spec, which locks this client out of new tokens. */
+export const THROTTLE_CLIENT = {
+  clientId: 'e2e-cliente-throttle',
+  clientSecret: 'e2e-segredo-cliente-throttle',
+  usuarioId: '33333333-3333-4333-8333-333333333333',
+  sistemaOrigem: 9,
+};
+
 export const STAFF = {
   admin: { email: 'admin@e2e.exemplo.com.br', password: 'Admin#e2e-2026', name: 'Ana Admin', roles: ['admin'] as const },
   webhooks: { email: 'webhooks@e2e.exemplo.com.br', password: 'Webhooks#e2e-2026', name: 'Bruno Webhooks', roles: ['webhooks'] as const },
   scheduling: { email: 'agenda@e2e.exemplo.com.br', password: 'Agenda#e2e-2026', name: 'Carla Agenda', roles: ['scheduling'] as const },
   /** Only for the console's brute-force spec, which locks this account's sign-in. */
   lockout: { email: 'bloqueio@e2e.exemplo.com.br', password: 'Bloqueio#e2e-2026', name: 'Davi Bloqueio', roles: ['scheduling'] as const },
+  /** Only for the API spec of parallel sign-in attempts, which locks this account's sign-in. */
+  parallelLockout: { email: 'bloqueio-paralelo@e2e.exemplo.com.br', password: 'Paralelo#e2e-2026', name: 'Eva Paralelo', roles: ['scheduling'] as const },
 };
 
 /** Webhook configurations: WEBHOOK_A* belong to tenant A, WEBHOOK_B1 to tenant B. */
@@ -93,7 +103,7 @@ export function buildTestSeed(now = new Date()) {
 
   return {
     staff: Object.values(STAFF).map((user) => ({ ...user, roles: [...user.roles] })),
-    apiClients: [TENANT_A, TENANT_B].map((tenant) => ({ ...tenant, name: `Cliente ${tenant.clientId}` })),
+    apiClients: [TENANT_A, TENANT_B, THROTTLE_CLIENT].map((tenant) => ({ ...tenant, name: `Cliente ${tenant.clientId}` })),
     webhookConfigs: [
       webhook(WEBHOOK_IDS.a1, TENANT_A, 'https://receptor-a1.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.a2, TENANT_A, 'https://receptor-a2.exemplo.com.br/hooks'),

@@ -29,15 +29,20 @@ export async function recordAudit(
   });
 }
 
-/** Newest first; every filter optional. */
-/** `acoes` (several actions at once) is for internal readers such as the recent-reservations list. */
-export async function listAudit(filter: Partial<AuditQuery> & { acoes?: readonly AuditAction[] } = {}): Promise<AuditEntry[]> {
+/**
+ * Newest first; every filter optional. `acoes` (several actions at once) and `alvos` (several
+ * targets at once) are for internal readers such as the recent-reservations list.
+ */
+export async function listAudit(
+  filter: Partial<AuditQuery> & { acoes?: readonly AuditAction[]; alvos?: readonly string[] } = {},
+): Promise<AuditEntry[]> {
   const db = await getDb();
   let query = db('audit_events').orderBy([{ column: 'at_ms', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limite ?? 50);
   if (filter.acao) query = query.where({ action: filter.acao });
   if (filter.acoes) query = query.whereIn('action', [...filter.acoes]);
   if (filter.ator) query = query.where({ actor_id: filter.ator });
   if (filter.alvo) query = query.where({ target: filter.alvo });
+  if (filter.alvos) query = query.whereIn('target', [...filter.alvos]);
   if (filter.antes) query = query.where('at_ms', '<', Date.parse(filter.antes));
   const rows = await query;
   return rows.map((row) => ({

@@ -12,6 +12,7 @@ export async function authenticateApiClient(clientId: string, clientSecret: stri
   if (!row || !valid) return undefined;
   return {
     kind: 'api-client',
+    issuer: 'embedded',
     clientId: row.client_id,
     usuarioId: row.usuario_id,
     sistemaOrigem: toNumber(row.sistema_origem),

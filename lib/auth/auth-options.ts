@@ -4,16 +4,14 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
 import { log } from '@/lib/log';
-import { clearSignInFailures, recordSignInFailure, signInLocked } from './login-throttle';
+import { clientAddress } from './client-address';
+import { clearCounters, countAttempt, signInCounters } from './login-throttle';
 import { decoySecretHash, verifySecret } from './passwords';
 import { signingSecret } from './signing-secret';
 
 /**
  * next-auth 4 for the staff console: e-mail and password against `staff_users`, JWT sessions whose
  * `sub` is the staff user's id, signed with the same secret that staff-session.ts decodes with.
- *
- * A function, not a constant: the secret may be generated on first start in DATA_DIR, which must
- * not happen while `next build` imports this module.
  */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -25,19 +23,13 @@ const credentialsSchema = z.object({
   password: z.string().max(1024),
 });
 
-/** Next's server fills X-Forwarded-For with the socket address when no proxy sent one. */
-export function clientAddress(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.['x-forwarded-for'];
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-  return first || 'unknown';
-}
-
 async function authorize(credentials: Record<string, string> | undefined, headers: Record<string, unknown> | undefined) {
   const parsed = credentialsSchema.safeParse(credentials ?? {});
   if (!parsed.success || !parsed.data.email) return null;
   const { email, password } = parsed.data;
-  const address = clientAddress(headers);
-  if (await signInLocked(email, address)) {
+  const counters = signInCounters(email, clientAddress(headers?.['x-forwarded-for']));
+  // Counted before the password is checked, so parallel guesses cannot outrun the limit.
+  if (!(await countAttempt(counters)).allowed) {
     log.warn('auth.sign_in_locked');
     throw new Error(SIGN_IN_LOCKED);
   }
@@ -46,15 +38,18 @@ async function authorize(credentials: Record<string, string> | undefined, header
   // Unknown e-mails cost one scrypt too, and count as failures too: nothing tells them apart.
   const valid = await verifySecret(password, row?.password_hash ?? (await decoySecretHash()));
   if (!row || !valid) {
-    await recordSignInFailure(email, address);
     log.info('auth.sign_in_failed');
     return null;
   }
-  await clearSignInFailures(email, address);
+  await clearCounters(counters);
   log.info('auth.sign_in', { userId: row.id });
   return { id: String(row.id), name: String(row.name), email: String(row.email) };
 }
 
+/**
+ * A function, not a constant: the secret may be generated on first start in DATA_DIR, which must
+ * not happen while `next build` imports this module.
+ */
 export function authOptions(): AuthOptions {
   return {
     secret: signingSecret(),

@@ -2,24 +2,40 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { getDb } from '@/lib/db';
-import { lockForUpdate, toNumber } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toNumber } from '@/lib/db/dialect';
 import { afterFailure, isLocked, THROTTLE_RULES, type ThrottleRow, type ThrottleRule } from './throttle-policy';
 
 /**
- * Sign-in attempt counters in the `login_throttle` table, so every instance sharing the database
- * sees the same locks. Keys are hashes: the table holds no e-mail addresses or client addresses.
+ * Attempt counters in the `login_throttle` table, shared by every instance using the database.
+ * An attempt is counted BEFORE the secret is checked, in one transaction over all its counters,
+ * so parallel attempts cannot all slip through while the first ones are still being verified:
+ * at most `maxFailures` attempts per window ever reach scrypt. A success clears the counters.
+ * Keys are hashes with a namespace per use: the table holds no e-mail, client id or address.
  */
-type Counter = { key: string; rule: ThrottleRule };
+export type Counter = { key: string; rule: ThrottleRule };
+
+export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+const TABLE = 'login_throttle';
 
 function hashKey(kind: string, ...parts: string[]): string {
   return `${kind}:${createHash('sha256').update(parts.join('\n')).digest('hex')}`;
 }
 
-function countersFor(email: string, address: string): Counter[] {
+/** Console sign-in: e-mail + address (tight) and e-mail alone (looser). */
+export function signInCounters(email: string, address: string): Counter[] {
   const normalized = email.trim().toLowerCase();
   return [
     { key: hashKey('ea', normalized, address), rule: THROTTLE_RULES.emailAndAddress },
     { key: hashKey('e', normalized), rule: THROTTLE_RULES.emailOnly },
+  ];
+}
+
+/** Token endpoint: client_id + address (tight) and client_id alone, whatever the address (looser). */
+export function tokenCounters(clientId: string, address: string): Counter[] {
+  return [
+    { key: hashKey('ca', clientId, address), rule: THROTTLE_RULES.clientAndAddress },
+    { key: hashKey('c', clientId), rule: THROTTLE_RULES.clientOnly },
   ];
 }
 
@@ -32,37 +48,41 @@ function fromRow(row: Record<string, unknown> | undefined): ThrottleRow | undefi
   };
 }
 
-export async function signInLocked(email: string, address: string, now = Date.now()): Promise<boolean> {
+/** Counts one attempt on every counter, or refuses it (counting nothing) while any is locked. */
+export async function countAttempt(counters: readonly Counter[], now = Date.now()): Promise<AttemptDecision> {
   const db = await getDb();
-  const keys = countersFor(email, address).map((counter) => counter.key);
-  const rows: Record<string, unknown>[] = await db('login_throttle').whereIn('throttle_key', keys);
-  return rows.some((row) => isLocked(fromRow(row), now));
+  // Always the same lock order, so two attempts on overlapping counters cannot deadlock.
+  const ordered = [...counters].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (let round = 1; ; round++) {
+    try {
+      return await db.transaction((trx) => countInTransaction(db, trx, ordered, now));
+    } catch (error) {
+      // Two first attempts on a key both INSERT; the loser retries and now finds (and locks) the row.
+      if (round < 5 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
 }
 
-export async function recordSignInFailure(email: string, address: string, now = Date.now()): Promise<void> {
-  const db = await getDb();
-  for (const counter of countersFor(email, address)) await bump(db, counter, now);
-}
-
-export async function clearSignInFailures(email: string, address: string): Promise<void> {
-  const db = await getDb();
-  await db('login_throttle').whereIn('throttle_key', countersFor(email, address).map((counter) => counter.key)).delete();
-}
-
-async function bump(db: Knex, counter: Counter, now: number): Promise<void> {
-  await db.transaction(async (trx) => {
-    const current = fromRow(await lockForUpdate(db, trx('login_throttle').where({ throttle_key: counter.key }).first()));
-    const next = afterFailure(current, now, counter.rule);
+async function countInTransaction(db: Knex, trx: Knex.Transaction, counters: readonly Counter[], now: number): Promise<AttemptDecision> {
+  const current: (ThrottleRow | undefined)[] = [];
+  for (const counter of counters) {
+    // rows[0], not .first(): knex wraps .first() with FOR UPDATE in a ROWNUM subquery Oracle refuses.
+    const rows: Record<string, unknown>[] = await lockForUpdate(db, trx(TABLE).where({ throttle_key: counter.key }));
+    current.push(fromRow(rows[0]));
+  }
+  const lockedUntil = Math.max(...current.map((row) => (isLocked(row, now) ? (row?.lockedUntil ?? 0) : 0)));
+  if (lockedUntil > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lockedUntil - now) / 1000)) };
+  for (const [index, counter] of counters.entries()) {
+    const next = afterFailure(current[index], now, counter.rule);
     const values = { failures: next.failures, window_start: next.windowStart, locked_until: next.lockedUntil };
-    if (current) await trx('login_throttle').where({ throttle_key: counter.key }).update(values);
-    else await trx('login_throttle').insert({ throttle_key: counter.key, ...values });
-  }).catch((error: unknown) => {
-    // Two first failures at once both try to insert; the loser's failure is the only one lost.
-    if (!isUniqueViolation(error)) throw error;
-  });
+    if (current[index]) await trx(TABLE).where({ throttle_key: counter.key }).update(values);
+    else await trx(TABLE).insert({ throttle_key: counter.key, ...values });
+  }
+  return { allowed: true };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'ORA-00001' || /unique|ORA-00001/i.test(String((error as Error)?.message));
+export async function clearCounters(counters: readonly Counter[]): Promise<void> {
+  const db = await getDb();
+  await db(TABLE).whereIn('throttle_key', counters.map((counter) => counter.key)).delete();
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { booleanFlag } from '@/lib/config/boolean-flag';
 
 /**
  * Settings for accepting the integration platform's own access tokens (JWTs signed with its keys,
@@ -10,11 +11,9 @@ const claimPath = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_:-]*(\.[A-Za-z_][A-Za-z0-9_:-]*)*$/, 'must be a claim name, or a dotted path to a nested claim');
 
-const booleanText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((value) => value === 'true' || value === '1' || value === 'yes');
-
 export const platformTokenEnvShape = {
   /** The embedded client-credentials issuer (POST /api/v1/auth/token) and its HS256 tokens. */
-  AUTH_EMBEDDED_ISSUER: booleanText.default(true),
+  AUTH_EMBEDDED_ISSUER: booleanFlag.default(true),
   PLATFORM_JWKS_URL: z.url().optional(),
   PLATFORM_TOKEN_ISSUER: z.string().min(1).optional(),
   PLATFORM_TOKEN_AUDIENCE: z.string().min(1).optional(),

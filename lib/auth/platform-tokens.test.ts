@@ -81,6 +81,7 @@ describe('platform access tokens (JWKS)', () => {
   it('accepts an RS256 or ES256 token from the key set and maps its claims to the principal', async () => {
     expect(await verifyAccessToken(await platformToken())).toEqual({
       kind: 'api-client',
+      issuer: 'platform',
       clientId: 'parceiro-via-plataforma',
       usuarioId: tenant.usuarioId,
       sistemaOrigem: tenant.sistemaOrigem,
@@ -92,7 +93,7 @@ describe('platform access tokens (JWKS)', () => {
   it('reads configurable (nested) claim names, and a numeric string sistemaOrigem', async () => {
     configure({ PLATFORM_USUARIO_ID_CLAIM: 'ext.usuario_id', PLATFORM_SISTEMA_ORIGEM_CLAIM: 'ext.sistema', PLATFORM_CLIENT_ID_CLAIM: 'azp' });
     const token = await platformToken({ usuarioId: undefined, ext: { usuario_id: tenant.usuarioId.toUpperCase(), sistema: '42' }, azp: 'app-x' });
-    expect(await verifyAccessToken(token)).toEqual({ kind: 'api-client', clientId: 'app-x', usuarioId: tenant.usuarioId, sistemaOrigem: 42 });
+    expect(await verifyAccessToken(token)).toEqual({ kind: 'api-client', issuer: 'platform', clientId: 'app-x', usuarioId: tenant.usuarioId, sistemaOrigem: 42 });
   });
 
   const rejected: Array<[string, () => Promise<string>]> = [

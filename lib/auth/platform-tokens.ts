@@ -58,7 +58,7 @@ function principalFrom(payload: JWTPayload, config: PlatformTokenConfig): ApiCli
     log.warn('auth.platform_token_rejected', { reason: 'claims' });
     return undefined;
   }
-  return { kind: 'api-client', clientId, usuarioId: usuarioId.toLowerCase(), sistemaOrigem: sistema as number };
+  return { kind: 'api-client', issuer: 'platform', clientId, usuarioId: usuarioId.toLowerCase(), sistemaOrigem: sistema as number };
 }
 
 /** A claim by name or dotted path (`ext.usuario_id`). */

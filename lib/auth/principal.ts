@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { StaffRole } from '@/lib/db/seed-format';
 
 /** Who is calling: an API client with a Bearer token, or a staff user signed in to the console. */
 export type ApiClientPrincipal = {
   kind: 'api-client';
+  /** Who issued the token: this server (client credentials) or the integration platform (JWKS). */
+  issuer: 'embedded' | 'platform';
   clientId: string;
   usuarioId: string;
   sistemaOrigem: number;
@@ -33,7 +36,24 @@ export function hasCapability(principal: Principal, capability: Capability): boo
   return capability !== 'audit' && principal.roles.includes(capability);
 }
 
-/** The identifier kept in the audit trail for a principal. */
+/** The identifier kept in the audit trail for a principal: readable, not necessarily unique. */
 export function actorId(principal: Principal): string {
   return principal.kind === 'api-client' ? principal.clientId : principal.email;
+}
+
+const OWNER_KEY_MAX = 200; // the idempotency_keys.owner column
+
+/**
+ * Whose state (idempotency keys and their replays) a request reads and writes. Unlike actorId it
+ * cannot collide: a platform token whose client_id equals an embedded client's id, or the same
+ * client_id under another tenant (usuarioId), is another owner. Every part is URI-encoded, so no
+ * part can contain the `:` separator; a client_id too long for the column is replaced by its hash,
+ * marked `#` (which encoding never produces).
+ */
+export function ownerKey(principal: Principal): string {
+  if (principal.kind === 'staff') return `staff:${encodeURIComponent(principal.userId)}`;
+  const prefix = ['api-client', principal.issuer, principal.usuarioId].map(encodeURIComponent).join(':');
+  const key = `${prefix}:${encodeURIComponent(principal.clientId)}`;
+  if (key.length <= OWNER_KEY_MAX) return key;
+  return `${prefix}:#${createHash('sha256').update(principal.clientId).digest('hex')}`;
 }

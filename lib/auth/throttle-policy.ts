@@ -1,8 +1,10 @@
 /**
- * Brute-force policy for console sign-in, as pure functions over one counter row. Two counters
- * apply to each attempt: e-mail + client address (tight), and e-mail alone (looser, because the
- * client address comes from X-Forwarded-For and can be varied by whoever sends the request).
- * Counters exist for any e-mail typed, so a lock never tells whether the account exists.
+ * Brute-force policy for console sign-in and the token endpoint, as pure functions over one counter
+ * row. Two counters apply to each attempt: identity (e-mail or client_id) + client address (tight),
+ * and the identity alone (looser, because the address comes from X-Forwarded-For and can be varied
+ * by whoever sends the request). Counters exist for any e-mail or client_id sent, so a lock never
+ * tells whether the account exists. Attempts are counted before the secret is checked and a
+ * success clears the counters, so `failures` counts attempts since the last success.
  */
 export type ThrottleRow = { failures: number; windowStart: number; lockedUntil: number | null };
 
@@ -13,13 +15,17 @@ const MINUTE = 60_000;
 export const THROTTLE_RULES = {
   emailAndAddress: { maxFailures: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
   emailOnly: { maxFailures: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
+  // Machines retry faster than people, and a lock of the client alone stops a legitimate client
+  // too: shorter locks, a higher address-independent limit.
+  clientAndAddress: { maxFailures: 10, windowMs: 15 * MINUTE, lockMs: 5 * MINUTE },
+  clientOnly: { maxFailures: 50, windowMs: 15 * MINUTE, lockMs: 5 * MINUTE },
 } satisfies Record<string, ThrottleRule>;
 
 export function isLocked(row: ThrottleRow | undefined, now: number): boolean {
   return row?.lockedUntil != null && row.lockedUntil > now;
 }
 
-/** The counter after one more failure: a new window once the old one is over, a lock at the limit. */
+/** The counter after one more attempt: a new window once the old one is over, a lock at the limit. */
 export function afterFailure(row: ThrottleRow | undefined, now: number, rule: ThrottleRule): ThrottleRow {
   const windowOpen = row !== undefined && now - row.windowStart < rule.windowMs && !lockExpired(row, now);
   const failures = windowOpen ? row.failures + 1 : 1;

@@ -4,12 +4,19 @@ import { readBodyText } from '@/lib/http/body';
 import { problems } from '@/lib/http/errors';
 import { authenticateApiClient } from './api-clients';
 import { issueAccessToken } from './access-tokens';
+import { clientAddress } from './client-address';
+import { clearCounters, countAttempt, tokenCounters } from './login-throttle';
 import type { OAuthError, TokenResponse } from './token-contract';
 
 /**
  * OAuth 2.0 client credentials grant (RFC 6749 §4.4) for API clients. Credentials come in HTTP
  * Basic or in the form body (§2.3.1); errors use the RFC's own JSON body (§5.2), not problem+json,
  * because OAuth client libraries parse that shape.
+ *
+ * Every attempt costs one scrypt, so attempts are throttled per client_id (+ address, and alone)
+ * before the secret is checked; see throttle-policy.ts. A locked client_id gets 429 with
+ * Retry-After and, since RFC 6749 defines no throttling error, the §5.2 body of a failed client
+ * authentication, `invalid_client`, so OAuth libraries still read it as "credentials not accepted".
  */
 function oauthError(status: number, error: OAuthError['error'], description: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error, error_description: description } satisfies OAuthError), {
@@ -65,8 +72,14 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   const challenge = basic ? { 'WWW-Authenticate': 'Basic realm="integration-api"' } : undefined;
   if (!clientId || !clientSecret) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
 
+  const counters = tokenCounters(clientId.slice(0, 200), clientAddress(request.headers.get('x-forwarded-for')));
+  const attempt = await countAttempt(counters);
+  if (!attempt.allowed) {
+    return oauthError(429, 'invalid_client', 'Too many failed attempts; retry later.', { 'Retry-After': String(attempt.retryAfterSeconds) });
+  }
   const client = await authenticateApiClient(clientId.slice(0, 200), clientSecret.slice(0, 500));
   if (!client) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
+  await clearCounters(counters);
 
   const { token, expiresIn } = await issueAccessToken(client);
   return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn } satisfies TokenResponse), {

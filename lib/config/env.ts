@@ -1,6 +1,7 @@
 import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
+import { booleanFlag } from './boolean-flag';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
 import { checkPlatformTokenEnv, platformTokenConfigFrom, platformTokenEnvShape, type PlatformTokenConfig } from '@/lib/auth/platform-token-config';
 
@@ -8,10 +9,6 @@ import { checkPlatformTokenEnv, platformTokenConfigFrom, platformTokenEnvShape, 
  * Every setting the server reads, validated once. Other modules import `env()` instead of touching
  * process.env, so a typo or a bad value fails at start with a message naming the variable.
  */
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** Folder of the embedded database file and the generated signing secret. */

@@ -8,6 +8,9 @@ import { authenticateApiClient } from '@/lib/auth/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/audit-trail';
 import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
 import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
+import { clearCounters, countAttempt, signInCounters, tokenCounters } from '@/lib/auth/login-throttle';
+import { THROTTLE_RULES } from '@/lib/auth/throttle-policy';
+import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
 import type { ApiClientPrincipal, StaffPrincipal } from '@/lib/auth/principal';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
@@ -16,22 +19,24 @@ import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/su
  * runner per database (repositories.*.test.ts), against whatever DATABASE_URL the runner set, so
  * driver quirks (bigint as string, CLOBs, '' read back as NULL, identifier case) show up here.
  */
-const tenantA: ApiClientPrincipal = { kind: 'api-client', clientId: TENANT_A.clientId, usuarioId: TENANT_A.usuarioId, sistemaOrigem: TENANT_A.sistemaOrigem };
+const tenantA: ApiClientPrincipal = { kind: 'api-client', issuer: 'embedded', clientId: TENANT_A.clientId, usuarioId: TENANT_A.usuarioId, sistemaOrigem: TENANT_A.sistemaOrigem };
 const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };
 
 export function repositoryContract(): void {
+  throttleContract();
+  idempotencyContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
     const applied = await db('knex_migrations').select('name');
     expect(applied.map((row) => row.name).sort()).toEqual(await migrationSource.getMigrations([]));
     await seedOnce(db, seedSchema.parse(buildTestSeed()));
     const counted = await db('api_clients').count({ count: '*' });
-    expect(toNumber(counted[0]?.count)).toBe(2); // PostgreSQL counts as a string, Oracle as a number
+    expect(toNumber(counted[0]?.count)).toBe(buildTestSeed().apiClients.length); // PostgreSQL counts as a string, Oracle as a number
     expect(await db('app_meta').where({ meta_key: 'seeded_at' })).toHaveLength(1);
   });
 
   it('authenticates API clients with numbers read back as numbers', async () => {
-    expect(await authenticateApiClient(TENANT_B.clientId, TENANT_B.clientSecret)).toEqual({ kind: 'api-client', ...withoutSecret(TENANT_B) });
+    expect(await authenticateApiClient(TENANT_B.clientId, TENANT_B.clientSecret)).toEqual({ kind: 'api-client', issuer: 'embedded', ...withoutSecret(TENANT_B) });
     expect(await authenticateApiClient(TENANT_B.clientId, 'wrong-secret')).toBeUndefined();
   });
 
@@ -82,6 +87,48 @@ export function repositoryContract(): void {
     const release = { ...request, ieOpcao: 'CR' as const, tokenReservaCanc: reserved.TOKEN_RESERVA_P };
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('1');
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('4');
+  });
+}
+
+function throttleContract(): void {
+  it('counts sign-in attempts atomically: of parallel attempts exactly the limit passes; a success clears', async () => {
+    const counters = signInCounters('contrato-paralelo@exemplo.com.br', '203.0.113.9');
+    const decisions = await Promise.all(Array.from({ length: 12 }, () => countAttempt(counters)));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(THROTTLE_RULES.emailAndAddress.maxFailures);
+    const refused = decisions.find((decision) => !decision.allowed);
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: THROTTLE_RULES.emailAndAddress.lockMs / 1000 });
+    await clearCounters(counters);
+    expect(await countAttempt(counters)).toEqual({ allowed: true });
+  });
+
+  it('locks a counter until its lock runs out, then gives a fresh set of attempts', async () => {
+    const t0 = 1_800_000_000_000;
+    const rule = THROTTLE_RULES.clientAndAddress;
+    const counters = tokenCounters('contrato-cliente', '198.51.100.1');
+    for (let attempt = 0; attempt < rule.maxFailures; attempt++) expect((await countAttempt(counters, t0)).allowed).toBe(true);
+    expect(await countAttempt(counters, t0 + 1000)).toEqual({ allowed: false, retryAfterSeconds: rule.lockMs / 1000 - 1 });
+    expect(await countAttempt(counters, t0 + rule.lockMs)).toEqual({ allowed: true });
+    // Sign-in and token counters live in separate key namespaces.
+    expect((await countAttempt(signInCounters('contrato-cliente', '198.51.100.1'), t0 + 1000)).allowed).toBe(true);
+  });
+}
+
+function idempotencyContract(): void {
+  it('stores idempotency keys: one claim among contenders, replay, mismatch, release', async () => {
+    const db = await getDb();
+    const ref = { owner: 'api-client:embedded:contrato:cliente', key: 'contrato-1' };
+    const t0 = Date.now();
+    const claims = await Promise.all(Array.from({ length: 6 }, () => claimKey(db, ref, 'h', t0)));
+    expect(claims.filter((claim) => claim.kind === 'claimed')).toHaveLength(1);
+    expect(claims.filter((claim) => claim.kind === 'in-flight')).toHaveLength(5);
+    const answer = { status: 200, body: { CODIGO_P: '0', MENSAGEM_P: 'Reservado – ação' } };
+    await completeKey(db, ref, t0, answer);
+    expect(await claimKey(db, ref, 'h', t0 + 1)).toEqual({ kind: 'replay', answer });
+    expect(await claimKey(db, ref, 'other', t0 + 1)).toEqual({ kind: 'mismatch' });
+    const second = { ...ref, key: 'contrato-2' };
+    expect(await claimKey(db, second, 'h', t0)).toEqual({ kind: 'claimed', claimedAt: t0 });
+    await releaseKey(db, second, t0);
+    expect((await claimKey(db, second, 'h', t0 + 1)).kind).toBe('claimed');
   });
 }
 

@@ -42,6 +42,8 @@ export const problems = {
     new ApiError(403, problemType('forbidden'), 'Forbidden', detail),
   crossOrigin: () =>
     new ApiError(403, problemType('cross-origin'), 'Forbidden', 'State-changing requests must come from the console’s own origin.'),
+  malformedPath: () =>
+    new ApiError(400, problemType('malformed-path'), 'Bad Request', 'The request path is not valid percent-encoded UTF-8.'),
   notFound: (detail = 'The resource was not found.') => new ApiError(404, problemType('not-found'), 'Not Found', detail),
   methodNotAllowed: (allow: string[]) =>
     new ApiError(405, problemType('method-not-allowed'), 'Method Not Allowed', undefined, { headers: { Allow: allow.join(', ') } }),

@@ -34,13 +34,14 @@ export function idempotencyKeyOf(request: Request, locale: Locale): string | und
 }
 
 export async function idempotent(
-  scope: { owner: string; key: string | undefined; body: unknown },
+  /** `inFlightTimeoutMs`: at least the operation's longest run (constants.ts inFlightTimeoutFor). */
+  scope: { owner: string; key: string | undefined; body: unknown; inFlightTimeoutMs: number },
   operation: () => Promise<StoredAnswer>,
 ): Promise<Response> {
   if (scope.key === undefined) return answerOf(await operation());
   const db = await getDb();
   const ref = { owner: scope.owner, key: scope.key };
-  const claim = await claimKey(db, ref, requestFingerprint(scope.body));
+  const claim = await claimKey(db, ref, requestFingerprint(scope.body), Date.now(), scope.inFlightTimeoutMs);
   switch (claim.kind) {
     case 'replay':
       return answerOf(claim.answer, { [REPLAYED_HEADER]: 'true' });

@@ -1,4 +1,8 @@
+import 'server-only';
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
+
+export { canonicalJson };
 
 /**
  * The caller-facing rules of `Idempotency-Key` (no database): what a key may look like, and the
@@ -20,15 +24,4 @@ export function isValidIdempotencyKey(key: string): boolean {
  */
 export function requestFingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

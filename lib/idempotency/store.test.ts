@@ -53,3 +53,19 @@ describe('idempotency key store', () => {
     expect((await claimKey(db, ref, 'h', t0 + 2 + IN_FLIGHT_TIMEOUT_MS)).kind).toBe('in-flight');
   });
 });
+
+describe('idempotency key store with an operation that may run long', () => {
+  it('does not take over a key before the in-flight timeout the caller passes', async () => {
+    const { db, cleanup } = await migratedSqlite();
+    try {
+      const ref = { owner: 'api-client:embedded:u:c', key: 'slow' };
+      const t0 = 1_800_000_000_000;
+      const timeout = 20 * 60_000;
+      expect((await claimKey(db, ref, 'h', t0, timeout)).kind).toBe('claimed');
+      expect((await claimKey(db, ref, 'h', t0 + IN_FLIGHT_TIMEOUT_MS + 1, timeout)).kind).toBe('in-flight');
+      expect((await claimKey(db, ref, 'h', t0 + timeout, timeout)).kind).toBe('claimed');
+    } finally {
+      await cleanup();
+    }
+  });
+});

@@ -11,9 +11,11 @@ import { isUniqueViolation, toNumber } from '@/lib/db/dialect';
  * Lifecycle of a row: `in_flight` while the owner runs the operation, then `done` with the stored
  * answer, kept RETENTION_MS. An answer that must not be replayed (a 4xx the operation raised
  * before acting, a 5xx, a crash) deletes the row, so a retry runs again. A row left `in_flight`
- * by an instance that died is taken over after IN_FLIGHT_TIMEOUT_MS: running the reservation
- * again is safe, the procedure itself answers "already reserved/booked" (2/5) or "cannot cancel"
- * (4) if the first attempt did act.
+ * by an instance that died is taken over after the in-flight timeout, which the caller derives from
+ * the operation's longest possible run (at least IN_FLIGHT_TIMEOUT_MS), so a key is never taken over
+ * while its first attempt may still be running: running the reservation again after the holder died
+ * is safe, the procedure itself answers "already reserved/booked" (2/5) or "cannot cancel" (4) if
+ * the first attempt did act.
  */
 import { IN_FLIGHT_TIMEOUT_MS, RETENTION_MS } from './constants';
 
@@ -34,7 +36,13 @@ type KeyRef = { owner: string; key: string };
 
 const where = ({ owner, key }: KeyRef) => ({ owner, idem_key: key });
 
-export async function claimKey(db: Knex, ref: KeyRef, requestHash: string, now = Date.now()): Promise<Claim> {
+export async function claimKey(
+  db: Knex,
+  ref: KeyRef,
+  requestHash: string,
+  now = Date.now(),
+  inFlightTimeoutMs = IN_FLIGHT_TIMEOUT_MS,
+): Promise<Claim> {
   await sweepExpired(db, now);
   // Two rounds at most: the second follows the removal of an expired or abandoned row.
   for (let round = 0; round < 2; round++) {
@@ -43,7 +51,7 @@ export async function claimKey(db: Knex, ref: KeyRef, requestHash: string, now =
     if (!row) continue; // finished and removed between our INSERT and SELECT: try again
     const createdAt = toNumber(row.created_at);
     const expired = now - createdAt >= RETENTION_MS;
-    const abandoned = row.state === 'in_flight' && now - createdAt >= IN_FLIGHT_TIMEOUT_MS;
+    const abandoned = row.state === 'in_flight' && now - createdAt >= inFlightTimeoutMs;
     if (!expired && row.request_hash !== requestHash) return { kind: 'mismatch' };
     if (expired || abandoned) {
       // Conditional on what we read, so of two contenders only one removes it and re-inserts.

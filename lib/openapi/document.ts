@@ -123,6 +123,11 @@ export function buildOpenApiDocument() {
             '200': { description: 'A short-lived Bearer token.', content: json(ref('TokenResponse')) },
             '400': { description: 'Missing or unsupported grant_type.', content: json(ref('OAuthError')) },
             '401': { description: 'Client authentication failed (invalid_client).', content: json(ref('OAuthError')) },
+            '429': {
+              description: 'Too many failed attempts for this client_id: invalid_client, retry after the Retry-After header’s seconds.',
+              headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the client_id is unlocked.' } },
+              content: json(ref('OAuthError')),
+            },
             '404': problem('The embedded issuer is switched off (AUTH_EMBEDDED_ISSUER=false): use the integration platform’s token.'),
           },
         },

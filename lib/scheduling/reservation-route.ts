@@ -1,17 +1,22 @@
 import 'server-only';
-import { actorId } from '@/lib/auth/principal';
+import { ownerKey } from '@/lib/auth/principal';
+import { env } from '@/lib/config/env';
 import { apiRoute } from '@/lib/http/route';
+import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent } from '@/lib/idempotency/idempotent';
+import { maxReservationCallMs } from './call-duration';
 import { slotReservationSchema } from './contract';
 import { reserveOrRelease } from './service';
 
 /**
  * The reservation POST, served at the contract's endpoint and at the sample requests' path shape
  * (§4.2): both routes export this one handler. Retries are safe with an `Idempotency-Key`, scoped
- * to the caller; a key used on one path replays on the other, they are one operation.
+ * to the caller (ownerKey); a key used on one path replays on the other, they are one operation.
+ * A key stays in flight as long as the configured back-end may take for one call.
  */
 export const reservationPost = apiRoute({ capability: 'scheduling' }, async ({ request, principal, json, parse, locale }) => {
   const key = idempotencyKeyOf(request, locale);
   const body = parse(slotReservationSchema, await json());
-  return idempotent({ owner: actorId(principal), key, body }, () => reserveOrRelease(principal, body, locale));
+  const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
+  return idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body, locale));
 });

@@ -13,7 +13,7 @@ import type { SlotReservationRequest } from '../contract';
 import type { SchedulingBackend } from '../backend';
 import { INTERNAL_ERROR_MESSAGE, listFreeSlots, reserveOrRelease, UNAVAILABLE_MESSAGE, UNCERTAIN_MESSAGE } from '../service';
 import { DEFAULT_PARAMETER_NAMES, parseParameterNames, type OracleSchedulingConfig } from './config';
-import { FakeOraclePool, oracleError, outBinds } from './fake-oracle';
+import { FakeOraclePool, oracleError, outBinds } from './testing/fake-oracle';
 import { OracleScheduler } from './oracle-scheduler';
 import { schedulingPool } from './pool';
 
@@ -65,6 +65,7 @@ END;`;
 
 const principal: ApiClientPrincipal = {
   kind: 'api-client',
+  issuer: 'embedded',
   clientId: 'portal-parceiro',
   usuarioId: '7d4f1c2a-3b5e-4c6d-8e9f-0a1b2c3d4e5f',
   sistemaOrigem: 3,

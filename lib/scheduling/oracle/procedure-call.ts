@@ -1,3 +1,4 @@
+import 'server-only';
 import oracledb, { type BindDefinition } from 'oracledb';
 import type { SlotReservationRequest } from '../contract';
 import { PROCEDURE_INPUTS, PROCEDURE_OUTPUTS, type OracleSchedulingConfig, type ProcedureOutput } from './config';

@@ -1,0 +1,54 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { STAFF, THROTTLE_CLIENT } from '../support/test-seed';
+
+/**
+ * Brute-force limits through the real server and database: attempts are counted before the secret
+ * is checked, so parallel guesses cannot outrun the limit (5 per e-mail and address for sign-in,
+ * 10 per client_id and address for tokens; lib/auth/throttle-policy.ts).
+ */
+async function signInAttempt(api: APIRequestContext, csrfToken: string, email: string, password: string): Promise<string | null> {
+  const response = await api.post('/api/auth/callback/credentials', { form: { email, password, csrfToken, json: 'true' }, maxRedirects: 0 });
+  // next-auth answers (200, or 401 for a refusal) the URL it would redirect to: ?error=CredentialsSignin (wrong), ?error=locked, or none.
+  return new URL((await response.json()).url).searchParams.get('error');
+}
+
+test('40 parallel wrong passwords: only 5 are checked, the rest and then the right password are locked', async ({ playwright, baseURL }) => {
+  const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': '203.0.113.41' } });
+  try {
+    const { csrfToken } = await (await api.get('/api/auth/csrf')).json();
+    const account = STAFF.parallelLockout;
+    const errors = await Promise.all(Array.from({ length: 40 }, (_, i) => signInAttempt(api, csrfToken, account.email, `errada-${i}`)));
+    expect(errors.filter((error) => error === 'CredentialsSignin')).toHaveLength(5);
+    expect(errors.filter((error) => error === 'locked')).toHaveLength(35);
+    expect(await signInAttempt(api, csrfToken, account.email, account.password)).toBe('locked');
+  } finally {
+    await api.dispose();
+  }
+});
+
+test('token endpoint: wrong secrets lock the client_id (429 invalid_client, Retry-After), also from other addresses', async ({ request }) => {
+  const token = (secret: string, address = '198.51.100.7') =>
+    request.post('/api/v1/auth/token', {
+      headers: { 'X-Forwarded-For': address },
+      form: { grant_type: 'client_credentials', client_id: THROTTLE_CLIENT.clientId, client_secret: secret },
+    });
+  // A success clears the counters: a client that mistyped once is not a step closer to a lock.
+  expect((await token('errado-0')).status()).toBe(401);
+  expect((await token(THROTTLE_CLIENT.clientSecret)).status()).toBe(200);
+
+  const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => token(`errado-${i}`)));
+  expect(answers.filter((response) => response.status() === 401)).toHaveLength(10);
+  const locked = answers.filter((response) => response.status() === 429);
+  expect(locked).toHaveLength(15);
+  expect(await locked[0]!.json()).toEqual({ error: 'invalid_client', error_description: 'Too many failed attempts; retry later.' });
+  expect(Number(locked[0]!.headers()['retry-after'])).toBeGreaterThan(0);
+  expect(locked[0]!.headers()['cache-control']).toContain('no-store');
+
+  // The right secret is refused while locked, without being checked.
+  expect((await token(THROTTLE_CLIENT.clientSecret)).status()).toBe(429);
+
+  // The address-independent counter: 50 attempts from ever-new addresses lock the client_id everywhere.
+  const spread = await Promise.all(Array.from({ length: 45 }, (_, i) => token(`errado-x${i}`, `192.0.2.${i + 1}`)));
+  expect(spread.filter((response) => response.status() === 401)).toHaveLength(40);
+  expect((await token(THROTTLE_CLIENT.clientSecret, '192.0.2.200')).status()).toBe(429);
+});

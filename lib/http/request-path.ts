@@ -1,0 +1,14 @@
+/** Path rules the proxy applies before Next routes a request (no server imports: proxy.ts uses them). */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
+/** Whether every segment percent-decodes to UTF-8, as Next must do to fill dynamic route params. */
+export function pathDecodes(pathname: string): boolean {
+  try {
+    for (const segment of pathname.split('/')) decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
