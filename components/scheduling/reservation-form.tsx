@@ -30,7 +30,44 @@ function useFieldError(name: Name) {
   return formState.errors[name]?.message;
 }
 
-/** One text field of §2.2, labelled with its name and API name and a short description. */
+/** What the input or select inside a ReservationField needs to be tied to its label and messages. */
+type ControlProps = { id: string; invalid: boolean; 'aria-describedby': string | undefined };
+
+/**
+ * The frame every §2.2 field shares: the label with its API name, the required/optional badge,
+ * a short description and the field's error. The control itself comes from `children`.
+ */
+function ReservationField({
+  name,
+  need = 'required',
+  description,
+  className,
+  children,
+}: {
+  name: Name;
+  need?: Need;
+  description?: ReactNode;
+  className?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
+  const t = useT();
+  const error = useFieldError(name);
+  const id = `field-${name}`;
+  return (
+    <Field
+      id={id}
+      label={<FieldLabel name={name} />}
+      badge={t(`common.${need}`)}
+      description={description ?? t(`scheduling.field.${name}` as MessageKey)}
+      error={error}
+      className={className}
+    >
+      {children({ id, invalid: Boolean(error), 'aria-describedby': describedBy(id, { description: true, error: Boolean(error) }) })}
+    </Field>
+  );
+}
+
+/** One text field of §2.2. */
 function TextField({
   name,
   need = 'required',
@@ -44,30 +81,21 @@ function TextField({
   maxLength?: number;
   description?: ReactNode;
 }) {
-  const t = useT();
   const { register } = useFormContext<ReservationFormValues>();
-  const error = useFieldError(name);
-  const id = `field-${name}`;
   return (
-    <Field
-      id={id}
-      label={<FieldLabel name={name} />}
-      badge={t(`common.${need}`)}
-      description={description ?? t(`scheduling.field.${name}` as MessageKey)}
-      error={error}
-    >
-      <Input
-        id={id}
-        inputMode={numeric ? 'numeric' : undefined}
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={maxLength}
-        invalid={Boolean(error)}
-        aria-describedby={describedBy(id, { description: true, error: Boolean(error) })}
-        className="font-mono"
-        {...register(name)}
-      />
-    </Field>
+    <ReservationField name={name} need={need} description={description}>
+      {(control) => (
+        <Input
+          {...control}
+          inputMode={numeric ? 'numeric' : undefined}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={maxLength}
+          className="font-mono"
+          {...register(name)}
+        />
+      )}
+    </ReservationField>
   );
 }
 
@@ -89,33 +117,23 @@ function SelectField({
   /** Both columns, so long option texts (exam names with their code) are not cut. */
   wide?: boolean;
 }) {
-  const t = useT();
   const { register } = useFormContext<ReservationFormValues>();
-  const error = useFieldError(name);
-  const id = `field-${name}`;
   return (
-    <Field
-      id={id}
-      label={<FieldLabel name={name} />}
-      badge={t(`common.${need}`)}
-      description={description ?? t(`scheduling.field.${name}`)}
-      error={error}
-      className={wide ? 'sm:col-span-2' : undefined}
-    >
-      <Select
-        id={id}
-        invalid={Boolean(error)}
-        aria-busy={busy || undefined}
-        aria-describedby={describedBy(id, { description: true, error: Boolean(error) })}
-        {...register(name, onChange ? { onChange: (event: { target: { value: string } }) => onChange(event.target.value) } : undefined)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </Select>
-    </Field>
+    <ReservationField name={name} need={need} description={description} className={wide ? 'sm:col-span-2' : undefined}>
+      {(control) => (
+        <Select
+          {...control}
+          aria-busy={busy || undefined}
+          {...register(name, onChange ? { onChange: (event: { target: { value: string } }) => onChange(event.target.value) } : undefined)}
+        >
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+      )}
+    </ReservationField>
   );
 }
 
