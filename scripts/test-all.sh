@@ -4,6 +4,7 @@
 # PostgreSQL database, build, e2e on SQLite and PostgreSQL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-runtime.sh
 export NEXT_TELEMETRY_DISABLED=1
 
 apt_updated=false
