@@ -52,8 +52,16 @@ async function worker() {
     const i = next++;
     const slot = slots[i];
     const body = {
-      nrSeqAgenda: slot.NR_SEQ_AGENDA, nrSeqProcInterno: procedures[i % 2], nrMinDuracao: slot.NR_MIN_DURACAO, ieOpcao: 'R',
-      cdPessoaFisica: 800_000 + i, cdConvenio: 12, cdCategoria: 1, cdPlano: 3, cdUsuarioConvenio: '0012345678901', nmUsuario: 'bench',
+      nrSeqAgenda: slot.NR_SEQ_AGENDA,
+      nrSeqProcInterno: procedures[i % 2],
+      nrMinDuracao: slot.NR_MIN_DURACAO,
+      ieOpcao: 'R',
+      cdPessoaFisica: 800_000 + i,
+      cdConvenio: 12,
+      cdCategoria: 1,
+      cdPlano: 3,
+      cdUsuarioConvenio: '0012345678901',
+      nmUsuario: 'bench',
     };
     const reserved = await call(body);
     if (reserved.CODIGO_P === '0') await call({ ...body, ieOpcao: 'CR', tokenReservaCanc: reserved.TOKEN_RESERVA_P });
@@ -69,6 +77,8 @@ const count = latencies.R.length + latencies.CR.length;
 console.log(`requests: ${count} in ${seconds.toFixed(2)} s → ${(count / seconds).toFixed(1)} req/s, concurrency ${concurrency}`);
 for (const option of ['R', 'CR']) {
   const list = latencies[option];
-  console.log(`${option.padEnd(2)} n=${list.length} p50=${pct(list, 50)} ms p95=${pct(list, 95)} ms p99=${pct(list, 99)} ms max=${pct(list, 100)} ms`);
+  console.log(
+    `${option.padEnd(2)} n=${list.length} p50=${pct(list, 50)} ms p95=${pct(list, 95)} ms p99=${pct(list, 99)} ms max=${pct(list, 100)} ms`,
+  );
 }
 console.log('CODIGO_P counts:', JSON.stringify(codes));

@@ -28,7 +28,14 @@ function CredentialField({
   const t = useT();
   return (
     <Field id={id} label={label} error={missing && t(missing)}>
-      <Input id={id} name={id} required invalid={Boolean(missing)} aria-describedby={describedBy(id, { error: Boolean(missing) })} {...input} />
+      <Input
+        id={id}
+        name={id}
+        required
+        invalid={Boolean(missing)}
+        aria-describedby={describedBy(id, { error: Boolean(missing) })}
+        {...input}
+      />
     </Field>
   );
 }
@@ -78,14 +85,24 @@ export function SignInForm({ returnTo, notice }: { returnTo?: string; notice?: s
 
   return (
     <form onSubmit={handleSubmit} className="flex flex-col gap-4" noValidate>
-      {notice && !error ? <Alert tone="info" role="status">{notice}</Alert> : null}
+      {notice && !error ? (
+        <Alert tone="info" role="status">
+          {notice}
+        </Alert>
+      ) : null}
       {error ? (
         <Alert tone="danger" role="alert">
           {t(error)}
         </Alert>
       ) : null}
       <CredentialField id="email" type="email" autoComplete="username" label={t('signIn.email')} missing={missing.email} autoFocus />
-      <CredentialField id="password" type="password" autoComplete="current-password" label={t('signIn.password')} missing={missing.password} />
+      <CredentialField
+        id="password"
+        type="password"
+        autoComplete="current-password"
+        label={t('signIn.password')}
+        missing={missing.password}
+      />
       <Button type="submit" disabled={pending} className="mt-1 w-full">
         {pending ? t('signIn.submitting') : t('signIn.submit')}
       </Button>

@@ -35,7 +35,11 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
 
   return (
     <Card title={t('slots.title')} titleId="slots-title" description={t('slots.intro')}>
-      <form onSubmit={handleSubmit} className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_8rem_auto] sm:items-end" aria-label={t('slots.title')}>
+      <form
+        onSubmit={handleSubmit}
+        className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_8rem_auto] sm:items-end"
+        aria-label={t('slots.title')}
+      >
         <Field id="slots-de" label={t('slots.from')} badge={t('time.brasilia')}>
           <Input id="slots-de" name="de" type="datetime-local" />
         </Field>
@@ -62,44 +66,57 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
         </a>
         <QueryStatus query={slots} empty={t('slots.empty')}>
           {(items) => (
-          <div className="relative max-h-72 overflow-auto rounded-md border border-slate-200" tabIndex={0} aria-label={t('slots.title')} role="region">
-            <table className="w-full text-left text-sm" data-testid="free-slots">
-              <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-medium">
-                    {t('slots.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
-                  </th>
-                  <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">{t('slots.column.agenda')}</th>
-                  <th scope="col" className="px-3 py-2 font-mono font-medium">{t('slots.column.slot')}</th>
-                  <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">{t('slots.column.minutes')}</th>
-                  <th scope="col" className="px-3 py-2"><span className="sr-only">{t('webhooks.column.actions')}</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {items.map((slot) => {
-                  const when = brasiliaDateTime(slot.DT_AGENDA, locale);
-                  return (
-                    <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
-                      <td className="px-3 py-1.5 whitespace-nowrap">{when}</td>
-                      <td className="hidden px-3 py-1.5 font-mono sm:table-cell">{slot.CD_AGENDA}</td>
-                      <td className="px-3 py-1.5 font-mono">{slot.NR_SEQ_AGENDA}</td>
-                      <td className="hidden px-3 py-1.5 sm:table-cell">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</td>
-                      <td className="px-3 py-1.5 text-right">
-                        <Button
-                          size="sm"
-                          variant="secondary"
-                          onClick={() => onPick(slot)}
-                          aria-label={t('slots.useLabel', { slot: slot.NR_SEQ_AGENDA, when })}
-                        >
-                          {t('slots.use')}
-                        </Button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+            <div
+              className="relative max-h-72 overflow-auto rounded-md border border-slate-200"
+              tabIndex={0}
+              aria-label={t('slots.title')}
+              role="region"
+            >
+              <table className="w-full text-left text-sm" data-testid="free-slots">
+                <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      {t('slots.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
+                    </th>
+                    <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">
+                      {t('slots.column.agenda')}
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-mono font-medium">
+                      {t('slots.column.slot')}
+                    </th>
+                    <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">
+                      {t('slots.column.minutes')}
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      <span className="sr-only">{t('webhooks.column.actions')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {items.map((slot) => {
+                    const when = brasiliaDateTime(slot.DT_AGENDA, locale);
+                    return (
+                      <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
+                        <td className="px-3 py-1.5 whitespace-nowrap">{when}</td>
+                        <td className="hidden px-3 py-1.5 font-mono sm:table-cell">{slot.CD_AGENDA}</td>
+                        <td className="px-3 py-1.5 font-mono">{slot.NR_SEQ_AGENDA}</td>
+                        <td className="hidden px-3 py-1.5 sm:table-cell">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</td>
+                        <td className="px-3 py-1.5 text-right">
+                          <Button
+                            size="sm"
+                            variant="secondary"
+                            onClick={() => onPick(slot)}
+                            aria-label={t('slots.useLabel', { slot: slot.NR_SEQ_AGENDA, when })}
+                          >
+                            {t('slots.use')}
+                          </Button>
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
           )}
         </QueryStatus>
       </div>

@@ -23,7 +23,12 @@ export function OutcomePanel({ outcome, onPrepareRelease }: { outcome?: OutcomeS
   const t = useT();
   return (
     <Card title={t('outcome.title')} titleId="outcome-title">
-      <div aria-live="polite" data-testid="outcome" data-kind={outcome?.kind} data-codigo={outcome?.kind === 'codigo' ? outcome.codigo : undefined}>
+      <div
+        aria-live="polite"
+        data-testid="outcome"
+        data-kind={outcome?.kind}
+        data-codigo={outcome?.kind === 'codigo' ? outcome.codigo : undefined}
+      >
         <OutcomeContent outcome={outcome} onPrepareRelease={onPrepareRelease} />
       </div>
     </Card>
@@ -102,7 +107,9 @@ function OutcomeBody({ outcome, onPrepareRelease }: { outcome: ReservationOutcom
       </Alert>
       <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
         <dt className="font-mono text-slate-600">{t('outcome.codigo')}</dt>
-        <dd className="font-mono" data-testid="codigo-p">{body.CODIGO_P}</dd>
+        <dd className="font-mono" data-testid="codigo-p">
+          {body.CODIGO_P}
+        </dd>
         <dt className="font-mono text-slate-600">{t('outcome.reservado')}</dt>
         <dd data-testid="ie-reservado-p">
           <span className="font-mono">{body.IE_RESERVADO_P}</span>{' '}
@@ -120,7 +127,9 @@ function OutcomeBody({ outcome, onPrepareRelease }: { outcome: ReservationOutcom
               <CopyButton value={token} label={t('outcome.copyToken')} copiedLabel={t('common.copied')} />
             </>
           ) : (
-            <span className="text-slate-500" data-testid="token-reserva-p">{t('outcome.tokenEmpty')}</span>
+            <span className="text-slate-500" data-testid="token-reserva-p">
+              {t('outcome.tokenEmpty')}
+            </span>
           )}
         </dd>
       </dl>

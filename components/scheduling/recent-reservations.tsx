@@ -19,7 +19,12 @@ function ReleaseButton({ reservation, onRelease }: RowProps) {
   const t = useT();
   if (reservation.state !== 'active') return null;
   return (
-    <Button size="sm" variant="danger" onClick={() => onRelease(reservation)} aria-label={t('recent.releaseLabel', { slot: reservation.nrSeqAgenda })}>
+    <Button
+      size="sm"
+      variant="danger"
+      onClick={() => onRelease(reservation)}
+      aria-label={t('recent.releaseLabel', { slot: reservation.nrSeqAgenda })}
+    >
       {t('recent.release')}
     </Button>
   );
@@ -37,11 +42,21 @@ function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelea
             <th scope="col" className="px-3 py-2 font-medium">
               {t('recent.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
             </th>
-            <th scope="col" className="px-3 py-2 font-mono font-medium">{t('recent.column.slot')}</th>
-            <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">{t('recent.column.by')}</th>
-            <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.token')}</th>
-            <th scope="col" className="px-3 py-2 font-medium">{t('recent.column.state')}</th>
-            <th scope="col" className="px-3 py-2"><span className="sr-only">{t('recent.column.actions')}</span></th>
+            <th scope="col" className="px-3 py-2 font-mono font-medium">
+              {t('recent.column.slot')}
+            </th>
+            <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
+              {t('recent.column.by')}
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              {t('recent.column.token')}
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              {t('recent.column.state')}
+            </th>
+            <th scope="col" className="px-3 py-2">
+              <span className="sr-only">{t('recent.column.actions')}</span>
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -49,10 +64,16 @@ function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelea
             <tr key={reservation.token} data-token={reservation.token}>
               <td className="px-3 py-2 whitespace-nowrap">{brasiliaDateTime(reservation.at, locale, { seconds: true })}</td>
               <td className="px-3 py-2 font-mono">{reservation.nrSeqAgenda}</td>
-              <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.actorId}>{reservation.actorId}</td>
+              <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.actorId}>
+                {reservation.actorId}
+              </td>
               <td className="px-3 py-2 font-mono text-xs break-all">{reservation.token}</td>
-              <td className="px-3 py-2"><StateBadge reservation={reservation} /></td>
-              <td className="px-3 py-2 text-right"><ReleaseButton reservation={reservation} onRelease={onRelease} /></td>
+              <td className="px-3 py-2">
+                <StateBadge reservation={reservation} />
+              </td>
+              <td className="px-3 py-2 text-right">
+                <ReleaseButton reservation={reservation} onRelease={onRelease} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -76,7 +97,8 @@ function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelea
           <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
             <dt className="text-slate-600">{t('recent.column.when')}</dt>
             <dd>
-              {brasiliaDateTime(reservation.at, locale, { seconds: true })} <span className="block text-xs text-slate-600">{t('time.brasilia')}</span>
+              {brasiliaDateTime(reservation.at, locale, { seconds: true })}{' '}
+              <span className="block text-xs text-slate-600">{t('time.brasilia')}</span>
             </dd>
             <dt className="font-mono text-slate-600">{t('recent.column.slot')}</dt>
             <dd className="font-mono">{reservation.nrSeqAgenda}</dd>

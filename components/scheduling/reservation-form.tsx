@@ -145,7 +145,8 @@ function ExamField({ procedures, onExamChange }: { procedures: UseQueryResult<Pr
   const t = useT();
   const current = useWatch<ReservationFormValues, 'nrSeqProcInterno'>({ name: 'nrSeqProcInterno' });
   if (procedures.isError || (procedures.isSuccess && procedures.data.length === 0)) {
-    const reason = procedures.isError && !isListingUnavailable(procedures.error) ? 'scheduling.exam.listFailed' : 'scheduling.exam.noListing';
+    const reason =
+      procedures.isError && !isListingUnavailable(procedures.error) ? 'scheduling.exam.listFailed' : 'scheduling.exam.noListing';
     return <TextField name="nrSeqProcInterno" numeric description={`${t('scheduling.field.nrSeqProcInterno')} ${t(reason)}`} />;
   }
   const listed = procedures.data ?? [];
@@ -196,7 +197,14 @@ export function ReservationForm({
   const usualDuration = exam && String(exam.NR_MIN_DURACAO) !== duration.trim() ? exam.NR_MIN_DURACAO : undefined;
   return (
     <Card title={t('scheduling.formTitle')} titleId="request-title">
-      <form id={formId} tabIndex={-1} onSubmit={onSubmit} noValidate className="flex flex-col gap-6 focus:outline-none" aria-labelledby="request-title">
+      <form
+        id={formId}
+        tabIndex={-1}
+        onSubmit={onSubmit}
+        noValidate
+        className="flex flex-col gap-6 focus:outline-none"
+        aria-labelledby="request-title"
+      >
         <Group legend={t('scheduling.groupAction')}>
           <SelectField name="ieOpcao" options={IE_OPCAO.map((value) => ({ value, label: t(`scheduling.ieOpcao.${value}`) }))} />
           {ieOpcao === 'CR' ? <TextField name="tokenReservaCanc" maxLength={TOKEN_RESERVA_MAX + 8} /> : null}

@@ -17,7 +17,10 @@ export function Card({
   titleId?: string;
 }) {
   return (
-    <section aria-labelledby={title ? titleId : undefined} className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)}>
+    <section
+      aria-labelledby={title ? titleId : undefined}
+      className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)}
+    >
       {title ? (
         <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-4 py-3 sm:px-5">
           <div className="min-w-0">

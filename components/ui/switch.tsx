@@ -2,7 +2,11 @@ import type { InputHTMLAttributes, Ref } from 'react';
 import { cn } from './cn';
 
 /** A checkbox drawn as an on/off switch; still a native checkbox for keyboards and forms. */
-export function Switch({ className, ref, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { ref?: Ref<HTMLInputElement> }) {
+export function Switch({
+  className,
+  ref,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { ref?: Ref<HTMLInputElement> }) {
   return (
     <span className={cn('relative inline-flex h-6 w-11 shrink-0', className)}>
       <input

@@ -25,7 +25,10 @@ export function ToastProvider({ children, closeLabel }: { children: ReactNode; c
     <ToastContext.Provider value={show}>
       {children}
       {/* Top on phones, where a bottom toast would cover the result panel and its copy button. */}
-      <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-2 z-50 flex flex-col items-center gap-2 px-4 sm:top-auto sm:bottom-4 sm:items-end">
+      <div
+        aria-live="polite"
+        className="pointer-events-none fixed inset-x-0 top-2 z-50 flex flex-col items-center gap-2 px-4 sm:top-auto sm:bottom-4 sm:items-end"
+      >
         {toasts.map((toast) => (
           <div
             key={toast.id}

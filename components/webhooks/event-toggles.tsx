@@ -19,8 +19,7 @@ export function EventToggles() {
             <div className="min-w-0">
               {/* The human name first; the API field name beneath it, as the contract spells it. */}
               <label htmlFor={flag} className="block cursor-pointer text-sm font-medium text-slate-900">
-                {t(`webhooks.event.${flag}`)}{' '}
-                <span className="block font-mono text-xs font-normal break-all text-slate-600">{flag}</span>
+                {t(`webhooks.event.${flag}`)} <span className="block font-mono text-xs font-normal break-all text-slate-600">{flag}</span>
               </label>
               <p id={`${flag}-description`} className="text-sm text-slate-600">
                 {t(`webhook.event.${flag}`)}

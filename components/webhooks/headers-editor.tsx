@@ -38,13 +38,22 @@ export function HeadersEditor() {
       titleId="headers-title"
       description={t('webhook.headersHelp')}
       actions={
-        <Button variant="secondary" size="sm" onClick={() => append({ chave: '', valor: '' })} disabled={fields.length >= MAX_WEBHOOK_HEADERS}>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => append({ chave: '', valor: '' })}
+          disabled={fields.length >= MAX_WEBHOOK_HEADERS}
+        >
           + {t('webhook.addHeader')}
         </Button>
       }
     >
       {fields.length === 0 ? <p className="text-sm text-slate-600">{t('webhook.headersEmpty')}</p> : null}
-      {listError ? <p className="mb-2 text-xs font-medium text-red-700" role="alert">{listError}</p> : null}
+      {listError ? (
+        <p className="mb-2 text-xs font-medium text-red-700" role="alert">
+          {listError}
+        </p>
+      ) : null}
       <ol className="flex flex-col gap-3">
         {fields.map((field, index) => {
           const n = index + 1;
@@ -54,7 +63,10 @@ export function HeadersEditor() {
           const valueError = formState.errors.headers?.[index]?.valor?.message;
           const visible = shown.has(field.id);
           return (
-            <li key={field.id} className="grid grid-cols-1 gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] sm:items-start">
+            <li
+              key={field.id}
+              className="grid grid-cols-1 gap-2 rounded-md border border-slate-200 bg-slate-50 p-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,3fr)_auto] sm:items-start"
+            >
               <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={keyId} className="font-mono text-xs text-slate-700">
                   {t('webhook.headerKey')}
@@ -69,7 +81,11 @@ export function HeadersEditor() {
                   aria-describedby={describedBy(keyId, { error: Boolean(keyError) })}
                   {...register(`headers.${index}.chave`)}
                 />
-                {keyError ? <p id={fieldIds(keyId).error} className="text-xs font-medium text-red-700">{keyError}</p> : null}
+                {keyError ? (
+                  <p id={fieldIds(keyId).error} className="text-xs font-medium text-red-700">
+                    {keyError}
+                  </p>
+                ) : null}
               </div>
               <div className="flex min-w-0 flex-col gap-1">
                 <label htmlFor={valueId} className="font-mono text-xs text-slate-700">
@@ -99,7 +115,11 @@ export function HeadersEditor() {
                     {visible ? t('common.hide') : t('common.show')}
                   </Button>
                 </div>
-                {valueError ? <p id={fieldIds(valueId).error} className="text-xs font-medium text-red-700">{valueError}</p> : null}
+                {valueError ? (
+                  <p id={fieldIds(valueId).error} className="text-xs font-medium text-red-700">
+                    {valueError}
+                  </p>
+                ) : null}
               </div>
               <div className="flex sm:pt-5">
                 <Button variant="danger" aria-label={t('webhook.removeHeader', { n })} onClick={() => remove(index)}>

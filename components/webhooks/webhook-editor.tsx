@@ -16,7 +16,13 @@ import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, WEBHOOKS_PATH, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
-import { webhookUpdateSchema, WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from '@/lib/webhooks/contract';
+import {
+  webhookUpdateSchema,
+  WEBHOOK_EVENT_FLAGS,
+  type WebhookConfiguration,
+  type WebhookEventFlag,
+  type WebhookHeader,
+} from '@/lib/webhooks/contract';
 import { HeadersEditor } from './headers-editor';
 import { EventToggles } from './event-toggles';
 
@@ -40,14 +46,28 @@ export function WebhookEditor({ id }: { id: string }) {
   const t = useT();
   const query = useWebhook(id);
   const back = <BackToList />;
-  if (query.isPending) return <>{back}<Spinner label={t('common.loading')} /></>;
+  if (query.isPending)
+    return (
+      <>
+        {back}
+        <Spinner label={t('common.loading')} />
+      </>
+    );
   if (query.isError) {
     return (
       <>
         {back}
-        <Alert tone="danger" role="alert" actions={query.error instanceof ApiProblem && query.error.status === 404 ? undefined : (
-          <Button variant="secondary" size="sm" onClick={() => query.refetch()}>{t('common.retry')}</Button>
-        )}>
+        <Alert
+          tone="danger"
+          role="alert"
+          actions={
+            query.error instanceof ApiProblem && query.error.status === 404 ? undefined : (
+              <Button variant="secondary" size="sm" onClick={() => query.refetch()}>
+                {t('common.retry')}
+              </Button>
+            )
+          }
+        >
           {query.error instanceof ApiProblem && query.error.status === 404 ? t('webhook.notFound') : <ProblemMessage error={query.error} />}
         </Alert>
       </>
@@ -99,7 +119,8 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
     },
   });
 
-  const saveError = save.error && !(save.error instanceof ApiProblem && (save.error.status === 412 || save.error.status === 400)) ? save.error : undefined;
+  const saveError =
+    save.error && !(save.error instanceof ApiProblem && (save.error.status === 412 || save.error.status === 400)) ? save.error : undefined;
   const urlError = formState.errors.url?.message;
   const rootError = formState.errors.root?.server?.message;
 
@@ -135,7 +156,11 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
             {t('webhook.saveFailed')} <ProblemMessage error={saveError} />
           </Alert>
         ) : null}
-        {rootError ? <Alert tone="danger" role="alert">{rootError}</Alert> : null}
+        {rootError ? (
+          <Alert tone="danger" role="alert">
+            {rootError}
+          </Alert>
+        ) : null}
 
         <Card title={t('webhook.identity')} titleId="identity-title">
           <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
@@ -175,9 +200,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
         <EventToggles />
 
         <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(formState.errors).length > 0 ? (
-            <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p>
-          ) : null}
+          {Object.keys(formState.errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>

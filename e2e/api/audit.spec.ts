@@ -31,7 +31,11 @@ test('reserve and release are audited with the beneficiary masked', async ({ req
   ]);
   for (const row of rows) {
     expect(row).toMatchObject({ actor_kind: 'api-client', actor_id: TENANT_A.clientId });
-    expect(row.after).toMatchObject({ nrSeqAgenda, cdPessoaFisica: expect.stringMatching(/^•+\d{3}$/), cdUsuarioConvenio: expect.stringMatching(/^•+\d{4}$/) });
+    expect(row.after).toMatchObject({
+      nrSeqAgenda,
+      cdPessoaFisica: expect.stringMatching(/^•+\d{3}$/),
+      cdUsuarioConvenio: expect.stringMatching(/^•+\d{4}$/),
+    });
     expect(row.after_json).not.toContain(String(CD_PESSOA_FISICA).slice(0, 6));
     expect(row.after_json).not.toContain(CD_USUARIO_CONVENIO.slice(0, 9));
   }

@@ -45,8 +45,13 @@ test.describe('token endpoint', () => {
   });
 
   test('bad credentials → 401 invalid_client, the same for an unknown client', async ({ request }) => {
-    for (const [id, secret] of [[TENANT_A.clientId, 'wrong-secret'], ['nobody', 'whatever']] as const) {
-      const response = await request.post('/api/v1/auth/token', { form: { grant_type: 'client_credentials', client_id: id, client_secret: secret } });
+    for (const [id, secret] of [
+      [TENANT_A.clientId, 'wrong-secret'],
+      ['nobody', 'whatever'],
+    ] as const) {
+      const response = await request.post('/api/v1/auth/token', {
+        form: { grant_type: 'client_credentials', client_id: id, client_secret: secret },
+      });
       expect(response.status()).toBe(401);
       expect(await response.json()).toMatchObject({ error: 'invalid_client' });
     }
@@ -83,10 +88,16 @@ test.describe('Bearer authentication on the API', () => {
       JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), usuarioId: '22222222-2222-4222-8222-222222222222' }),
     ).toString('base64url');
     const secret = serverSecret();
-    const expired = await claims().setProtectedHeader({ alg: 'HS256' }).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(secret);
+    const expired = await claims()
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(secret);
     const foreign = await claims().setAudience('another-api').setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(secret);
     const noExpiry = await claims().setProtectedHeader({ alg: 'HS256' }).sign(secret);
-    const wrongKey = await claims().setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode('x'.repeat(48)));
+    const wrongKey = await claims()
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode('x'.repeat(48)));
 
     const tokens = {
       garbage: 'not-a-token',

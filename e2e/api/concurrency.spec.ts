@@ -30,7 +30,12 @@ test('simultaneous reservations of one exam for one beneficiary on different age
       [908, 909, 906, 905].map((agenda) =>
         request.post(RESERVE_PATH, {
           headers: auth,
-          data: reservationBody({ nrSeqAgenda: slotOf(agenda, 20 + round), cdPessoaFisica: patient, nrSeqProcInterno: 70003, nrMinDuracao: 20 }),
+          data: reservationBody({
+            nrSeqAgenda: slotOf(agenda, 20 + round),
+            cdPessoaFisica: patient,
+            nrSeqProcInterno: 70003,
+            nrMinDuracao: 20,
+          }),
         }),
       ),
     );

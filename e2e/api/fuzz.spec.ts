@@ -43,7 +43,11 @@ const reservationBodies = fc
     ),
   })
   .map(({ agenda, slot, person, release, overrides }) => {
-    const base = reservationBody({ nrSeqAgenda: slotOf(agenda, slot), cdPessoaFisica: person, ...(release ? { ieOpcao: 'CR', tokenReservaCanc: 'FUZZ' } : {}) });
+    const base = reservationBody({
+      nrSeqAgenda: slotOf(agenda, slot),
+      cdPessoaFisica: person,
+      ...(release ? { ieOpcao: 'CR', tokenReservaCanc: 'FUZZ' } : {}),
+    });
     const body: Record<string, unknown> = { ...base, ...overrides };
     // A fuzzed number that happens to be a real slot or beneficiary of another spec goes back to ours.
     if (typeof body.nrSeqAgenda === 'number' && body.nrSeqAgenda !== base.nrSeqAgenda) body.nrSeqAgenda = base.nrSeqAgenda + 0.5;
@@ -55,7 +59,13 @@ const webhookBodies = fc.record(
   {
     url: fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string({ unit: 'binary', maxLength: 80 }), nasty),
     headers: fc.oneof(
-      fc.array(fc.record({ chave: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), nasty), valor: fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), nasty) }), { maxLength: 25 }),
+      fc.array(
+        fc.record({
+          chave: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), nasty),
+          valor: fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), nasty),
+        }),
+        { maxLength: 25 },
+      ),
       nasty,
     ),
     eventoAvaliacaoSaudeAprovada: fc.oneof(fc.boolean(), nasty),
@@ -69,7 +79,18 @@ const webhookBodies = fc.record(
 const rawBodies = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.json({ maxDepth: 4 }),
-  fc.constantFrom('{"nrSeqAgenda": 1e400}', '{"url": "\\ud800"}', '{', '{"a":1,}', '[]', 'null', '"x"', '\ufeff{}', '{"__proto__": {"ieOpcao": "R"}}', '{"constructor": {"prototype": {}}}'),
+  fc.constantFrom(
+    '{"nrSeqAgenda": 1e400}',
+    '{"url": "\\ud800"}',
+    '{',
+    '{"a":1,}',
+    '[]',
+    'null',
+    '"x"',
+    '\ufeff{}',
+    '{"__proto__": {"ieOpcao": "R"}}',
+    '{"constructor": {"prototype": {}}}',
+  ),
   fc.integer({ min: 1000, max: 20000 }).map((depth) => '{"headers":' + '['.repeat(depth) + ']'.repeat(depth) + '}'),
 );
 
@@ -112,10 +133,14 @@ test('webhook PUT: arbitrary bodies never get a 5xx or leak internals', async ({
 
 test('webhook PUT: arbitrary path ids and If-Match values never get a 5xx', async ({ request }) => {
   await fc.assert(
-    fc.asyncProperty(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 60 }), fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), async (id, ifMatch) => {
-      const response = await request.put(webhookPath(encodeURIComponent(id)), { headers: { ...auth, 'If-Match': ifMatch }, data: {} });
-      await expectSafe(response, { id, ifMatch });
-    }),
+    fc.asyncProperty(
+      fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 60 }),
+      fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
+      async (id, ifMatch) => {
+        const response = await request.put(webhookPath(encodeURIComponent(id)), { headers: { ...auth, 'If-Match': ifMatch }, data: {} });
+        await expectSafe(response, { id, ifMatch });
+      },
+    ),
     { numRuns: Math.ceil(RUNS / 2) },
   );
 });

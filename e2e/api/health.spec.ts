@@ -57,7 +57,10 @@ test.describe('with back-ends that cannot be reached', () => {
 
   test('a reservation answers the contract’s 500 with CODIGO_P 9, a generic message and Retry-After', async ({ request }) => {
     const auth = bearer(await tokenAt(server.url));
-    const response = await request.post(`${server.url}${RESERVE_PATH}`, { headers: auth, data: reservationBody({ nrSeqAgenda: slotOf(932, 0) }) });
+    const response = await request.post(`${server.url}${RESERVE_PATH}`, {
+      headers: auth,
+      data: reservationBody({ nrSeqAgenda: slotOf(932, 0) }),
+    });
     expect(response.status()).toBe(500);
     expect(response.headers()['retry-after']).toBe('9');
     expect(await response.json()).toEqual({

@@ -64,7 +64,11 @@ test('concurrent duplicates run the procedure once; the others wait (409) or rep
   // One connection each (plain fetch), so the server really has them all in hand at once.
   const url = new URL(RESERVE_PATH, test.info().project.use.baseURL).toString();
   const send = () =>
-    fetch(url, { method: 'POST', headers: { ...auth, 'Idempotency-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(url, {
+      method: 'POST',
+      headers: { ...auth, 'Idempotency-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const responses = await Promise.all(Array.from({ length: 20 }, send));
   const executed = responses.filter((r) => r.status === 200 && !r.headers.has('idempotency-replayed'));
   const replayed = responses.filter((r) => r.status === 200 && r.headers.get('idempotency-replayed') === 'true');
@@ -78,7 +82,9 @@ test('concurrent duplicates run the procedure once; the others wait (409) or rep
     expect(response.headers.get('retry-after')).toBe('1');
     expect((await response.json()).type).toContain('idempotency-in-flight');
   }
-  test.info().annotations.push({ type: 'distribution', description: `executed 1, replayed ${replayed.length}, in flight ${inFlight.length}` });
+  test
+    .info()
+    .annotations.push({ type: 'distribution', description: `executed 1, replayed ${replayed.length}, in flight ${inFlight.length}` });
   expect(await reservesOf(nrSeqAgenda)).toHaveLength(1);
 
   // Once the first has finished, every duplicate gets its answer.

@@ -58,12 +58,19 @@ test('instances started together migrate and seed the database once', async () =
             (select count(*) from api_clients) as clients,
             (select count(*) from slots) as slots`,
   );
-  expect(counts[0]).toEqual({ seeds: '1', clients: String(buildTestSeed().apiClients.length), slots: String(AGENDA_COUNT * SLOTS_PER_AGENDA + 1) });
+  expect(counts[0]).toEqual({
+    seeds: '1',
+    clients: String(buildTestSeed().apiClients.length),
+    slots: String(AGENDA_COUNT * SLOTS_PER_AGENDA + 1),
+  });
 });
 
 test('a token issued by one instance is accepted by the other', async ({ request }) => {
   const [a, b] = servers as [RunningServer, RunningServer];
-  for (const [issuer, verifier] of [[a, b], [b, a]] as const) {
+  for (const [issuer, verifier] of [
+    [a, b],
+    [b, a],
+  ] as const) {
     const token = await tokenAt(request, issuer);
     const response = await request.get(`${verifier.url}/api/v2/avaliacao-saude/configuracao-web-hook`, { headers: bearer(token) });
     expect(response.status()).toBe(200);
@@ -98,7 +105,12 @@ test('40 simultaneous reservations of one slot over both instances: exactly one 
   const other = servers[(winnerIndex + 1) % 2] as RunningServer;
   const release = await request.post(`${other.url}${RESERVE_PATH}`, {
     headers: bearer(tokens[(winnerIndex + 1) % 2] ?? ''),
-    data: reservationBody({ nrSeqAgenda: slot, cdPessoaFisica: 930_100 + winnerIndex, ieOpcao: 'CR', tokenReservaCanc: winners[0]?.body.TOKEN_RESERVA_P }),
+    data: reservationBody({
+      nrSeqAgenda: slot,
+      cdPessoaFisica: 930_100 + winnerIndex,
+      ieOpcao: 'CR',
+      tokenReservaCanc: winners[0]?.body.TOKEN_RESERVA_P,
+    }),
   });
   expect(await release.json()).toMatchObject({ CODIGO_P: '1' });
 });
@@ -133,12 +145,18 @@ test('an idempotent retry answered by the other instance replays the first answe
   const [a, b] = servers as [RunningServer, RunningServer];
   const body = reservationBody({ nrSeqAgenda: slotOf(933, 0), cdPessoaFisica: 933_001 });
   const key = `multi-${randomBytes(8).toString('hex')}`;
-  const first = await request.post(`${a.url}${RESERVE_PATH}`, { headers: { ...bearer(await tokenAt(request, a)), 'Idempotency-Key': key }, data: body });
+  const first = await request.post(`${a.url}${RESERVE_PATH}`, {
+    headers: { ...bearer(await tokenAt(request, a)), 'Idempotency-Key': key },
+    data: body,
+  });
   expect(first.status()).toBe(200);
   const answer = await first.json();
   expect(answer.CODIGO_P).toBe('0');
 
-  const retry = await request.post(`${b.url}${RESERVE_PATH}`, { headers: { ...bearer(await tokenAt(request, b)), 'Idempotency-Key': key }, data: body });
+  const retry = await request.post(`${b.url}${RESERVE_PATH}`, {
+    headers: { ...bearer(await tokenAt(request, b)), 'Idempotency-Key': key },
+    data: body,
+  });
   expect(retry.status()).toBe(200);
   expect(retry.headers()['idempotency-replayed']).toBe('true');
   expect(await retry.json()).toEqual(answer);

@@ -26,7 +26,11 @@ test.beforeAll(async ({ request }) => {
 
 test('is an OpenAPI 3.1 document of every operation, with bearer and client-credentials security', () => {
   expect(doc.openapi).toBe('3.1.0');
-  const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${path}`));
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((k) => k !== 'parameters')
+      .map((m) => `${m.toUpperCase()} ${path}`),
+  );
   expect(operations).toEqual(
     expect.arrayContaining([
       'POST /api/v1/auth/token',
@@ -40,7 +44,10 @@ test('is an OpenAPI 3.1 document of every operation, with bearer and client-cred
     ]),
   );
   expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-  expect(doc.components.securitySchemes.oauth2).toMatchObject({ type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/api/v1/auth/token' } } });
+  expect(doc.components.securitySchemes.oauth2).toMatchObject({
+    type: 'oauth2',
+    flows: { clientCredentials: { tokenUrl: '/api/v1/auth/token' } },
+  });
   const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
   for (const name of new Set(refs)) expect(doc.components.schemas, name).toHaveProperty(name);
   expect(new Set(refs)).toEqual(new Set(Object.keys(doc.components.schemas)));
@@ -74,7 +81,13 @@ test('the reservation request schema accepts what the route accepts and refuses 
 test('the webhook schemas match the seed, the real answers and the problem bodies', async ({ request }) => {
   const auth = bearer(await tokenFor(request));
   const update = validator('WebhookUpdate');
-  expect(update.safeParse({ url: 'https://receptor.exemplo.com.br/hooks', headers: [{ chave: 'X-Api-Key', valor: 'v' }], eventoPropostaCancelada: true }).success).toBe(true);
+  expect(
+    update.safeParse({
+      url: 'https://receptor.exemplo.com.br/hooks',
+      headers: [{ chave: 'X-Api-Key', valor: 'v' }],
+      eventoPropostaCancelada: true,
+    }).success,
+  ).toBe(true);
   expect(update.safeParse({}).success).toBe(true);
   expect(update.safeParse({ eventoPropostaCancelada: 'sim' }).success).toBe(false);
   expect(update.safeParse({ headers: [{ chave: 'X' }] }).success).toBe(false);
@@ -87,6 +100,8 @@ test('the webhook schemas match the seed, the real answers and the problem bodie
   expect(problem.status()).toBe(400);
   expect(validator('Problem').safeParse(await problem.json()).success).toBe(true);
 
-  const token = await request.post('/api/v1/auth/token', { form: { grant_type: 'client_credentials', client_id: 'x', client_secret: 'y' } });
+  const token = await request.post('/api/v1/auth/token', {
+    form: { grant_type: 'client_credentials', client_id: 'x', client_secret: 'y' },
+  });
   expect(validator('OAuthError').safeParse(await token.json()).success).toBe(true);
 });

@@ -12,14 +12,22 @@ test('lists the seeded exams by name, in the back-end’s naming, with duration 
   expect(response.headers()['content-type']).toContain('application/json');
   expect(await response.json()).toEqual([
     { NR_SEQ_PROC_INTERNO: PROCEDURES.raioX, DS_PROCEDIMENTO: 'Raio-X', NR_MIN_DURACAO: 20, IE_LADO_OBRIGATORIO: 'N' },
-    { NR_SEQ_PROC_INTERNO: PROCEDURES.ressonanciaJoelho, DS_PROCEDIMENTO: 'Ressonância de joelho', NR_MIN_DURACAO: 40, IE_LADO_OBRIGATORIO: 'S' },
+    {
+      NR_SEQ_PROC_INTERNO: PROCEDURES.ressonanciaJoelho,
+      DS_PROCEDIMENTO: 'Ressonância de joelho',
+      NR_MIN_DURACAO: 40,
+      IE_LADO_OBRIGATORIO: 'S',
+    },
     { NR_SEQ_PROC_INTERNO: PROCEDURES.ultrassom, DS_PROCEDIMENTO: 'Ultrassonografia', NR_MIN_DURACAO: 30, IE_LADO_OBRIGATORIO: 'N' },
   ]);
 });
 
 test('an exam listed with IE_LADO_OBRIGATORIO = S is refused without ieLado (400 sideRequired)', async ({ request }) => {
   const auth = bearer(await tokenFor(request));
-  const listed = (await (await request.get(PROCEDURES_PATH, { headers: auth })).json()) as { NR_SEQ_PROC_INTERNO: number; IE_LADO_OBRIGATORIO: string }[];
+  const listed = (await (await request.get(PROCEDURES_PATH, { headers: auth })).json()) as {
+    NR_SEQ_PROC_INTERNO: number;
+    IE_LADO_OBRIGATORIO: string;
+  }[];
   const needsSide = listed.find((procedure) => procedure.IE_LADO_OBRIGATORIO === 'S');
   expect(needsSide?.NR_SEQ_PROC_INTERNO).toBe(PROCEDURES.ressonanciaJoelho);
   const response = await request.post(RESERVE_PATH, {

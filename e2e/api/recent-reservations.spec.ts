@@ -13,7 +13,10 @@ test('a client’s reservation released by a staff user shows as released in the
   expect(reserved.status()).toBe(200);
   const token: string = (await reserved.json()).TOKEN_RESERVA_P;
 
-  const mine = async () => ((await (await request.get(RECENT, { headers: clientA })).json()) as { token: string; state: string; releasedAt: string | null }[]).find((r) => r.token === token);
+  const mine = async () =>
+    (
+      (await (await request.get(RECENT, { headers: clientA })).json()) as { token: string; state: string; releasedAt: string | null }[]
+    ).find((r) => r.token === token);
   expect(await mine()).toMatchObject({ state: 'active', releasedAt: null });
 
   // Staff release it from the console (session cookie, same origin).

@@ -92,16 +92,27 @@ test.describe('slot reservation (§3.1, §7.2)', () => {
     expect(freeNumbers).not.toContain(slotOf(905, 1));
     expect(freeNumbers).not.toContain(slotOf(905, 2));
     expect(freeNumbers).toContain(slotOf(905, 3));
-    const overlap = await request.post(RESERVE_PATH, { headers: auth, data: { ...body, nrSeqAgenda: slotOf(905, 2), cdPessoaFisica: 905002, nrMinDuracao: 30 } });
+    const overlap = await request.post(RESERVE_PATH, {
+      headers: auth,
+      data: { ...body, nrSeqAgenda: slotOf(905, 2), cdPessoaFisica: 905002, nrMinDuracao: 30 },
+    });
     expect((await overlap.json()).CODIGO_P).toBe('2');
 
     await request.post(RESERVE_PATH, { headers: auth, data: { ...body, ieOpcao: 'CR', tokenReservaCanc: TOKEN_RESERVA_P } });
-    const afterRelease = await request.post(RESERVE_PATH, { headers: auth, data: { ...body, nrSeqAgenda: slotOf(905, 2), cdPessoaFisica: 905002, nrMinDuracao: 30 } });
+    const afterRelease = await request.post(RESERVE_PATH, {
+      headers: auth,
+      data: { ...body, nrSeqAgenda: slotOf(905, 2), cdPessoaFisica: 905002, nrMinDuracao: 30 },
+    });
     expect((await afterRelease.json()).CODIGO_P).toBe('0');
   });
 
   test('an exam that requires laterality refuses a reservation without ieLado (400 on ieLado)', async ({ request }) => {
-    const body = reservationBody({ nrSeqAgenda: slotOf(906, 0), cdPessoaFisica: 906001, nrSeqProcInterno: PROCEDURES.ressonanciaJoelho, nrMinDuracao: 40 });
+    const body = reservationBody({
+      nrSeqAgenda: slotOf(906, 0),
+      cdPessoaFisica: 906001,
+      nrSeqProcInterno: PROCEDURES.ressonanciaJoelho,
+      nrMinDuracao: 40,
+    });
     const missing = await request.post(RESERVE_PATH, { headers: auth, data: body });
     expect(missing.status()).toBe(400);
     expect(missing.headers()['content-type']).toContain('application/problem+json');

@@ -7,12 +7,18 @@ import { STAFF, THROTTLE_CLIENT } from '../support/test-seed';
  * 10 per client_id and address for tokens; lib/auth/throttle-policy.ts).
  */
 async function signInAttempt(api: APIRequestContext, csrfToken: string, email: string, password: string): Promise<string | null> {
-  const response = await api.post('/api/auth/callback/credentials', { form: { email, password, csrfToken, json: 'true' }, maxRedirects: 0 });
+  const response = await api.post('/api/auth/callback/credentials', {
+    form: { email, password, csrfToken, json: 'true' },
+    maxRedirects: 0,
+  });
   // next-auth answers (200, or 401 for a refusal) the URL it would redirect to: ?error=CredentialsSignin (wrong), ?error=locked, or none.
   return new URL((await response.json()).url).searchParams.get('error');
 }
 
-test('40 parallel wrong passwords: only 5 are checked, the rest and then the right password are locked', async ({ playwright, baseURL }) => {
+test('40 parallel wrong passwords: only 5 are checked, the rest and then the right password are locked', async ({
+  playwright,
+  baseURL,
+}) => {
   const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': '203.0.113.41' } });
   try {
     const { csrfToken } = await (await api.get('/api/auth/csrf')).json();
@@ -26,7 +32,9 @@ test('40 parallel wrong passwords: only 5 are checked, the rest and then the rig
   }
 });
 
-test('token endpoint: wrong secrets lock the client_id (429 invalid_client, Retry-After), also from other addresses', async ({ request }) => {
+test('token endpoint: wrong secrets lock the client_id (429 invalid_client, Retry-After), also from other addresses', async ({
+  request,
+}) => {
   const token = (secret: string, address = '198.51.100.7') =>
     request.post('/api/v1/auth/token', {
       headers: { 'X-Forwarded-For': address },

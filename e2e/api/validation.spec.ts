@@ -49,11 +49,24 @@ test.describe('validation of both operations', () => {
 
   test('reservation: missing required fields are each named', async ({ request }) => {
     const response = await request.post(RESERVE_PATH, { headers: auth, data: { ieOpcao: 'R' } });
-    await expectProblem(response, 400, ['cdCategoria', 'cdConvenio', 'cdPessoaFisica', 'cdPlano', 'cdUsuarioConvenio', 'nmUsuario', 'nrMinDuracao', 'nrSeqAgenda', 'nrSeqProcInterno']);
+    await expectProblem(response, 400, [
+      'cdCategoria',
+      'cdConvenio',
+      'cdPessoaFisica',
+      'cdPlano',
+      'cdUsuarioConvenio',
+      'nmUsuario',
+      'nrMinDuracao',
+      'nrSeqAgenda',
+      'nrSeqProcInterno',
+    ]);
   });
 
   test('an unknown exam is a 400 naming nrSeqProcInterno, not a missing slot', async ({ request }) => {
-    const response = await request.post(RESERVE_PATH, { headers: auth, data: reservationBody({ nrSeqAgenda: 907001, nrSeqProcInterno: 123456 }) });
+    const response = await request.post(RESERVE_PATH, {
+      headers: auth,
+      data: reservationBody({ nrSeqAgenda: 907001, nrSeqProcInterno: 123456 }),
+    });
     const problem = await expectProblem(response, 400, ['nrSeqProcInterno']);
     expect(problem.errors[0].code).toBe('unknownProcedure');
   });
@@ -93,8 +106,14 @@ test.describe('validation of both operations', () => {
   });
 
   test('malformed JSON → 400', async ({ request }) => {
-    for (const [method, path] of [['put', webhookPath(WEBHOOK_IDS.a8)], ['post', RESERVE_PATH]] as const) {
-      const response = await request[method](path, { headers: { ...auth, 'content-type': 'application/json' }, data: Buffer.from('{"url": "https://x.exemplo.com.br",') });
+    for (const [method, path] of [
+      ['put', webhookPath(WEBHOOK_IDS.a8)],
+      ['post', RESERVE_PATH],
+    ] as const) {
+      const response = await request[method](path, {
+        headers: { ...auth, 'content-type': 'application/json' },
+        data: Buffer.from('{"url": "https://x.exemplo.com.br",'),
+      });
       const problem = await expectProblem(response, 400);
       expect(problem.type).toContain('malformed-json');
     }
@@ -102,7 +121,10 @@ test.describe('validation of both operations', () => {
 
   test('a body over 64 KiB → 413, whether or not Content-Length says so', async ({ request }) => {
     const huge = JSON.stringify({ url: 'https://x.exemplo.com.br/' + 'a'.repeat(70_000) });
-    await expectProblem(await request.put(webhookPath(WEBHOOK_IDS.a8), { headers: { ...auth, 'content-type': 'application/json' }, data: huge }), 413);
+    await expectProblem(
+      await request.put(webhookPath(WEBHOOK_IDS.a8), { headers: { ...auth, 'content-type': 'application/json' }, data: huge }),
+      413,
+    );
     // Chunked upload: no Content-Length for the server to trust.
     const response = await fetch(new URL(RESERVE_PATH, test.info().project.use.baseURL), {
       method: 'POST',
@@ -125,7 +147,9 @@ test.describe('validation of both operations', () => {
 
   test('problem messages follow Accept-Language', async ({ request }) => {
     const pt = await (await request.post(RESERVE_PATH, { headers: auth, data: reservationBody({ ieOpcao: 'Z' }) })).json();
-    const en = await (await request.post(RESERVE_PATH, { headers: { ...auth, 'accept-language': 'en' }, data: reservationBody({ ieOpcao: 'Z' }) })).json();
+    const en = await (
+      await request.post(RESERVE_PATH, { headers: { ...auth, 'accept-language': 'en' }, data: reservationBody({ ieOpcao: 'Z' }) })
+    ).json();
     expect(pt.errors[0].message).toMatch(/Valor não permitido/);
     expect(en.errors[0].message).toMatch(/Value not allowed/);
   });

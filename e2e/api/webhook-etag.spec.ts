@@ -40,7 +40,10 @@ test('a stale If-Match is refused with 412 and changes nothing', async ({ reques
   expect((await request.put(PATH, { headers: auth, data: { eventoPropostaCancelada: false } })).status()).toBe(200);
   const fresh = await currentEtag(request);
 
-  const refused = await request.put(PATH, { headers: { ...auth, 'If-Match': stale }, data: { url: 'https://nao-deve-gravar.exemplo.com.br/' } });
+  const refused = await request.put(PATH, {
+    headers: { ...auth, 'If-Match': stale },
+    data: { url: 'https://nao-deve-gravar.exemplo.com.br/' },
+  });
   expect(refused.status()).toBe(412);
   expect(refused.headers()['content-type']).toContain('application/problem+json');
   expect(await refused.json()).toMatchObject({ status: 412, type: expect.stringContaining('precondition-failed') });
@@ -71,7 +74,10 @@ test('without If-Match the contract’s behaviour stands: the change applies', a
 test('an update is audited with before/after values and header values masked', async ({ request }) => {
   const url = `https://auditado-${Date.now()}.exemplo.com.br/hooks`;
   const secret = `segredo-${Date.now()}`;
-  const response = await request.put(PATH, { headers: auth, data: { url, headers: [{ chave: 'Authorization', valor: `Bearer ${secret}` }] } });
+  const response = await request.put(PATH, {
+    headers: auth,
+    data: { url, headers: [{ chave: 'Authorization', valor: `Bearer ${secret}` }] },
+  });
   expect(response.status()).toBe(200);
 
   const entry = (await auditRows(`webhook:${ID}`, 'webhook.update')).find((row) => row.after?.url === url);

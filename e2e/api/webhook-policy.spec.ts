@@ -72,11 +72,36 @@ test.describe('webhook URL policy', () => {
 });
 
 test.describe('webhook header policy', () => {
-  const RESERVED = ['Host', 'Content-Length', 'Content-Type', 'Transfer-Encoding', 'Connection', 'Upgrade', 'TE', 'Trailer', 'Expect', 'Keep-Alive', 'Proxy-Authorization', 'proxy-connection', 'HOST', 'content-length'];
+  const RESERVED = [
+    'Host',
+    'Content-Length',
+    'Content-Type',
+    'Transfer-Encoding',
+    'Connection',
+    'Upgrade',
+    'TE',
+    'Trailer',
+    'Expect',
+    'Keep-Alive',
+    'Proxy-Authorization',
+    'proxy-connection',
+    'HOST',
+    'content-length',
+  ];
 
   test('every hop-by-hop and framing name is refused, in any case', async ({ request }) => {
     for (const chave of RESERVED) {
-      await expectRefused(request, { headers: [{ chave: 'X-Ok', valor: '1' }, { chave, valor: 'x' }] }, 'headers.1.chave', 'headerNameReserved');
+      await expectRefused(
+        request,
+        {
+          headers: [
+            { chave: 'X-Ok', valor: '1' },
+            { chave, valor: 'x' },
+          ],
+        },
+        'headers.1.chave',
+        'headerNameReserved',
+      );
     }
   });
 
@@ -96,7 +121,13 @@ test.describe('webhook header policy', () => {
   test('names are unique ignoring case', async ({ request }) => {
     const body = await expectRefused(
       request,
-      { headers: [{ chave: 'X-Api-Key', valor: '1' }, { chave: 'X-Other', valor: '2' }, { chave: 'x-api-key', valor: '3' }] },
+      {
+        headers: [
+          { chave: 'X-Api-Key', valor: '1' },
+          { chave: 'X-Other', valor: '2' },
+          { chave: 'x-api-key', valor: '3' },
+        ],
+      },
       'headers.2.chave',
       'headerDuplicate',
     );
@@ -120,7 +151,11 @@ test.describe('webhook header policy', () => {
 
 test('configuration relaxes the URL policy for local development only when asked', async ({ request }) => {
   const port = Number(process.env.E2E_PORT ?? 3210) + 1;
-  const server = await startServer({ port, dataDir: newDataDir('policy'), env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+  const server = await startServer({
+    port,
+    dataDir: newDataDir('policy'),
+    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
   try {
     const token = await (
       await request.post(`${server.url}/api/v1/auth/token`, {
@@ -131,7 +166,10 @@ test('configuration relaxes the URL policy for local development only when asked
     const local = await request.put(`${server.url}${webhookPath(ACCEPTED)}`, { headers, data: { url: 'http://localhost:4000/hooks' } });
     expect(local.status()).toBe(200);
     // Credentials and other schemes stay refused whatever the configuration.
-    const withCredentials = await request.put(`${server.url}${webhookPath(ACCEPTED)}`, { headers, data: { url: 'http://u:p@localhost:4000/' } });
+    const withCredentials = await request.put(`${server.url}${webhookPath(ACCEPTED)}`, {
+      headers,
+      data: { url: 'http://u:p@localhost:4000/' },
+    });
     expect((await withCredentials.json()).errors[0].code).toBe('urlCredentials');
   } finally {
     await server.stop();

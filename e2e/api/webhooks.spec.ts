@@ -4,8 +4,17 @@ import { auditRows } from '../support/server-db';
 import { TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
 
 const CONFIG_KEYS = [
-  'clientId', 'eventoAvaliacaoSaudeAguardandoAprovacao', 'eventoAvaliacaoSaudeAprovada', 'eventoAvaliacaoSaudeArquivada',
-  'eventoAvaliacaoSaudeDesarquivada', 'eventoPropostaCancelada', 'headers', 'id', 'sistemaOrigem', 'url', 'usuarioId',
+  'clientId',
+  'eventoAvaliacaoSaudeAguardandoAprovacao',
+  'eventoAvaliacaoSaudeAprovada',
+  'eventoAvaliacaoSaudeArquivada',
+  'eventoAvaliacaoSaudeDesarquivada',
+  'eventoPropostaCancelada',
+  'headers',
+  'id',
+  'sistemaOrigem',
+  'url',
+  'usuarioId',
 ];
 
 /** PUT/GET of §4.1 through the real route and database. Ids a6–a8 are this spec's own. */
@@ -33,9 +42,19 @@ test.describe('webhook configuration (§4.1)', () => {
     expect(urlOnly.status()).toBe(200);
     expect(await urlOnly.json()).toEqual({ ...before, url: 'https://novo-receptor.exemplo.com.br/v2' });
 
-    const headers = [{ chave: 'X-Assinatura', valor: 'abc' }, { chave: 'X-Origem', valor: 'console' }];
-    const withHeaders = await (await request.put(path, { headers: tenantA, data: { headers, eventoAvaliacaoSaudeArquivada: true } })).json();
-    expect(withHeaders).toEqual({ ...before, url: 'https://novo-receptor.exemplo.com.br/v2', headers, eventoAvaliacaoSaudeArquivada: true });
+    const headers = [
+      { chave: 'X-Assinatura', valor: 'abc' },
+      { chave: 'X-Origem', valor: 'console' },
+    ];
+    const withHeaders = await (
+      await request.put(path, { headers: tenantA, data: { headers, eventoAvaliacaoSaudeArquivada: true } })
+    ).json();
+    expect(withHeaders).toEqual({
+      ...before,
+      url: 'https://novo-receptor.exemplo.com.br/v2',
+      headers,
+      eventoAvaliacaoSaudeArquivada: true,
+    });
 
     const cleared = await (await request.put(path, { headers: tenantA, data: { headers: [] } })).json();
     expect(cleared.headers).toEqual([]);
@@ -48,7 +67,13 @@ test.describe('webhook configuration (§4.1)', () => {
 
   test('every event flag can be switched on and off', async ({ request }) => {
     const path = webhookPath(WEBHOOK_IDS.a7);
-    const flags = ['eventoAvaliacaoSaudeAprovada', 'eventoAvaliacaoSaudeAguardandoAprovacao', 'eventoAvaliacaoSaudeArquivada', 'eventoAvaliacaoSaudeDesarquivada', 'eventoPropostaCancelada'];
+    const flags = [
+      'eventoAvaliacaoSaudeAprovada',
+      'eventoAvaliacaoSaudeAguardandoAprovacao',
+      'eventoAvaliacaoSaudeArquivada',
+      'eventoAvaliacaoSaudeDesarquivada',
+      'eventoPropostaCancelada',
+    ];
     for (const value of [true, false]) {
       const body = Object.fromEntries(flags.map((flag) => [flag, value]));
       expect(await (await request.put(path, { headers: tenantA, data: body })).json()).toMatchObject(body);
@@ -64,13 +89,18 @@ test.describe('webhook configuration (§4.1)', () => {
   });
 
   test('another tenant’s configuration answers exactly like an unknown id, and is not changed', async ({ request }) => {
-    const unknown = await request.put(webhookPath('0c0c0c0c-0000-4000-8000-000000000000'), { headers: tenantB, data: { url: 'https://x.exemplo.com.br' } });
+    const unknown = await request.put(webhookPath('0c0c0c0c-0000-4000-8000-000000000000'), {
+      headers: tenantB,
+      data: { url: 'https://x.exemplo.com.br' },
+    });
     const foreign = await request.put(webhookPath(WEBHOOK_IDS.a8), { headers: tenantB, data: { url: 'https://x.exemplo.com.br' } });
     expect(unknown.status()).toBe(404);
     expect(foreign.status()).toBe(404);
     expect(await foreign.json()).toEqual(await unknown.json());
     expect((await request.get(webhookPath(WEBHOOK_IDS.a8), { headers: tenantB })).status()).toBe(404);
-    expect((await (await request.get(webhookPath(WEBHOOK_IDS.a8), { headers: tenantA })).json()).url).toBe('https://receptor-a8.exemplo.com.br/hooks');
+    expect((await (await request.get(webhookPath(WEBHOOK_IDS.a8), { headers: tenantA })).json()).url).toBe(
+      'https://receptor-a8.exemplo.com.br/hooks',
+    );
   });
 
   test('a refused change to another tenant’s configuration is not written to its audit trail', async ({ request }) => {

@@ -93,7 +93,9 @@ test.describe('console sign-in, roles and brute-force protection', () => {
       await page.getByLabel('E-mail').fill(account.email);
       await page.getByLabel('Senha').fill(account.password);
       await page.getByRole('button', { name: 'Entrar' }).click();
-      await expect(page.locator('main').getByRole('alert')).toHaveText('Muitas tentativas sem sucesso. Aguarde alguns minutos e tente novamente.');
+      await expect(page.locator('main').getByRole('alert')).toHaveText(
+        'Muitas tentativas sem sucesso. Aguarde alguns minutos e tente novamente.',
+      );
       await expect(page).toHaveURL(/\/sign-in/);
     }
   });

@@ -25,8 +25,12 @@ test('the language switch turns the console into English and back, and is rememb
   await page.getByLabel(/\(cdConvenio\)/).fill('12');
   await page.getByLabel(/\(nrSeqProcInterno\)/).selectOption({ label: 'Ressonância de joelho — code 70002' });
   const values: [string, string][] = [
-    ['nrSeqAgenda', '930001'], ['nrMinDuracao', '30'], ['cdPessoaFisica', '930001'],
-    ['cdUsuarioConvenio', '0012345678901'], ['cdCategoria', '1'], ['cdPlano', '3'],
+    ['nrSeqAgenda', '930001'],
+    ['nrMinDuracao', '30'],
+    ['cdPessoaFisica', '930001'],
+    ['cdUsuarioConvenio', '0012345678901'],
+    ['cdCategoria', '1'],
+    ['cdPlano', '3'],
   ];
   for (const [name, value] of values) {
     await page.getByLabel(new RegExp(`\\(${name}\\)`)).fill(value);

@@ -11,7 +11,10 @@ test.use({ locale: 'pt-BR' });
 async function openEditor(page: Page, host: string) {
   await page.goto('/webhooks');
   await page.getByLabel('Buscar').fill(host);
-  const rows = page.getByTestId('webhook-list').getByRole('listitem').filter({ has: page.getByRole('link') });
+  const rows = page
+    .getByTestId('webhook-list')
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link') });
   await expect(rows).toHaveCount(1);
   await rows.getByRole('link', { name: /Editar configuração/ }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
@@ -40,7 +43,9 @@ test.describe('webhook configuration editor', () => {
     await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('console');
 
     // Each switch reads as the event's name, with its API name beneath.
-    await expect(page.locator('label[for="eventoAvaliacaoSaudeAprovada"]')).toHaveText(/^Avaliação aprovada\s*eventoAvaliacaoSaudeAprovada$/);
+    await expect(page.locator('label[for="eventoAvaliacaoSaudeAprovada"]')).toHaveText(
+      /^Avaliação aprovada\s*eventoAvaliacaoSaudeAprovada$/,
+    );
     await page.getByLabel('eventoAvaliacaoSaudeAprovada').uncheck();
     await page.getByLabel('eventoAvaliacaoSaudeArquivada').check();
     await page.getByRole('button', { name: 'Salvar' }).click();
@@ -137,10 +142,12 @@ test.describe('webhook configuration editor', () => {
     await expect(page.getByLabel('url', { exact: true })).toHaveValue('https://mudado-a5.exemplo.com.br/hooks');
 
     // Closing or reloading the tab gets the browser's own question.
-    const beforeUnload = new Promise<string>((resolve) => page.once('dialog', (dialog) => {
-      resolve(dialog.type());
-      void dialog.dismiss();
-    }));
+    const beforeUnload = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
     await page.close({ runBeforeUnload: true });
     expect(await beforeUnload).toBe('beforeunload');
   });

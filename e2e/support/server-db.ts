@@ -81,7 +81,13 @@ export async function staffSessionCookie(email: string): Promise<string> {
 export async function holdIdempotencyKey(row: { owner: string; key: string; requestHash: string; createdAt: number }): Promise<void> {
   await withDatabase((db) =>
     db('idempotency_keys').insert({
-      owner: row.owner, idem_key: row.key, request_hash: row.requestHash, state: 'in_flight', http_status: null, response_json: null, created_at: row.createdAt,
+      owner: row.owner,
+      idem_key: row.key,
+      request_hash: row.requestHash,
+      state: 'in_flight',
+      http_status: null,
+      response_json: null,
+      created_at: row.createdAt,
     }),
   );
 }

@@ -31,7 +31,12 @@ export const STAFF = {
   /** Only for the console's brute-force spec, which locks this account's sign-in. */
   lockout: { email: 'bloqueio@e2e.exemplo.com.br', password: 'Bloqueio#e2e-2026', name: 'Davi Bloqueio', roles: ['scheduling'] as const },
   /** Only for the API spec of parallel sign-in attempts, which locks this account's sign-in. */
-  parallelLockout: { email: 'bloqueio-paralelo@e2e.exemplo.com.br', password: 'Paralelo#e2e-2026', name: 'Eva Paralelo', roles: ['scheduling'] as const },
+  parallelLockout: {
+    email: 'bloqueio-paralelo@e2e.exemplo.com.br',
+    password: 'Paralelo#e2e-2026',
+    name: 'Eva Paralelo',
+    roles: ['scheduling'] as const,
+  },
 };
 
 /** Webhook configurations: WEBHOOK_A* belong to tenant A, WEBHOOK_B1 to tenant B. */

@@ -13,7 +13,15 @@ export type { AuditAction, AuditEntry };
 
 export async function recordAudit(
   db: Knex | Knex.Transaction,
-  entry: { principal: Principal; action: AuditAction; target: string; outcome: string; httpStatus?: number; before?: unknown; after?: unknown },
+  entry: {
+    principal: Principal;
+    action: AuditAction;
+    target: string;
+    outcome: string;
+    httpStatus?: number;
+    before?: unknown;
+    after?: unknown;
+  },
 ): Promise<void> {
   await db('audit_events').insert({
     id: crypto.randomUUID(),
@@ -37,7 +45,12 @@ export async function listAudit(
   filter: Partial<AuditQuery> & { acoes?: readonly AuditAction[]; alvos?: readonly string[] } = {},
 ): Promise<AuditEntry[]> {
   const db = await getDb();
-  let query = db('audit_events').orderBy([{ column: 'at_ms', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(filter.limite ?? 50);
+  let query = db('audit_events')
+    .orderBy([
+      { column: 'at_ms', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(filter.limite ?? 50);
   if (filter.acao) query = query.where({ action: filter.acao });
   if (filter.acoes) query = query.whereIn('action', [...filter.acoes]);
   if (filter.ator) query = query.where({ actor_id: filter.ator });

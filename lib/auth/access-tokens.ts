@@ -16,7 +16,9 @@ function key(): Uint8Array {
   return new TextEncoder().encode(signingSecret());
 }
 
-export async function issueAccessToken(client: Pick<ApiClientPrincipal, 'clientId' | 'usuarioId' | 'sistemaOrigem'>): Promise<{ token: string; expiresIn: number }> {
+export async function issueAccessToken(
+  client: Pick<ApiClientPrincipal, 'clientId' | 'usuarioId' | 'sistemaOrigem'>,
+): Promise<{ token: string; expiresIn: number }> {
   const { ACCESS_TOKEN_TTL_SECONDS, TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
   const token = await new SignJWT({ usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'at+jwt' })
@@ -63,7 +65,13 @@ async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | 
     if (typeof payload.sub !== 'string' || typeof payload.usuarioId !== 'string' || typeof payload.sistemaOrigem !== 'number') {
       return undefined;
     }
-    return { kind: 'api-client', issuer: 'embedded', clientId: payload.sub, usuarioId: payload.usuarioId, sistemaOrigem: payload.sistemaOrigem };
+    return {
+      kind: 'api-client',
+      issuer: 'embedded',
+      clientId: payload.sub,
+      usuarioId: payload.usuarioId,
+      sistemaOrigem: payload.sistemaOrigem,
+    };
   } catch {
     return undefined;
   }

@@ -84,5 +84,10 @@ async function countInTransaction(db: Knex, trx: Knex.Transaction, counters: rea
 
 export async function clearCounters(counters: readonly Counter[]): Promise<void> {
   const db = await getDb();
-  await db(TABLE).whereIn('throttle_key', counters.map((counter) => counter.key)).delete();
+  await db(TABLE)
+    .whereIn(
+      'throttle_key',
+      counters.map((counter) => counter.key),
+    )
+    .delete();
 }

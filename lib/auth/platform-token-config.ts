@@ -20,7 +20,12 @@ export const platformTokenEnvShape = {
   PLATFORM_TOKEN_ALGORITHMS: z
     .string()
     .default('RS256,PS256,ES256')
-    .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(PLATFORM_ALGORITHMS, 'lists an algorithm that is not an asymmetric JWS algorithm')).min(1)),
   PLATFORM_USUARIO_ID_CLAIM: claimPath.default('usuarioId'),
   PLATFORM_SISTEMA_ORIGEM_CLAIM: claimPath.default('sistemaOrigem'),

@@ -66,7 +66,10 @@ function configure(extra: Record<string, string> = {}) {
 beforeEach(() => configure());
 
 type Claims = Record<string, unknown>;
-async function platformToken(claims: Claims = {}, options: { key?: CryptoKey; alg?: string; kid?: string; expires?: string; issuer?: string; audience?: string } = {}) {
+async function platformToken(
+  claims: Claims = {},
+  options: { key?: CryptoKey; alg?: string; kid?: string; expires?: string; issuer?: string; audience?: string } = {},
+) {
   return new SignJWT({ usuarioId: tenant.usuarioId, sistemaOrigem: tenant.sistemaOrigem, client_id: 'parceiro-via-plataforma', ...claims })
     .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? 'rsa-1' })
     .setIssuer(options.issuer ?? ISSUER)
@@ -91,9 +94,23 @@ describe('platform access tokens (JWKS)', () => {
   });
 
   it('reads configurable (nested) claim names, and a numeric string sistemaOrigem', async () => {
-    configure({ PLATFORM_USUARIO_ID_CLAIM: 'ext.usuario_id', PLATFORM_SISTEMA_ORIGEM_CLAIM: 'ext.sistema', PLATFORM_CLIENT_ID_CLAIM: 'azp' });
-    const token = await platformToken({ usuarioId: undefined, ext: { usuario_id: tenant.usuarioId.toUpperCase(), sistema: '42' }, azp: 'app-x' });
-    expect(await verifyAccessToken(token)).toEqual({ kind: 'api-client', issuer: 'platform', clientId: 'app-x', usuarioId: tenant.usuarioId, sistemaOrigem: 42 });
+    configure({
+      PLATFORM_USUARIO_ID_CLAIM: 'ext.usuario_id',
+      PLATFORM_SISTEMA_ORIGEM_CLAIM: 'ext.sistema',
+      PLATFORM_CLIENT_ID_CLAIM: 'azp',
+    });
+    const token = await platformToken({
+      usuarioId: undefined,
+      ext: { usuario_id: tenant.usuarioId.toUpperCase(), sistema: '42' },
+      azp: 'app-x',
+    });
+    expect(await verifyAccessToken(token)).toEqual({
+      kind: 'api-client',
+      issuer: 'platform',
+      clientId: 'app-x',
+      usuarioId: tenant.usuarioId,
+      sistemaOrigem: 42,
+    });
   });
 
   const rejected: Array<[string, () => Promise<string>]> = [
@@ -104,8 +121,21 @@ describe('platform access tokens (JWKS)', () => {
     ['a usuarioId that is not a UUID', () => platformToken({ usuarioId: 'fulano' })],
     ['no usuarioId claim', () => platformToken({ usuarioId: undefined })],
     ['a fractional sistemaOrigem', () => platformToken({ sistemaOrigem: 3.5 })],
-    ['HS256 signed with a guessed secret', () => new SignJWT({ usuarioId: tenant.usuarioId, sistemaOrigem: 1 }).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(new TextEncoder().encode('x'.repeat(32)))],
-    ['alg none', async () => `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, usuarioId: tenant.usuarioId, sistemaOrigem: 1, exp: 9_999_999_999 })).toString('base64url')}.`],
+    [
+      'HS256 signed with a guessed secret',
+      () =>
+        new SignJWT({ usuarioId: tenant.usuarioId, sistemaOrigem: 1 })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode('x'.repeat(32))),
+    ],
+    [
+      'alg none',
+      async () =>
+        `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, usuarioId: tenant.usuarioId, sistemaOrigem: 1, exp: 9_999_999_999 })).toString('base64url')}.`,
+    ],
     ['an issuer nobody configured', () => platformToken({}, { issuer: 'https://evil.example' })],
   ];
   for (const [label, make] of rejected) {
@@ -134,7 +164,9 @@ describe('platform access tokens (JWKS)', () => {
 
   it('opens the real API route: a platform token lists its own tenant’s webhook configurations', async () => {
     const response = await listWebhooksRoute(
-      new Request('http://localhost/api/v2/avaliacao-saude/configuracao-web-hook', { headers: { authorization: `Bearer ${await platformToken()}` } }),
+      new Request('http://localhost/api/v2/avaliacao-saude/configuracao-web-hook', {
+        headers: { authorization: `Bearer ${await platformToken()}` },
+      }),
       { params: Promise.resolve({}) },
     );
     expect(response.status).toBe(200);
@@ -146,17 +178,29 @@ describe('platform access tokens (JWKS)', () => {
 
 describe('the embedded issuer', () => {
   it('keeps working beside the platform while enabled', async () => {
-    const { token } = await issueAccessToken({ clientId: tenant.clientId, usuarioId: tenant.usuarioId, sistemaOrigem: tenant.sistemaOrigem });
+    const { token } = await issueAccessToken({
+      clientId: tenant.clientId,
+      usuarioId: tenant.usuarioId,
+      sistemaOrigem: tenant.sistemaOrigem,
+    });
     expect(await verifyAccessToken(token)).toMatchObject({ clientId: tenant.clientId });
   });
 
   it('when switched off, its tokens are refused and its endpoint answers 404', async () => {
-    const { token } = await issueAccessToken({ clientId: tenant.clientId, usuarioId: tenant.usuarioId, sistemaOrigem: tenant.sistemaOrigem });
+    const { token } = await issueAccessToken({
+      clientId: tenant.clientId,
+      usuarioId: tenant.usuarioId,
+      sistemaOrigem: tenant.sistemaOrigem,
+    });
     configure({ AUTH_EMBEDDED_ISSUER: 'false' });
     expect(await verifyAccessToken(token)).toBeUndefined();
     expect(await verifyAccessToken(await platformToken())).toBeDefined();
     const response = await handleTokenRequest(
-      new Request('http://localhost/api/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' }),
+      new Request('http://localhost/api/v1/auth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      }),
     ).catch((e: unknown) => e);
     expect(response).toMatchObject({ status: 404 });
   });

@@ -54,7 +54,14 @@ function principalFrom(payload: JWTPayload, config: PlatformTokenConfig): ApiCli
   const sistemaOrigem = claim(payload, config.sistemaOrigemClaim);
   const clientId = claim(payload, config.clientIdClaim) ?? payload.azp ?? payload.sub;
   const sistema = typeof sistemaOrigem === 'string' && /^\d{1,9}$/.test(sistemaOrigem) ? Number(sistemaOrigem) : sistemaOrigem;
-  if (typeof usuarioId !== 'string' || !UUID.test(usuarioId) || !Number.isSafeInteger(sistema) || typeof clientId !== 'string' || !clientId || clientId.length > 100) {
+  if (
+    typeof usuarioId !== 'string' ||
+    !UUID.test(usuarioId) ||
+    !Number.isSafeInteger(sistema) ||
+    typeof clientId !== 'string' ||
+    !clientId ||
+    clientId.length > 100
+  ) {
     log.warn('auth.platform_token_rejected', { reason: 'claims' });
     return undefined;
   }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { actorId, ownerKey, type ApiClientPrincipal, type StaffPrincipal } from './principal';
 
 const embedded: ApiClientPrincipal = {
-  kind: 'api-client', issuer: 'embedded', clientId: 'portal-parceiro', usuarioId: '11111111-1111-4111-8111-111111111111', sistemaOrigem: 3,
+  kind: 'api-client',
+  issuer: 'embedded',
+  clientId: 'portal-parceiro',
+  usuarioId: '11111111-1111-4111-8111-111111111111',
+  sistemaOrigem: 3,
 };
 
 describe('ownerKey', () => {

@@ -75,7 +75,9 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   const counters = tokenCounters(clientId.slice(0, 200), clientAddress(request.headers.get('x-forwarded-for')));
   const attempt = await countAttempt(counters);
   if (!attempt.allowed) {
-    return oauthError(429, 'invalid_client', 'Too many failed attempts; retry later.', { 'Retry-After': String(attempt.retryAfterSeconds) });
+    return oauthError(429, 'invalid_client', 'Too many failed attempts; retry later.', {
+      'Retry-After': String(attempt.retryAfterSeconds),
+    });
   }
   const client = await authenticateApiClient(clientId.slice(0, 200), clientSecret.slice(0, 500));
   if (!client) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);

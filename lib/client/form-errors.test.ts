@@ -57,13 +57,23 @@ describe('contractResolver', () => {
     });
     const valid = {
       ...EMPTY_RESERVATION_FORM,
-      nrSeqAgenda: '920001', nrSeqProcInterno: '70001', nrMinDuracao: '30', cdPessoaFisica: '1',
-      cdConvenio: '0', cdCategoria: '1', cdPlano: '3', cdUsuarioConvenio: '001', tokenReservaCanc: 'left over from CR',
+      nrSeqAgenda: '920001',
+      nrSeqProcInterno: '70001',
+      nrMinDuracao: '30',
+      cdPessoaFisica: '1',
+      cdConvenio: '0',
+      cdCategoria: '1',
+      cdPlano: '3',
+      cdUsuarioConvenio: '001',
+      tokenReservaCanc: 'left over from CR',
     };
     expect((await resolve(valid)).errors).toEqual({});
     // The CR rule is checked once the fields themselves are valid, as the API does.
     expect((await resolve({ ...valid, ieOpcao: 'CR', tokenReservaCanc: '' })).errors).toEqual({
-      tokenReservaCanc: { type: 'tokenRequiredForRelease', message: 'Obrigatório quando ieOpcao = CR (informe o TOKEN_RESERVA_P da reserva).' },
+      tokenReservaCanc: {
+        type: 'tokenRequiredForRelease',
+        message: 'Obrigatório quando ieOpcao = CR (informe o TOKEN_RESERVA_P da reserva).',
+      },
     });
   });
 });
@@ -71,8 +81,7 @@ describe('contractResolver', () => {
 describe('withFieldChecks', () => {
   type Values = { a: unknown; b?: string };
   const schemaResolver = contractResolver<z.ZodType, Values>(z.object({ a: z.number() }), 'pt-BR');
-  const sideCheck = (values: Values) =>
-    values.b === '' ? [{ field: 'b', pointer: '#/b', code: 'sideRequired', message: 'falta b' }] : [];
+  const sideCheck = (values: Values) => (values.b === '' ? [{ field: 'b', pointer: '#/b', code: 'sideRequired', message: 'falta b' }] : []);
 
   it('adds the extra errors to a valid schema result, and to the schema’s own errors', async () => {
     const resolver = withFieldChecks(schemaResolver, sideCheck);

@@ -48,10 +48,7 @@ export function contractResolver<S extends z.ZodType, V>(schema: S, locale: Loca
  * A resolver with checks the schema cannot make (they need data such as the exam listing). Their
  * errors join the schema's; where both name a field, the schema's message is kept.
  */
-export function withFieldChecks<V>(
-  resolver: (values: V) => Promise<ResolverResult<V>>,
-  check: (values: V) => readonly FieldError[],
-) {
+export function withFieldChecks<V>(resolver: (values: V) => Promise<ResolverResult<V>>, check: (values: V) => readonly FieldError[]) {
   return async (values: V): Promise<ResolverResult<V>> => {
     const result = await resolver(values);
     const extra = check(values);

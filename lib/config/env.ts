@@ -3,46 +3,56 @@ import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
-import { checkPlatformTokenEnv, platformTokenConfigFrom, platformTokenEnvShape, type PlatformTokenConfig } from '@/lib/auth/platform-token-config';
+import {
+  checkPlatformTokenEnv,
+  platformTokenConfigFrom,
+  platformTokenEnvShape,
+  type PlatformTokenConfig,
+} from '@/lib/auth/platform-token-config';
 
 /**
  * Every setting the server reads, validated once. Other modules import `env()` instead of touching
  * process.env, so a typo or a bad value fails at start with a message naming the variable.
  */
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Folder of the embedded database file and the generated signing secret. */
-  DATA_DIR: z.string().min(1).default('./.data'),
-  /** JSON seed for a new database; the built-in pt-BR demo seed when unset. */
-  SEED_FILE: z.string().min(1).optional(),
-  /** postgres://… or oracle://… to share app data between instances; embedded SQLite when unset. */
-  DATABASE_URL: z
-    .string()
-    .regex(/^(postgres|postgresql|oracle):\/\/[^\s]+$/, 'must be postgres://…, postgresql://… or oracle://user:password@host:port/service')
-    .optional(),
-  /** Connections each instance keeps to DATABASE_URL. */
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-  /** Secret for API tokens and staff sessions; generated and kept in DATA_DIR when unset. */
-  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must have at least 32 characters').optional(),
-  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
-  TOKEN_ISSUER: z.string().min(1).default('integration-console'),
-  TOKEN_AUDIENCE: z.string().min(1).default('integration-api'),
-  /** Largest request body any API route accepts. */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
-  /** Webhook receivers may use plain http (local development only). */
-  WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
-  /** Webhook receivers may be loopback/private addresses (local development only). */
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
-  /** Which scheduling back-end answers reservations. */
-  SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
-  /** ORACLE_*: the Oracle scheduling procedure (lib/scheduling/oracle/config.ts). */
-  ...oracleEnvShape,
-  /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */
-  ...platformTokenEnvShape,
-}).superRefine((value, ctx) => {
-  checkOracleEnv(value, ctx);
-  checkPlatformTokenEnv(value, ctx);
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** Folder of the embedded database file and the generated signing secret. */
+    DATA_DIR: z.string().min(1).default('./.data'),
+    /** JSON seed for a new database; the built-in pt-BR demo seed when unset. */
+    SEED_FILE: z.string().min(1).optional(),
+    /** postgres://… or oracle://… to share app data between instances; embedded SQLite when unset. */
+    DATABASE_URL: z
+      .string()
+      .regex(
+        /^(postgres|postgresql|oracle):\/\/[^\s]+$/,
+        'must be postgres://…, postgresql://… or oracle://user:password@host:port/service',
+      )
+      .optional(),
+    /** Connections each instance keeps to DATABASE_URL. */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    /** Secret for API tokens and staff sessions; generated and kept in DATA_DIR when unset. */
+    AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must have at least 32 characters').optional(),
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+    TOKEN_ISSUER: z.string().min(1).default('integration-console'),
+    TOKEN_AUDIENCE: z.string().min(1).default('integration-api'),
+    /** Largest request body any API route accepts. */
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    /** Webhook receivers may use plain http (local development only). */
+    WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
+    /** Webhook receivers may be loopback/private addresses (local development only). */
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+    /** Which scheduling back-end answers reservations. */
+    SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
+    /** ORACLE_*: the Oracle scheduling procedure (lib/scheduling/oracle/config.ts). */
+    ...oracleEnvShape,
+    /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */
+    ...platformTokenEnvShape,
+  })
+  .superRefine((value, ctx) => {
+    checkOracleEnv(value, ctx);
+    checkPlatformTokenEnv(value, ctx);
+  });
 
 export type AppEnv = z.infer<typeof envSchema> & {
   dataDir: string;

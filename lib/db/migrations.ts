@@ -113,8 +113,17 @@ const initial: Migration = {
   },
   async down(db) {
     for (const table of [
-      'idempotency_keys', 'audit_events', 'reservations', 'slots', 'agendas', 'procedures',
-      'webhook_configs', 'api_clients', 'login_throttle', 'staff_users', 'app_meta',
+      'idempotency_keys',
+      'audit_events',
+      'reservations',
+      'slots',
+      'agendas',
+      'procedures',
+      'webhook_configs',
+      'api_clients',
+      'login_throttle',
+      'staff_users',
+      'app_meta',
     ]) {
       await db.schema.dropTableIfExists(table);
     }
@@ -136,7 +145,9 @@ const oneActiveBooking: Migration = {
       .where({ status: 'active' })
       .select('token', 'cd_pessoa_fisica', 'nr_seq_proc_interno');
     for (const row of active) {
-      await db('reservations').where({ token: row.token }).update({ active_booking: activeBookingKey(row.cd_pessoa_fisica, row.nr_seq_proc_interno) });
+      await db('reservations')
+        .where({ token: row.token })
+        .update({ active_booking: activeBookingKey(row.cd_pessoa_fisica, row.nr_seq_proc_interno) });
     }
     await db.schema.alterTable('reservations', (t) => {
       t.unique(['active_booking'], { indexName: 'reservations_active_booking_uq' });

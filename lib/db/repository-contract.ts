@@ -19,7 +19,13 @@ import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/su
  * runner per database (repositories.*.test.ts), against whatever DATABASE_URL the runner set, so
  * driver quirks (bigint as string, CLOBs, '' read back as NULL, identifier case) show up here.
  */
-const tenantA: ApiClientPrincipal = { kind: 'api-client', issuer: 'embedded', clientId: TENANT_A.clientId, usuarioId: TENANT_A.usuarioId, sistemaOrigem: TENANT_A.sistemaOrigem };
+const tenantA: ApiClientPrincipal = {
+  kind: 'api-client',
+  issuer: 'embedded',
+  clientId: TENANT_A.clientId,
+  usuarioId: TENANT_A.usuarioId,
+  sistemaOrigem: TENANT_A.sistemaOrigem,
+};
 const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };
 
 export function repositoryContract(): void {
@@ -36,7 +42,11 @@ export function repositoryContract(): void {
   });
 
   it('authenticates API clients with numbers read back as numbers', async () => {
-    expect(await authenticateApiClient(TENANT_B.clientId, TENANT_B.clientSecret)).toEqual({ kind: 'api-client', issuer: 'embedded', ...withoutSecret(TENANT_B) });
+    expect(await authenticateApiClient(TENANT_B.clientId, TENANT_B.clientSecret)).toEqual({
+      kind: 'api-client',
+      issuer: 'embedded',
+      ...withoutSecret(TENANT_B),
+    });
     expect(await authenticateApiClient(TENANT_B.clientId, 'wrong-secret')).toBeUndefined();
   });
 
@@ -68,7 +78,14 @@ export function repositoryContract(): void {
   it('keeps audit entries with large before/after documents', async () => {
     const db = await getDb();
     const after = { texto: 'é'.repeat(5000), numero: 12 };
-    await recordAudit(db, { principal: staff, action: 'webhook.update', target: 'webhook:contract', outcome: 'updated', httpStatus: 200, after });
+    await recordAudit(db, {
+      principal: staff,
+      action: 'webhook.update',
+      target: 'webhook:contract',
+      outcome: 'updated',
+      httpStatus: 200,
+      after,
+    });
     const [entry] = await listAudit({ ator: staff.email, limite: 1 });
     expect(entry).toMatchObject({ target: 'webhook:contract', httpStatus: 200, before: null, after });
   });
@@ -76,14 +93,27 @@ export function repositoryContract(): void {
   it('runs the embedded scheduler: reserve, conflict, listing, release', async () => {
     const scheduler = new EmbeddedScheduler(getDb);
     const request = {
-      nrSeqAgenda: slotOf(938, 0), nrSeqProcInterno: 70001, nrMinDuracao: 60, ieOpcao: 'R' as const, cdPessoaFisica: 938001,
-      cdConvenio: 12, cdCategoria: 1, cdPlano: 3, cdUsuarioConvenio: '0012345678901', nmUsuario: 'contrato',
+      nrSeqAgenda: slotOf(938, 0),
+      nrSeqProcInterno: 70001,
+      nrMinDuracao: 60,
+      ieOpcao: 'R' as const,
+      cdPessoaFisica: 938001,
+      cdConvenio: 12,
+      cdCategoria: 1,
+      cdPlano: 3,
+      cdUsuarioConvenio: '0012345678901',
+      nmUsuario: 'contrato',
     };
     const reserved = await scheduler.reserveOrRelease(request);
     expect(reserved).toMatchObject({ CODIGO_P: '0', IE_RESERVADO_P: 'S' });
     expect((await scheduler.reserveOrRelease({ ...request, nrSeqAgenda: slotOf(938, 1), cdPessoaFisica: 938002 })).CODIGO_P).toBe('2');
     const free = await scheduler.listFreeSlots({ cdAgenda: 938, limite: 3 });
-    expect(free[0]).toEqual({ NR_SEQ_AGENDA: slotOf(938, 2), CD_AGENDA: 938, DT_AGENDA: expect.stringMatching(/T08:00:00-03:00$/), NR_MIN_DURACAO: 30 });
+    expect(free[0]).toEqual({
+      NR_SEQ_AGENDA: slotOf(938, 2),
+      CD_AGENDA: 938,
+      DT_AGENDA: expect.stringMatching(/T08:00:00-03:00$/),
+      NR_MIN_DURACAO: 30,
+    });
     const release = { ...request, ieOpcao: 'CR' as const, tokenReservaCanc: reserved.TOKEN_RESERVA_P };
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('1');
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('4');

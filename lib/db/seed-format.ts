@@ -5,9 +5,10 @@ import { WEBHOOK_EVENT_FLAGS, webhookHeaderSchema, type WebhookEventFlag } from 
 export const STAFF_ROLES = ['admin', 'webhooks', 'scheduling'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
-const eventFlagsDefaultingToFalse = Object.fromEntries(
-  WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().default(false)]),
-) as Record<WebhookEventFlag, z.ZodDefault<z.ZodBoolean>>;
+const eventFlagsDefaultingToFalse = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().default(false)])) as Record<
+  WebhookEventFlag,
+  z.ZodDefault<z.ZodBoolean>
+>;
 
 /** Identifiers are stored lowercase: paths, tokens and comparisons all use the lowercase form. */
 const uuid = z.guid().transform((value) => value.toLowerCase());

@@ -33,9 +33,7 @@ export async function seedOnce(db: Knex, seed: SeedData | undefined): Promise<vo
   if (await db('app_meta').where({ meta_key: SEEDED_KEY }).first()) return;
   // Hash outside the transaction: scrypt is slow and would hold SQLite's only connection.
   const staff = await Promise.all(seed.staff.map(async (user) => ({ ...user, hash: await hashSecret(user.password) })));
-  const clients = await Promise.all(
-    seed.apiClients.map(async (client) => ({ ...client, hash: await hashSecret(client.clientSecret) })),
-  );
+  const clients = await Promise.all(seed.apiClients.map(async (client) => ({ ...client, hash: await hashSecret(client.clientSecret) })));
   const now = Date.now();
   try {
     await db.transaction(async (trx) => {

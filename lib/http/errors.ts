@@ -38,8 +38,7 @@ export const problems = {
     new ApiError(401, problemType('invalid-token'), 'Unauthorized', 'The access token is invalid or expired.', {
       headers: { 'WWW-Authenticate': 'Bearer realm="integration-api", error="invalid_token"' },
     }),
-  forbidden: (detail = 'Your role does not allow this operation.') =>
-    new ApiError(403, problemType('forbidden'), 'Forbidden', detail),
+  forbidden: (detail = 'Your role does not allow this operation.') => new ApiError(403, problemType('forbidden'), 'Forbidden', detail),
   crossOrigin: () =>
     new ApiError(403, problemType('cross-origin'), 'Forbidden', 'State-changing requests must come from the console’s own origin.'),
   malformedPath: () =>
@@ -48,8 +47,7 @@ export const problems = {
   methodNotAllowed: (allow: string[]) =>
     new ApiError(405, problemType('method-not-allowed'), 'Method Not Allowed', undefined, { headers: { Allow: allow.join(', ') } }),
   conflict: (slug: string, detail: string) => new ApiError(409, problemType(slug), 'Conflict', detail),
-  preconditionFailed: (detail: string) =>
-    new ApiError(412, problemType('precondition-failed'), 'Precondition Failed', detail),
+  preconditionFailed: (detail: string) => new ApiError(412, problemType('precondition-failed'), 'Precondition Failed', detail),
   unprocessable: (slug: string, detail: string) => new ApiError(422, problemType(slug), 'Unprocessable Content', detail),
   tooManyRequests: (retryAfterSeconds: number, detail: string) =>
     new ApiError(429, problemType('too-many-requests'), 'Too Many Requests', detail, {
@@ -61,6 +59,5 @@ export const problems = {
     new ApiError(503, problemType('service-unavailable'), 'Service Unavailable', detail, {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     }),
-  internal: () =>
-    new ApiError(500, problemType('internal'), 'Internal Server Error', 'An unexpected error occurred. It has been logged.'),
+  internal: () => new ApiError(500, problemType('internal'), 'Internal Server Error', 'An unexpected error occurred. It has been logged.'),
 };

@@ -46,10 +46,18 @@ export async function idempotent(
     case 'replay':
       return answerOf(claim.answer, { [REPLAYED_HEADER]: 'true' });
     case 'mismatch':
-      throw problems.unprocessable('idempotency-key-reused', 'This Idempotency-Key was already used with a different body. Use a new key for a new request.');
+      throw problems.unprocessable(
+        'idempotency-key-reused',
+        'This Idempotency-Key was already used with a different body. Use a new key for a new request.',
+      );
     case 'in-flight':
-      throw new ApiError(409, 'urn:integration-console:problem:idempotency-in-flight', 'Conflict',
-        'A request with this Idempotency-Key is still being processed. Retry shortly to get its answer.', { headers: { 'Retry-After': '1' } });
+      throw new ApiError(
+        409,
+        'urn:integration-console:problem:idempotency-in-flight',
+        'Conflict',
+        'A request with this Idempotency-Key is still being processed. Retry shortly to get its answer.',
+        { headers: { 'Retry-After': '1' } },
+      );
   }
   let answer: StoredAnswer;
   try {

@@ -27,10 +27,7 @@ const TABLE = 'idempotency_keys';
 export type StoredAnswer = { status: number; body: unknown; headers?: Record<string, string> };
 
 export type Claim =
-  | { kind: 'claimed'; claimedAt: number }
-  | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'mismatch' }
-  | { kind: 'in-flight' };
+  { kind: 'claimed'; claimedAt: number } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'mismatch' } | { kind: 'in-flight' };
 
 type KeyRef = { owner: string; key: string };
 
@@ -55,7 +52,9 @@ export async function claimKey(
     if (!expired && row.request_hash !== requestHash) return { kind: 'mismatch' };
     if (expired || abandoned) {
       // Conditional on what we read, so of two contenders only one removes it and re-inserts.
-      await db(TABLE).where({ ...where(ref), created_at: row.created_at, state: row.state }).delete();
+      await db(TABLE)
+        .where({ ...where(ref), created_at: row.created_at, state: row.state })
+        .delete();
       continue;
     }
     if (row.state === 'in_flight') return { kind: 'in-flight' };
@@ -73,12 +72,21 @@ export async function completeKey(db: Knex, ref: KeyRef, claimedAt: number, answ
 
 /** Gives the key back, so a retry runs the operation again. */
 export async function releaseKey(db: Knex, ref: KeyRef, claimedAt: number): Promise<void> {
-  await db(TABLE).where({ ...where(ref), created_at: claimedAt, state: 'in_flight' }).delete();
+  await db(TABLE)
+    .where({ ...where(ref), created_at: claimedAt, state: 'in_flight' })
+    .delete();
 }
 
 async function tryInsert(db: Knex, ref: KeyRef, requestHash: string, now: number): Promise<boolean> {
   try {
-    await db(TABLE).insert({ ...where(ref), request_hash: requestHash, state: 'in_flight', http_status: null, response_json: null, created_at: now });
+    await db(TABLE).insert({
+      ...where(ref),
+      request_hash: requestHash,
+      state: 'in_flight',
+      http_status: null,
+      response_json: null,
+      created_at: now,
+    });
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;
@@ -91,5 +99,7 @@ let lastSweep = 0;
 async function sweepExpired(db: Knex, now: number): Promise<void> {
   if (now - lastSweep < 60_000) return;
   lastSweep = now;
-  await db(TABLE).where('created_at', '<', now - RETENTION_MS).delete();
+  await db(TABLE)
+    .where('created_at', '<', now - RETENTION_MS)
+    .delete();
 }

@@ -14,7 +14,13 @@ function apiRoutes(): { path: string; methods: string[] }[] {
       else if (entry.name === 'route.ts' && full.includes(`${path.sep}api${path.sep}`)) {
         const source = fs.readFileSync(full, 'utf8');
         const methods = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!.toLowerCase());
-        const urlPath = '/' + path.relative(root, path.dirname(full)).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/');
+        const urlPath =
+          '/' +
+          path
+            .relative(root, path.dirname(full))
+            .split(path.sep)
+            .map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))
+            .join('/');
         found.push({ path: urlPath, methods });
       }
     }

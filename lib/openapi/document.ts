@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { auditEntrySchema, auditQuerySchema } from '@/lib/audit/contract';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
 import { problemSchema } from '@/lib/http/problem-schema';
-import { freeSlotQuerySchema, freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
+import {
+  freeSlotQuerySchema,
+  freeSlotSchema,
+  procedureSchema,
+  slotReservationResponseSchema,
+  slotReservationSchema,
+} from '@/lib/scheduling/contract';
 import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 import { webhookConfigurationSchema, webhookUpdateSchema } from '@/lib/webhooks/contract';
 
@@ -56,7 +62,9 @@ const webhookIdParameter = {
   description: 'UUID of the configuration.',
 };
 
-const etagHeader = { ETag: { description: 'Strong entity tag of this version; send it in If-Match to update safely.', schema: { type: 'string' } } };
+const etagHeader = {
+  ETag: { description: 'Strong entity tag of this version; send it in If-Match to update safely.', schema: { type: 'string' } },
+};
 
 function reservationOperation(operationId: string, summary: string) {
   const procedureAnswer = (description: string) => ({ description, content: json(ref('SlotReservationResponse')) });
@@ -80,13 +88,19 @@ function reservationOperation(operationId: string, summary: string) {
       responses: {
         '200': {
           ...procedureAnswer('Reserved (CODIGO_P 0) or released (CODIGO_P 1).'),
-          headers: { 'Idempotency-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same key.', schema: { type: 'string', enum: ['true'] } } },
+          headers: {
+            'Idempotency-Replayed': {
+              description: '`true` when this is the stored answer of an earlier request with the same key.',
+              schema: { type: 'string', enum: ['true'] },
+            },
+          },
         },
         ...bodyProblems,
         ...commonProblems,
         '404': procedureAnswer('Slot not found (CODIGO_P 3).'),
         '409': {
-          description: 'Slot unavailable, release not possible or exam already booked (CODIGO_P 2, 4, 5); or, as problem+json, a request with the same Idempotency-Key still in progress (retry after Retry-After seconds).',
+          description:
+            'Slot unavailable, release not possible or exam already booked (CODIGO_P 2, 4, 5); or, as problem+json, a request with the same Idempotency-Key still in progress (retry after Retry-After seconds).',
           content: { ...json(ref('SlotReservationResponse')), 'application/problem+json': { schema: ref('Problem') } },
         },
         '422': problem('The Idempotency-Key was already used with a different body.'),
@@ -148,8 +162,14 @@ export function buildOpenApiDocument() {
           tags: ['Operação'],
           security: [{}],
           responses: {
-            '200': { description: '`{"status":"ready","checks":{"database":{ok,ms,dialect},"scheduling":{ok,ms,backend}}}`', content: json({ type: 'object' }) },
-            '503': { description: 'A check failed: `"status":"not-ready"`, the failing check with an error code.', content: json({ type: 'object' }) },
+            '200': {
+              description: '`{"status":"ready","checks":{"database":{ok,ms,dialect},"scheduling":{ok,ms,backend}}}`',
+              content: json({ type: 'object' }),
+            },
+            '503': {
+              description: 'A check failed: `"status":"not-ready"`, the failing check with an error code.',
+              content: json({ type: 'object' }),
+            },
           },
         },
       },
@@ -158,9 +178,20 @@ export function buildOpenApiDocument() {
           operationId: 'listWebhookConfigurations',
           summary: 'Your webhook configurations',
           tags: ['Webhooks'],
-          parameters: [{ name: 'q', in: 'query', required: false, schema: { type: 'string', maxLength: 200 }, description: 'Filters by URL, usuarioId or clientId.' }],
+          parameters: [
+            {
+              name: 'q',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', maxLength: 200 },
+              description: 'Filters by URL, usuarioId or clientId.',
+            },
+          ],
           responses: {
-            '200': { description: 'The configurations of your usuarioId.', content: json({ type: 'array', items: ref('WebhookConfiguration') }) },
+            '200': {
+              description: 'The configurations of your usuarioId.',
+              content: json({ type: 'array', items: ref('WebhookConfiguration') }),
+            },
             ...commonProblems,
           },
         },
@@ -184,10 +215,22 @@ export function buildOpenApiDocument() {
           tags: ['Webhooks'],
           description:
             'Every field is optional: an omitted field keeps its stored value; headers, when sent, replaces the whole list. Send If-Match with the ETag you read to refuse the change (412) when someone changed the configuration meanwhile.',
-          parameters: [{ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'ETag of the version you read, or *.' }],
+          parameters: [
+            {
+              name: 'If-Match',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: 'ETag of the version you read, or *.',
+            },
+          ],
           requestBody: { required: true, content: json(ref('WebhookUpdate')) },
           responses: {
-            '200': { description: 'The whole configuration after the change.', headers: etagHeader, content: json(ref('WebhookConfiguration')) },
+            '200': {
+              description: 'The whole configuration after the change.',
+              headers: etagHeader,
+              content: json(ref('WebhookConfiguration')),
+            },
             ...bodyProblems,
             ...commonProblems,
             '404': problem('No configuration of yours has this id.'),
@@ -207,7 +250,10 @@ export function buildOpenApiDocument() {
             limite: 'At most this many slots.',
           }),
           responses: {
-            '200': { description: 'Free slots; NR_SEQ_AGENDA is the nrSeqAgenda to reserve.', content: json({ type: 'array', items: ref('FreeSlot') }) },
+            '200': {
+              description: 'Free slots; NR_SEQ_AGENDA is the nrSeqAgenda to reserve.',
+              content: json({ type: 'array', items: ref('FreeSlot') }),
+            },
             '400': problem('A filter is invalid.'),
             ...commonProblems,
           },
@@ -252,7 +298,8 @@ export function buildOpenApiDocument() {
           operationId: 'listAuditTrail',
           summary: 'Audit trail (operators)',
           tags: ['Auditoria'],
-          description: 'Who changed what, when and with what outcome; header values and patient identifiers masked. Staff admin session only: API clients get 403.',
+          description:
+            'Who changed what, when and with what outcome; header values and patient identifiers masked. Staff admin session only: API clients get 403.',
           security: [{ consoleSession: [] }],
           parameters: queryParameters(auditQuerySchema, {
             acao: 'Only this action.',
@@ -287,7 +334,11 @@ export function buildOpenApiDocument() {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/token.' },
         oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/api/v1/auth/token', scopes: {} } } },
-        clientBasic: { type: 'http', scheme: 'basic', description: 'client_id and client_secret, form-urlencoded then Basic-encoded (RFC 6749 §2.3.1).' },
+        clientBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'client_id and client_secret, form-urlencoded then Basic-encoded (RFC 6749 §2.3.1).',
+        },
         consoleSession: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'The console’s staff session.' },
       },
     },

@@ -26,7 +26,11 @@ function oracleEnv(vars: Record<string, string> = {}) {
 
 describe('in-flight timeout of a reservation key', () => {
   it('outlasts the longest Oracle call the settings allow: queue wait + connect + call, plus a margin', () => {
-    const slowest = oracleEnv({ ORACLE_QUEUE_TIMEOUT_MS: '600000', ORACLE_CALL_TIMEOUT_MS: '600000', ORACLE_CONNECT_TIMEOUT_SECONDS: '120' });
+    const slowest = oracleEnv({
+      ORACLE_QUEUE_TIMEOUT_MS: '600000',
+      ORACLE_CALL_TIMEOUT_MS: '600000',
+      ORACLE_CONNECT_TIMEOUT_SECONDS: '120',
+    });
     const maxCall = maxReservationCallMs(slowest);
     expect(maxCall).toBe(600_000 + 120_000 + 600_000);
     expect(inFlightTimeoutFor(maxCall)).toBeGreaterThan(maxCall);

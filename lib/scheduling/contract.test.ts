@@ -53,7 +53,18 @@ describe('slotReservationSchema (§2.2)', () => {
 
   it('names every missing required field', () => {
     expect(badFields({}).sort()).toEqual(
-      ['cdCategoria', 'cdConvenio', 'cdPessoaFisica', 'cdPlano', 'cdUsuarioConvenio', 'ieOpcao', 'nmUsuario', 'nrMinDuracao', 'nrSeqAgenda', 'nrSeqProcInterno'].sort(),
+      [
+        'cdCategoria',
+        'cdConvenio',
+        'cdPessoaFisica',
+        'cdPlano',
+        'cdUsuarioConvenio',
+        'ieOpcao',
+        'nmUsuario',
+        'nrMinDuracao',
+        'nrSeqAgenda',
+        'nrSeqProcInterno',
+      ].sort(),
     );
   });
 });

@@ -45,7 +45,10 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
 
   beforeEach(async () => {
     ({ db, cleanup } = await migratedSqlite(seed));
-    scheduler = new EmbeddedScheduler(async () => db, () => NOW);
+    scheduler = new EmbeddedScheduler(
+      async () => db,
+      () => NOW,
+    );
   });
   afterEach(() => cleanup());
 
@@ -134,6 +137,11 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
   it('answers 9 with a generic message when the database fails', async () => {
     await db.schema.dropTable('reservations');
     const answer = await scheduler.reserveOrRelease(request());
-    expect(answer).toEqual({ CODIGO_P: '9', IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', MENSAGEM_P: expect.not.stringMatching(/reservations|SQLITE/i) });
+    expect(answer).toEqual({
+      CODIGO_P: '9',
+      IE_RESERVADO_P: 'N',
+      TOKEN_RESERVA_P: '',
+      MENSAGEM_P: expect.not.stringMatching(/reservations|SQLITE/i),
+    });
   });
 });

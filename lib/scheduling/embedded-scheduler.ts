@@ -146,7 +146,9 @@ export class EmbeddedScheduler implements SchedulingBackend {
 
   async listProcedures(): Promise<Procedure[]> {
     const db = await this.database();
-    const rows: { nr_seq_proc_interno: unknown; description: string; default_minutes: unknown; requires_side: unknown }[] = await db('procedures')
+    const rows: { nr_seq_proc_interno: unknown; description: string; default_minutes: unknown; requires_side: unknown }[] = await db(
+      'procedures',
+    )
       .select('nr_seq_proc_interno', 'description', 'default_minutes', 'requires_side')
       .orderBy([{ column: 'description' }, { column: 'nr_seq_proc_interno' }]);
     return rows.map((row) => ({

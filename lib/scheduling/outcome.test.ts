@@ -19,17 +19,30 @@ describe('reservation outcome view', () => {
       expect(view).toMatchObject({ kind: 'codigo', codigo, status: CODIGO_P_STATUS[codigo] });
       if (view.kind === 'codigo') tones.set(codigo, view.tone);
     }
-    expect(Object.fromEntries(tones)).toEqual({ '0': 'success', '1': 'info', '2': 'warning', '3': 'danger', '4': 'warning', '5': 'warning', '9': 'danger' });
+    expect(Object.fromEntries(tones)).toEqual({
+      '0': 'success',
+      '1': 'info',
+      '2': 'warning',
+      '3': 'danger',
+      '4': 'warning',
+      '5': 'warning',
+      '9': 'danger',
+    });
   });
 
   it('turns a 400 problem into field errors', () => {
-    const errors = [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: 'Este exame exige lateralidade: informe E, D ou A.' }];
+    const errors = [
+      { field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: 'Este exame exige lateralidade: informe E, D ou A.' },
+    ];
     expect(outcomeFrom(400, problemJson, { status: 400, errors })).toEqual({ kind: 'validation', status: 400, errors, tone: 'danger' });
   });
 
   it('keeps other problems apart, with the server detail', () => {
     expect(outcomeFrom(403, problemJson, { status: 403, detail: 'Your role does not allow this operation.' })).toEqual({
-      kind: 'problem', status: 403, detail: 'Your role does not allow this operation.', tone: 'danger',
+      kind: 'problem',
+      status: 403,
+      detail: 'Your role does not allow this operation.',
+      tone: 'danger',
     });
     expect(outcomeFrom(502, 'text/html', null)).toMatchObject({ kind: 'problem', status: 502, detail: undefined });
   });

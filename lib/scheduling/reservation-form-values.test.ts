@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Procedure } from './contract';
 import { chosenProcedure, durationForExam, EMPTY_RESERVATION_FORM, missingRequiredSide } from './reservation-form-values';
 
-const knee: Procedure = { NR_SEQ_PROC_INTERNO: 70002, DS_PROCEDIMENTO: 'Ressonância de joelho', NR_MIN_DURACAO: 40, IE_LADO_OBRIGATORIO: 'S' };
+const knee: Procedure = {
+  NR_SEQ_PROC_INTERNO: 70002,
+  DS_PROCEDIMENTO: 'Ressonância de joelho',
+  NR_MIN_DURACAO: 40,
+  IE_LADO_OBRIGATORIO: 'S',
+};
 const xRay: Procedure = { NR_SEQ_PROC_INTERNO: 70003, DS_PROCEDIMENTO: 'Raio-X', NR_MIN_DURACAO: 20, IE_LADO_OBRIGATORIO: 'N' };
 const listing = [knee, xRay];
 

@@ -90,7 +90,10 @@ export function releaseOfRecent(reservation: RecentReservation, known?: Reservat
 }
 
 /** The listed exam the form's nrSeqProcInterno names, if any. */
-export function chosenProcedure(values: Pick<ReservationFormValues, 'nrSeqProcInterno'>, procedures: readonly Procedure[]): Procedure | undefined {
+export function chosenProcedure(
+  values: Pick<ReservationFormValues, 'nrSeqProcInterno'>,
+  procedures: readonly Procedure[],
+): Procedure | undefined {
   const code = values.nrSeqProcInterno.trim();
   return code === '' ? undefined : procedures.find((procedure) => String(procedure.NR_SEQ_PROC_INTERNO) === code);
 }

@@ -7,7 +7,15 @@ import type { Principal } from '@/lib/auth/principal';
 import { actorId } from '@/lib/auth/principal';
 import { log, redactError } from '@/lib/log';
 import { customMessage, type Locale } from '@/lib/validation/issues';
-import { CODIGO_P_STATUS, isCodigoP, type FreeSlot, type FreeSlotQuery, type Procedure, type SlotReservationRequest, type SlotReservationResponse } from './contract';
+import {
+  CODIGO_P_STATUS,
+  isCodigoP,
+  type FreeSlot,
+  type FreeSlotQuery,
+  type Procedure,
+  type SlotReservationRequest,
+  type SlotReservationResponse,
+} from './contract';
 import { BackendContractError, BackendUnavailableError, RequestFieldRejected, type BackendFailure, type ProcedureAnswer } from './backend';
 import { schedulingBackend } from './backends';
 
@@ -31,11 +39,7 @@ const FAILURE_MESSAGES: Record<BackendFailure['kind'], string> = {
  * Reserves (R) or releases (CR) a slot through the scheduling back-end and maps its CODIGO_P to
  * the HTTP status of §7.2. The answer body is the procedure's four fields whatever the status.
  */
-export async function reserveOrRelease(
-  principal: Principal,
-  request: SlotReservationRequest,
-  locale: Locale,
-): Promise<ReservationOutcome> {
+export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest, locale: Locale): Promise<ReservationOutcome> {
   let answer: ProcedureAnswer;
   try {
     answer = await schedulingBackend().reserveOrRelease(request, { clientId: actorId(principal) });
@@ -78,7 +82,12 @@ export async function reserveOrRelease(
 
 function badGateway(field: string): ApiError {
   log.error('scheduling.answer_outside_contract', { field });
-  return new ApiError(502, 'urn:integration-console:problem:bad-gateway', 'Bad Gateway', 'The scheduling back-end gave an answer outside the contract.');
+  return new ApiError(
+    502,
+    'urn:integration-console:problem:bad-gateway',
+    'Bad Gateway',
+    'The scheduling back-end gave an answer outside the contract.',
+  );
 }
 
 function actionOf(request: SlotReservationRequest) {

@@ -35,7 +35,14 @@ type Texts = {
 };
 
 const typeNames: Record<Locale, Record<string, string>> = {
-  'pt-BR': { number: 'um número inteiro', int: 'um número inteiro', string: 'um texto', boolean: 'verdadeiro ou falso', array: 'uma lista', object: 'um objeto' },
+  'pt-BR': {
+    number: 'um número inteiro',
+    int: 'um número inteiro',
+    string: 'um texto',
+    boolean: 'verdadeiro ou falso',
+    array: 'uma lista',
+    object: 'um objeto',
+  },
   en: { number: 'an integer', int: 'an integer', string: 'a string', boolean: 'true or false', array: 'an array', object: 'an object' },
 };
 

@@ -48,12 +48,17 @@ export const webhookHeaderSchema = z.strictObject({
     .min(1)
     .max(MAX_HEADER_NAME_LENGTH)
     .superRefine(policyCheck(checkHeaderName, { min: 1, max: MAX_HEADER_NAME_LENGTH }))
-    .meta({ description: 'RFC 9110 token; not a hop-by-hop or framing header (Host, Content-Length, Content-Type, Transfer-Encoding, Connection, Upgrade, TE, Trailer, Expect, Keep-Alive, Proxy-*).' }),
+    .meta({
+      description:
+        'RFC 9110 token; not a hop-by-hop or framing header (Host, Content-Length, Content-Type, Transfer-Encoding, Connection, Upgrade, TE, Trailer, Expect, Keep-Alive, Proxy-*).',
+    }),
   valor: z
     .string()
     .max(MAX_HEADER_VALUE_BYTES)
     .superRefine(policyCheck(checkHeaderValue, { min: 0, max: MAX_HEADER_VALUE_BYTES }))
-    .meta({ description: `At most ${MAX_HEADER_VALUE_BYTES} UTF-8 bytes; no CR, LF, NUL or other control characters; no surrounding spaces.` }),
+    .meta({
+      description: `At most ${MAX_HEADER_VALUE_BYTES} UTF-8 bytes; no CR, LF, NUL or other control characters; no surrounding spaces.`,
+    }),
 });
 
 export const webhookHeadersSchema = z
@@ -73,9 +78,10 @@ export const webhookHeadersSchema = z
 
 export type WebhookHeader = z.infer<typeof webhookHeaderSchema>;
 
-const eventFlagShape = Object.fromEntries(
-  WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().optional()]),
-) as Record<WebhookEventFlag, z.ZodOptional<z.ZodBoolean>>;
+const eventFlagShape = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().optional()])) as Record<
+  WebhookEventFlag,
+  z.ZodOptional<z.ZodBoolean>
+>;
 
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
 export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {

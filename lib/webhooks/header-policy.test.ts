@@ -4,8 +4,21 @@ import { webhookUpdateSchema, webhookUpdateSchemaFor } from './contract';
 import { checkHeaderName, checkHeaderValue, duplicateHeaderIndexes, headersWireLength, utf8Length } from './header-policy';
 
 const RESERVED_HEADER_NAMES = [
-  'Host', 'Content-Length', 'Content-Type', 'Transfer-Encoding', 'Connection', 'Upgrade', 'TE', 'Trailer',
-  'Expect', 'Keep-Alive', 'Proxy-Authorization', 'Proxy-Connection', 'proxy-anything', 'HOST', 'content-length',
+  'Host',
+  'Content-Length',
+  'Content-Type',
+  'Transfer-Encoding',
+  'Connection',
+  'Upgrade',
+  'TE',
+  'Trailer',
+  'Expect',
+  'Keep-Alive',
+  'Proxy-Authorization',
+  'Proxy-Connection',
+  'proxy-anything',
+  'HOST',
+  'content-length',
 ];
 
 describe('header names', () => {
@@ -13,9 +26,12 @@ describe('header names', () => {
     expect(checkHeaderName(name)).toBe('headerNameReserved');
   });
 
-  it.each(['X Api', 'X-Api:', 'X-Api\r\n', 'Çhave', ':authority', 'a/b', 'a"b', 'a(b)', '', 'X-Api\u0000'])('refuses %j as not a token', (name) => {
-    expect(checkHeaderName(name)).toBe('headerNameToken');
-  });
+  it.each(['X Api', 'X-Api:', 'X-Api\r\n', 'Çhave', ':authority', 'a/b', 'a"b', 'a(b)', '', 'X-Api\u0000'])(
+    'refuses %j as not a token',
+    (name) => {
+      expect(checkHeaderName(name)).toBe('headerNameToken');
+    },
+  );
 
   it.each(['X-Api-Key', 'Authorization', "x!#$%&'*+-.^_`|~9", 'Proxy', 'Hosts', 'X-Content-Type'])('accepts %s', (name) => {
     expect(checkHeaderName(name)).toBeUndefined();
@@ -81,7 +97,12 @@ describe('webhookUpdateSchema (the one the form and the route share)', () => {
   });
 
   it('reports a repeated name on the repeat, with its message', () => {
-    const body = { headers: [{ chave: 'X-A', valor: '1' }, { chave: 'x-a', valor: '2' }] };
+    const body = {
+      headers: [
+        { chave: 'X-A', valor: '1' },
+        { chave: 'x-a', valor: '2' },
+      ],
+    };
     expect(errorsOf(body)).toEqual([
       expect.objectContaining({ field: 'headers.1.chave', code: 'headerDuplicate', message: expect.stringMatching(/Repeated header/) }),
     ]);
@@ -104,7 +125,9 @@ describe('webhookUpdateSchema (the one the form and the route share)', () => {
       expect.objectContaining({ field: 'url', code: 'urlPrivateTarget', message: expect.stringMatching(/privado/) }),
     ]);
     expect(errorsOf({ url: 'http://receptor.exemplo.com.br/' })).toEqual([expect.objectContaining({ code: 'urlHttpsRequired' })]);
-    expect(errorsOf({ url: 'https://r.exemplo.com.br/' + 'a'.repeat(2100) })).toEqual([expect.objectContaining({ field: 'url', code: 'too_big' })]);
+    expect(errorsOf({ url: 'https://r.exemplo.com.br/' + 'a'.repeat(2100) })).toEqual([
+      expect.objectContaining({ field: 'url', code: 'too_big' }),
+    ]);
     const relaxed = webhookUpdateSchemaFor({ allowHttp: true, allowPrivateTargets: true });
     expect(relaxed.safeParse({ url: 'http://127.0.0.1:4000/hook' }).success).toBe(true);
   });

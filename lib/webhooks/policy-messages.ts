@@ -15,7 +15,7 @@ registerIssueMessages({
     urlHttpsRequired: 'Use https://: http sem criptografia não é permitido neste ambiente.',
     urlCredentials: 'Não coloque usuário ou senha na URL; use um cabeçalho personalizado.',
     urlPrivateTarget: 'A URL aponta para um endereço local, privado ou de metadados de nuvem, que não é permitido.',
-    headerNameToken: 'Nome de cabeçalho inválido: use apenas letras, dígitos e ! # $ % & \' * + - . ^ _ ` | ~ (sem espaços).',
+    headerNameToken: "Nome de cabeçalho inválido: use apenas letras, dígitos e ! # $ % & ' * + - . ^ _ ` | ~ (sem espaços).",
     headerNameReserved: 'Este cabeçalho é controlado pelo envio do webhook e não pode ser personalizado.',
     headerDuplicate: 'Cabeçalho repetido (maiúsculas e minúsculas não diferenciam).',
     headerValueLineBreak: 'O valor não pode conter quebras de linha (CR/LF) nem o caractere NUL.',
@@ -40,6 +40,10 @@ registerIssueMessages({
 });
 
 registerIssueMessages({
-  'pt-BR': { headersTooLarge: `Os cabeçalhos juntos devem ter no máximo ${MAX_HEADERS_TOTAL_BYTES} bytes; servidores HTTP recusam blocos maiores.` },
-  en: { headersTooLarge: `All headers together must have at most ${MAX_HEADERS_TOTAL_BYTES} bytes; HTTP servers refuse larger header blocks.` },
+  'pt-BR': {
+    headersTooLarge: `Os cabeçalhos juntos devem ter no máximo ${MAX_HEADERS_TOTAL_BYTES} bytes; servidores HTTP recusam blocos maiores.`,
+  },
+  en: {
+    headersTooLarge: `All headers together must have at most ${MAX_HEADERS_TOTAL_BYTES} bytes; HTTP servers refuse larger header blocks.`,
+  },
 });

@@ -17,9 +17,10 @@ export type StoredWebhook = { config: WebhookConfiguration; version: number };
 type Row = Record<string, unknown>;
 
 function fromRow(row: Row): StoredWebhook {
-  const flags = Object.fromEntries(
-    Object.entries(EVENT_COLUMNS).map(([flag, column]) => [flag, toBoolean(row[column])]),
-  ) as Record<WebhookEventFlag, boolean>;
+  const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [flag, toBoolean(row[column])])) as Record<
+    WebhookEventFlag,
+    boolean
+  >;
   return {
     version: toNumber(row.version),
     config: {

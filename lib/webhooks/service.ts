@@ -51,7 +51,9 @@ export async function updateWebhook(
       const current = await findWebhook(trx, id, { lock: true });
       if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
       if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
-        throw problems.preconditionFailed('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
+        throw problems.preconditionFailed(
+          'The configuration was changed by someone else since you read it. Reload it and apply your change again.',
+        );
       }
       const next: WebhookConfiguration = { ...current.config, ...definedOnly(update) };
       if (!(await saveWebhook(trx, next, current.version))) {

@@ -23,13 +23,7 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /** Issue keys (see url-policy messages in policy-messages.ts). */
 export type UrlPolicyViolation =
-  | 'urlTooLong'
-  | 'urlInvalid'
-  | 'urlUnsafeCharacters'
-  | 'urlScheme'
-  | 'urlHttpsRequired'
-  | 'urlCredentials'
-  | 'urlPrivateTarget';
+  'urlTooLong' | 'urlInvalid' | 'urlUnsafeCharacters' | 'urlScheme' | 'urlHttpsRequired' | 'urlCredentials' | 'urlPrivateTarget';
 
 /** The first rule the URL breaks, or undefined when it may be saved. */
 export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLICY): UrlPolicyViolation | undefined {

@@ -120,7 +120,8 @@ export const en: Messages = {
   'webhook.saved': 'Configuration saved.',
   'webhook.unchanged': 'Nothing was changed.',
   'webhook.conflictTitle': 'This configuration was changed elsewhere',
-  'webhook.conflictBody': 'It was saved elsewhere (by someone else or in another tab) since you opened it. Reload to see the current version and apply your change again.',
+  'webhook.conflictBody':
+    'It was saved elsewhere (by someone else or in another tab) since you opened it. Reload to see the current version and apply your change again.',
   'webhook.reload': 'Reload',
   'webhook.discardConfirm': 'You have unsaved changes. Discard them and leave?',
   'webhook.reloadConfirm': 'Reloading discards your unsaved changes. Continue?',
@@ -226,7 +227,8 @@ export const en: Messages = {
   'outcome.validation.body': 'Nothing was sent to the scheduling system. Fix these fields:',
   'outcome.problem.title': 'The request failed ({status})',
   'outcome.network.title': 'No connection to the server',
-  'outcome.network.body': 'The request got no answer. Check your connection and try again; if the connection dropped while sending, check Recent reservations before repeating it.',
+  'outcome.network.body':
+    'The request got no answer. Check your connection and try again; if the connection dropped while sending, check Recent reservations before repeating it.',
   'outcome.unknownCode': 'Code outside the contract',
 
   'recent.title': 'Recent reservations',
@@ -243,5 +245,6 @@ export const en: Messages = {
   'recent.state.released': 'released',
   'recent.release': 'Release',
   'recent.releaseLabel': 'Release the reservation of slot {slot}',
-  'recent.releasePrepared': 'Release prepared. Beneficiary identifiers are not kept in the trail: fill in cdPessoaFisica and cdUsuarioConvenio and send.',
+  'recent.releasePrepared':
+    'Release prepared. Beneficiary identifiers are not kept in the trail: fill in cdPessoaFisica and cdUsuarioConvenio and send.',
 };

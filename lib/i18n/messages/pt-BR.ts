@@ -121,7 +121,8 @@ export const ptBR = {
   'webhook.saved': 'Configuração salva.',
   'webhook.unchanged': 'Nada foi alterado.',
   'webhook.conflictTitle': 'Esta configuração foi alterada em outro lugar',
-  'webhook.conflictBody': 'Ela foi salva em outro lugar (outra pessoa ou outra aba) desde que você a abriu. Recarregue para ver a versão atual e refaça sua alteração.',
+  'webhook.conflictBody':
+    'Ela foi salva em outro lugar (outra pessoa ou outra aba) desde que você a abriu. Recarregue para ver a versão atual e refaça sua alteração.',
   'webhook.reload': 'Recarregar',
   'webhook.discardConfirm': 'Há alterações não salvas. Descartá-las e sair?',
   'webhook.reloadConfirm': 'Recarregar descarta as alterações não salvas. Continuar?',
@@ -227,7 +228,8 @@ export const ptBR = {
   'outcome.validation.body': 'Nada foi enviado ao sistema de agendamento. Corrija os campos indicados:',
   'outcome.problem.title': 'A requisição falhou ({status})',
   'outcome.network.title': 'Sem conexão com o servidor',
-  'outcome.network.body': 'A requisição não obteve resposta. Verifique sua conexão e tente novamente; se a conexão caiu durante o envio, confira as Reservas recentes antes de repetir.',
+  'outcome.network.body':
+    'A requisição não obteve resposta. Verifique sua conexão e tente novamente; se a conexão caiu durante o envio, confira as Reservas recentes antes de repetir.',
   'outcome.unknownCode': 'Código fora do contrato',
 
   'recent.title': 'Reservas recentes',
@@ -244,7 +246,8 @@ export const ptBR = {
   'recent.state.released': 'liberada',
   'recent.release': 'Liberar',
   'recent.releaseLabel': 'Liberar a reserva do horário {slot}',
-  'recent.releasePrepared': 'Liberação preparada. Os identificadores do beneficiário não ficam na trilha: preencha cdPessoaFisica e cdUsuarioConvenio e envie.',
+  'recent.releasePrepared':
+    'Liberação preparada. Os identificadores do beneficiário não ficam na trilha: preencha cdPessoaFisica e cdUsuarioConvenio e envie.',
 } as const;
 
 export type MessageKey = keyof typeof ptBR;

@@ -27,7 +27,9 @@ const minimal = {
 describe('Oracle scheduling configuration', () => {
   it('is required as a whole when SCHEDULING_BACKEND=oracle, each missing variable named', () => {
     configure({ SCHEDULING_BACKEND: 'oracle' });
-    expect(() => env()).toThrow(/ORACLE_CONNECT_STRING: is required[\s\S]*ORACLE_PROCEDURE: is required[\s\S]*ORACLE_USER[\s\S]*ORACLE_PASSWORD/);
+    expect(() => env()).toThrow(
+      /ORACLE_CONNECT_STRING: is required[\s\S]*ORACLE_PROCEDURE: is required[\s\S]*ORACLE_USER[\s\S]*ORACLE_PASSWORD/,
+    );
   });
 
   it('parses a minimal setting with safe defaults (fixed pool, timeouts always set)', () => {
@@ -59,7 +61,11 @@ describe('Oracle scheduling configuration', () => {
 
   it('takes parameter-name overrides and refuses bad ones with a message naming the entry', () => {
     configure({ ...minimal, ORACLE_PARAM_NAMES: 'nrSeqAgenda = NR_SEQ_HORARIO_P, MENSAGEM_P=DS_MENSAGEM_P' });
-    expect(env().oracle?.parameterNames).toMatchObject({ nrSeqAgenda: 'NR_SEQ_HORARIO_P', MENSAGEM_P: 'DS_MENSAGEM_P', cdPlano: 'CD_PLANO_P' });
+    expect(env().oracle?.parameterNames).toMatchObject({
+      nrSeqAgenda: 'NR_SEQ_HORARIO_P',
+      MENSAGEM_P: 'DS_MENSAGEM_P',
+      cdPlano: 'CD_PLANO_P',
+    });
     for (const [value, message] of [
       ['nrSeqAgenda=X Y', /"X Y" \(for nrSeqAgenda\) is not a plain Oracle identifier/],
       ['pacienteId=CD_P', /unknown parameter "pacienteId"/],
@@ -72,7 +78,12 @@ describe('Oracle scheduling configuration', () => {
   });
 
   it('refuses out-of-range pool and timeout settings', () => {
-    for (const [name, value] of [['ORACLE_POOL_SIZE', '0'], ['ORACLE_CONNECT_TIMEOUT_SECONDS', '0'], ['ORACLE_QUEUE_TIMEOUT_MS', '0'], ['ORACLE_CALL_TIMEOUT_MS', 'abc']]) {
+    for (const [name, value] of [
+      ['ORACLE_POOL_SIZE', '0'],
+      ['ORACLE_CONNECT_TIMEOUT_SECONDS', '0'],
+      ['ORACLE_QUEUE_TIMEOUT_MS', '0'],
+      ['ORACLE_CALL_TIMEOUT_MS', 'abc'],
+    ]) {
       configure({ ...minimal, [name as string]: value as string });
       expect(() => env()).toThrow(new RegExp(name as string));
     }

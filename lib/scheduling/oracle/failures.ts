@@ -22,8 +22,17 @@ const BUSY = new Set(['NJS-040', 'NJS-076']);
  * killed (ORA-00028) or the call cancelled (ORA-01013).
  */
 const CUT_MID_CALL = new Set([
-  'NJS-123', 'NJS-500', 'NJS-501', 'NJS-521', 'DPI-1067', 'DPI-1080',
-  'ORA-03113', 'ORA-03114', 'ORA-03135', 'ORA-00028', 'ORA-01013',
+  'NJS-123',
+  'NJS-500',
+  'NJS-501',
+  'NJS-521',
+  'DPI-1067',
+  'DPI-1080',
+  'ORA-03113',
+  'ORA-03114',
+  'ORA-03135',
+  'ORA-00028',
+  'ORA-01013',
 ]);
 
 /** `NJS-040`, `ORA-03113`, `DPI-1080`…: node-oracledb's code, or the prefix of its message. */

@@ -68,8 +68,17 @@ function configFrom(testUrl: string): OracleSchedulingConfig {
 }
 
 const request = (nrSeqAgenda: number, extra: Partial<SlotReservationRequest> = {}): SlotReservationRequest => ({
-  nrSeqAgenda, nrSeqProcInterno: 50102, nrMinDuracao: 30, ieOpcao: 'R', cdPessoaFisica: 123456, cdConvenio: 12,
-  cdCategoria: 1, cdPlano: 3, cdUsuarioConvenio: '0012345678901', nmUsuario: 'teste-integracao', ...extra,
+  nrSeqAgenda,
+  nrSeqProcInterno: 50102,
+  nrMinDuracao: 30,
+  ieOpcao: 'R',
+  cdPessoaFisica: 123456,
+  cdConvenio: 12,
+  cdCategoria: 1,
+  cdPlano: 3,
+  cdUsuarioConvenio: '0012345678901',
+  nmUsuario: 'teste-integracao',
+  ...extra,
 });
 const context = { clientId: 'oracle-test' };
 
@@ -89,11 +98,15 @@ describe.skipIf(!url)('Oracle adapter against a real database (ORACLE_TEST_URL)'
     const pool = await schedulingPool(config);
     admin = await pool.getConnection();
     await dropAll();
-    await run('CREATE TABLE IC_TEST_HORARIOS (NR_SEQ_AGENDA NUMBER PRIMARY KEY, CD_AGENDA NUMBER NOT NULL, DT_AGENDA DATE NOT NULL, NR_MIN_DURACAO NUMBER NOT NULL, TOKEN VARCHAR2(32), CD_PESSOA_FISICA NUMBER)');
+    await run(
+      'CREATE TABLE IC_TEST_HORARIOS (NR_SEQ_AGENDA NUMBER PRIMARY KEY, CD_AGENDA NUMBER NOT NULL, DT_AGENDA DATE NOT NULL, NR_MIN_DURACAO NUMBER NOT NULL, TOKEN VARCHAR2(32), CD_PESSOA_FISICA NUMBER)',
+    );
     await run(`INSERT INTO IC_TEST_HORARIOS (NR_SEQ_AGENDA, CD_AGENDA, DT_AGENDA, NR_MIN_DURACAO)
                SELECT 1000 + LEVEL, 77, TRUNC(SYSDATE) + 2 + (7 * 60 + LEVEL * 30) / 1440, 30 FROM DUAL CONNECT BY LEVEL <= 10`);
     await run(PROCEDURE);
-    await run('CREATE OR REPLACE VIEW IC_TEST_LIVRES AS SELECT NR_SEQ_AGENDA, CD_AGENDA, DT_AGENDA, NR_MIN_DURACAO FROM IC_TEST_HORARIOS WHERE TOKEN IS NULL');
+    await run(
+      'CREATE OR REPLACE VIEW IC_TEST_LIVRES AS SELECT NR_SEQ_AGENDA, CD_AGENDA, DT_AGENDA, NR_MIN_DURACAO FROM IC_TEST_HORARIOS WHERE TOKEN IS NULL',
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -105,13 +118,27 @@ describe.skipIf(!url)('Oracle adapter against a real database (ORACLE_TEST_URL)'
 
   it('reserves (0), refuses the taken slot (2), releases (1), refuses a second release (4), and commits each', async () => {
     const reserved = await scheduler.reserveOrRelease(request(1001), context);
-    expect(reserved).toEqual({ IE_RESERVADO_P: 'S', TOKEN_RESERVA_P: expect.stringMatching(/^[0-9A-F]{32}$/), CODIGO_P: '0', MENSAGEM_P: 'Horário reservado com sucesso.' });
+    expect(reserved).toEqual({
+      IE_RESERVADO_P: 'S',
+      TOKEN_RESERVA_P: expect.stringMatching(/^[0-9A-F]{32}$/),
+      CODIGO_P: '0',
+      MENSAGEM_P: 'Horário reservado com sucesso.',
+    });
     // Committed: another session sees it.
-    const seen = await admin.execute<unknown>('SELECT TOKEN FROM IC_TEST_HORARIOS WHERE NR_SEQ_AGENDA = 1001', {}, { outFormat: oracledb.OUT_FORMAT_OBJECT });
+    const seen = await admin.execute<unknown>(
+      'SELECT TOKEN FROM IC_TEST_HORARIOS WHERE NR_SEQ_AGENDA = 1001',
+      {},
+      { outFormat: oracledb.OUT_FORMAT_OBJECT },
+    );
     expect(seen.rows).toEqual([{ TOKEN: reserved.TOKEN_RESERVA_P }]);
     expect((await scheduler.reserveOrRelease(request(1001, { cdPessoaFisica: 654321 }), context)).CODIGO_P).toBe('2');
     const release = request(1001, { ieOpcao: 'CR', tokenReservaCanc: reserved.TOKEN_RESERVA_P, ieLado: 'E' });
-    expect(await scheduler.reserveOrRelease(release, context)).toEqual({ IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', CODIGO_P: '1', MENSAGEM_P: 'Reserva cancelada; horário liberado.' });
+    expect(await scheduler.reserveOrRelease(release, context)).toEqual({
+      IE_RESERVADO_P: 'N',
+      TOKEN_RESERVA_P: '',
+      CODIGO_P: '1',
+      MENSAGEM_P: 'Reserva cancelada; horário liberado.',
+    });
     expect((await scheduler.reserveOrRelease(release, context)).CODIGO_P).toBe('4');
     expect((await scheduler.reserveOrRelease(request(999_999), context)).CODIGO_P).toBe('3');
   });
@@ -130,7 +157,9 @@ describe.skipIf(!url)('Oracle adapter against a real database (ORACLE_TEST_URL)'
   });
 
   it('20 simultaneous reservations of one slot: the procedure’s lock lets exactly one win', async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => scheduler.reserveOrRelease(request(1005, { cdPessoaFisica: 500 + i }), context)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => scheduler.reserveOrRelease(request(1005, { cdPessoaFisica: 500 + i }), context)),
+    );
     expect(answers.filter((answer) => answer.CODIGO_P === '0')).toHaveLength(1);
     expect(answers.filter((answer) => answer.CODIGO_P === '2')).toHaveLength(19);
   });
@@ -140,7 +169,12 @@ describe.skipIf(!url)('Oracle adapter against a real database (ORACLE_TEST_URL)'
     // 1001 was released; 1002, 1004 and 1005 are reserved.
     expect(slots[0]?.NR_SEQ_AGENDA).toBe(1001);
     expect(slots.map((slot) => slot.NR_SEQ_AGENDA)).not.toContain(1002);
-    expect(slots[0]).toEqual({ NR_SEQ_AGENDA: 1001, CD_AGENDA: 77, DT_AGENDA: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00-0[23]:00$/), NR_MIN_DURACAO: 30 });
+    expect(slots[0]).toEqual({
+      NR_SEQ_AGENDA: 1001,
+      CD_AGENDA: 77,
+      DT_AGENDA: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00-0[23]:00$/),
+      NR_MIN_DURACAO: 30,
+    });
     await scheduler.checkReady();
   });
 });

@@ -204,7 +204,11 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
   it('CODIGO_P 9 → 500 with a generic message instead of the database text, no Retry-After', async () => {
     fake.play(outBinds('9', 'N', null, 'ORA-01400: cannot insert NULL into ("TASY"."AGENDA_PACIENTE"."CD_PESSOA_FISICA")'));
     const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
-    expect(outcome).toEqual({ status: 500, headers: undefined, body: { IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', CODIGO_P: '9', MENSAGEM_P: INTERNAL_ERROR_MESSAGE } });
+    expect(outcome).toEqual({
+      status: 500,
+      headers: undefined,
+      body: { IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', CODIGO_P: '9', MENSAGEM_P: INTERNAL_ERROR_MESSAGE },
+    });
   });
 
   it('accepts a code padded by a CHAR column', async () => {

@@ -2,7 +2,13 @@ import 'server-only';
 import type { Connection, Pool } from 'oracledb';
 import { log } from '@/lib/log';
 import type { FreeSlot, FreeSlotQuery, SlotReservationRequest } from '../contract';
-import { BackendContractError, BackendUnavailableError, type ProcedureAnswer, type ProcedureCallContext, type SchedulingBackend } from '../backend';
+import {
+  BackendContractError,
+  BackendUnavailableError,
+  type ProcedureAnswer,
+  type ProcedureCallContext,
+  type SchedulingBackend,
+} from '../backend';
 import type { OracleSchedulingConfig } from './config';
 import { classifyAcquireFailure, classifyCallFailure, oracleErrorFields, type OracleFailure } from './failures';
 import { procedureBinds, procedureBlock, readOutputs, type RawProcedureOutputs } from './procedure-call';
@@ -70,7 +76,10 @@ export class OracleScheduler implements SchedulingBackend {
     }
   }
 
-  private async acquire(action: string, clientId: string): Promise<{ connection: Connection } | { failure: OracleFailure; error: unknown }> {
+  private async acquire(
+    action: string,
+    clientId: string,
+  ): Promise<{ connection: Connection } | { failure: OracleFailure; error: unknown }> {
     try {
       const connection = await (await this.pool()).getConnection();
       // Tags for the DBA (V$SESSION.MODULE/ACTION/CLIENT_IDENTIFIER), sent with the next round trip.

@@ -32,7 +32,15 @@ export function procedureBlock(config: Pick<OracleSchedulingConfig, 'procedure' 
   return `BEGIN\n  ${config.procedure}(\n${lines.join(',\n')}\n  );\nEND;`;
 }
 
-const NUMERIC_INPUTS = new Set(['nrSeqAgenda', 'nrSeqProcInterno', 'nrMinDuracao', 'cdPessoaFisica', 'cdConvenio', 'cdCategoria', 'cdPlano']);
+const NUMERIC_INPUTS = new Set([
+  'nrSeqAgenda',
+  'nrSeqProcInterno',
+  'nrMinDuracao',
+  'cdPessoaFisica',
+  'cdConvenio',
+  'cdCategoria',
+  'cdPlano',
+]);
 
 export function procedureBinds(request: SlotReservationRequest): Record<string, BindDefinition> {
   const binds: Record<string, BindDefinition> = {};

@@ -43,22 +43,25 @@ export class FakeOraclePool {
   }
 
   private connection(): Connection {
-    const connection = Object.assign({ module: '', action: '', clientId: '', callTimeout: 0 }, {
-      execute: async (sql: string, binds: Record<string, unknown>, options?: unknown) => {
-        const { module, action, clientId, callTimeout } = connection;
-        this.executed.push({ sql, binds, options, tags: { module, action, clientId, callTimeout } });
-        const next = this.script.shift();
-        if (!next) throw new Error('FakeOraclePool: no answer scripted');
-        if ('error' in next) throw next.error;
-        return next as never;
+    const connection = Object.assign(
+      { module: '', action: '', clientId: '', callTimeout: 0 },
+      {
+        execute: async (sql: string, binds: Record<string, unknown>, options?: unknown) => {
+          const { module, action, clientId, callTimeout } = connection;
+          this.executed.push({ sql, binds, options, tags: { module, action, clientId, callTimeout } });
+          const next = this.script.shift();
+          if (!next) throw new Error('FakeOraclePool: no answer scripted');
+          if ('error' in next) throw next.error;
+          return next as never;
+        },
+        ping: async () => {
+          this.pings++;
+        },
+        close: async (options?: { drop?: boolean }) => {
+          this.closed.push(options);
+        },
       },
-      ping: async () => {
-        this.pings++;
-      },
-      close: async (options?: { drop?: boolean }) => {
-        this.closed.push(options);
-      },
-    });
+    );
     return connection as Connection;
   }
 }
