@@ -12,7 +12,7 @@ declare module 'oracledb' {
     callTimeout: number;
     execute<T = unknown>(
       sql: string,
-      binds: Record<string, BindDefinition | unknown>,
+      binds: Record<string, unknown>, // BindDefinition or a plain value
       options?: { autoCommit?: boolean; outFormat?: number },
     ): Promise<{ outBinds?: T; rows?: unknown[] }>;
     ping(): Promise<void>;

@@ -7,6 +7,7 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
+import { formText } from '@/components/ui/form-text';
 
 /** next-auth's `error` values and what the form says about them. */
 const ERROR_MESSAGES: Record<string, MessageKey> = { CredentialsSignin: 'signIn.invalid', locked: 'signIn.locked' };
@@ -59,8 +60,8 @@ export function SignInForm({ returnTo, notice }: { returnTo?: string; notice?: s
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get('email') ?? '');
-    const password = String(form.get('password') ?? '');
+    const email = formText(form, 'email');
+    const password = formText(form, 'password');
     const empty = missingFields(email, password);
     setMissing(empty);
     setError(undefined);

@@ -23,7 +23,8 @@ export function ConsoleHeader({ user, areas }: Props) {
 
   async function handleSignOut() {
     await signOut({ redirect: false });
-    window.location.assign('/sign-in?signedOut=1');
+    // A full load, not a client navigation: nothing of the signed-in session may stay in memory.
+    window.location.assign(new URL('/sign-in?signedOut=1', window.location.origin));
   }
 
   return (

@@ -9,6 +9,7 @@ import { useFreeSlots, type FreeSlotFilters } from '@/lib/client/scheduling-quer
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
 import { brasiliaDateTime, brasiliaInputToIso } from './slot-time';
+import { formText } from '@/components/ui/form-text';
 
 const sameFilters = (a: FreeSlotFilters, b: FreeSlotFilters) => a.de === b.de && a.ate === b.ate && a.cdAgenda === b.cdAgenda;
 
@@ -22,7 +23,7 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const text = (name: string) => formText(form, name).trim();
     const next: FreeSlotFilters = {
       de: brasiliaInputToIso(text('de')),
       ate: brasiliaInputToIso(text('ate')),

@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormProvider, useForm, type Path } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { useToast } from '@/components/ui/toast';
@@ -47,9 +47,13 @@ export function ReservationWorkspace() {
   const durationOrigin = useRef<DurationOrigin | undefined>(undefined);
   // The resolver reads the listing through a ref: it is created once, the listing arrives later.
   const listing = useRef<readonly Procedure[]>([]);
-  listing.current = procedures.data ?? [];
+  useEffect(() => {
+    listing.current = procedures.data ?? [];
+  }, [procedures.data]);
   const form = useForm<ReservationFormValues>({
     defaultValues: EMPTY_RESERVATION_FORM,
+    // The check runs at validation time, never during render, so reading the ref there is safe.
+    // eslint-disable-next-line react-hooks/refs
     resolver: withFieldChecks(contractResolver(slotReservationSchema, locale, toReservationBody), (values) =>
       missingRequiredSide(values, listing.current)
         ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: customMessage('sideRequired', locale) }]

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { getDb } from '@/lib/db';
-import { toNumber } from '@/lib/db/dialect';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { actorId, type Principal } from '@/lib/auth/principal';
 import type { AuditAction, AuditEntry, AuditQuery } from './contract';
 
@@ -57,17 +57,22 @@ export async function listAudit(
   if (filter.alvo) query = query.where({ target: filter.alvo });
   if (filter.alvos) query = query.whereIn('target', [...filter.alvos]);
   if (filter.antes) query = query.where('at_ms', '<', Date.parse(filter.antes));
-  const rows = await query;
+  const rows = (await query) as DbRow[];
   return rows.map((row) => ({
-    id: row.id,
+    id: String(row.id),
     at: new Date(toNumber(row.at_ms)).toISOString(),
-    actorKind: row.actor_kind,
-    actorId: row.actor_id,
-    action: row.action,
-    target: row.target,
-    outcome: row.outcome,
-    httpStatus: row.http_status === null ? null : toNumber(row.http_status),
-    before: row.before_json ? JSON.parse(row.before_json) : null,
-    after: row.after_json ? JSON.parse(row.after_json) : null,
+    actorKind: row.actor_kind as AuditEntry['actorKind'],
+    actorId: String(row.actor_id),
+    action: row.action as AuditAction,
+    target: String(row.target),
+    outcome: String(row.outcome),
+    httpStatus: row.http_status === null || row.http_status === undefined ? null : toNumber(row.http_status),
+    before: parseJsonColumn(row.before_json),
+    after: parseJsonColumn(row.after_json),
   }));
+}
+
+/** JSON is stored as text; empty means "no value". */
+function parseJsonColumn(value: unknown): AuditEntry['before'] {
+  return typeof value === 'string' && value ? (JSON.parse(value) as AuditEntry['before']) : null;
 }

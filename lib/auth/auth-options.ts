@@ -3,6 +3,7 @@ import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getDb } from '@/lib/db';
+import type { DbRow } from '@/lib/db/dialect';
 import { log } from '@/lib/log';
 import { clientAddress } from './client-address';
 import { clearCounters, countAttempt, signInCounters } from './login-throttle';
@@ -34,15 +35,15 @@ async function authorize(credentials: Record<string, string> | undefined, header
     throw new Error(SIGN_IN_LOCKED);
   }
   const db = await getDb();
-  const row = await db('staff_users').where({ email }).first();
+  const row = (await db('staff_users').where({ email }).first()) as DbRow | undefined;
   // Unknown e-mails cost one scrypt too, and count as failures too: nothing tells them apart.
-  const valid = await verifySecret(password, row?.password_hash ?? (await decoySecretHash()));
+  const valid = await verifySecret(password, row ? String(row.password_hash) : await decoySecretHash());
   if (!row || !valid) {
     log.info('auth.sign_in_failed');
     return null;
   }
   await clearCounters(counters);
-  log.info('auth.sign_in', { userId: row.id });
+  log.info('auth.sign_in', { userId: String(row.id) });
   return { id: String(row.id), name: String(row.name), email: String(row.email) };
 }
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { getDb } from '@/lib/db';
-import { isUniqueViolation, lockForUpdate, toNumber } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toNumber, type DbRow } from '@/lib/db/dialect';
 import { afterFailure, isLocked, THROTTLE_RULES, type ThrottleRow, type ThrottleRule } from './throttle-policy';
 
 /**
@@ -68,7 +68,7 @@ async function countInTransaction(db: Knex, trx: Knex.Transaction, counters: rea
   const current: (ThrottleRow | undefined)[] = [];
   for (const counter of counters) {
     // rows[0], not .first(): knex wraps .first() with FOR UPDATE in a ROWNUM subquery Oracle refuses.
-    const rows: Record<string, unknown>[] = await lockForUpdate(db, trx(TABLE).where({ throttle_key: counter.key }));
+    const rows = (await lockForUpdate(db, trx(TABLE).where({ throttle_key: counter.key }))) as DbRow[];
     current.push(fromRow(rows[0]));
   }
   const lockedUntil = Math.max(...current.map((row) => (isLocked(row, now) ? (row?.lockedUntil ?? 0) : 0)));

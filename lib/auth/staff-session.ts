@@ -1,6 +1,7 @@
 import 'server-only';
 import { decode } from 'next-auth/jwt';
 import { getDb } from '@/lib/db';
+import type { DbRow } from '@/lib/db/dialect';
 import { STAFF_ROLES, type StaffRole } from '@/lib/db/seed-format';
 import { signingSecret } from './signing-secret';
 import type { StaffPrincipal } from './principal';
@@ -55,9 +56,9 @@ export async function staffFromSession(request: Request): Promise<StaffPrincipal
 
 export async function staffById(userId: string): Promise<StaffPrincipal | undefined> {
   const db = await getDb();
-  const row = await db('staff_users').where({ id: userId }).first();
+  const row = (await db('staff_users').where({ id: userId }).first()) as DbRow | undefined;
   if (!row) return undefined;
-  return { kind: 'staff', userId: row.id, email: row.email, name: row.name, roles: parseRoles(row.roles) };
+  return { kind: 'staff', userId: String(row.id), email: String(row.email), name: String(row.name), roles: parseRoles(String(row.roles)) };
 }
 
 export function parseRoles(stored: string): StaffRole[] {

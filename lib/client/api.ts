@@ -27,7 +27,7 @@ export async function apiFetch(locale: Locale, path: string, init: RequestInit =
   if (response.status === 401 && typeof window !== 'undefined') {
     // The session ended (expiry or sign-out elsewhere): back to sign-in, then here again.
     const back = window.location.pathname + window.location.search;
-    window.location.assign(`/sign-in?expired=1&callbackUrl=${encodeURIComponent(back)}`);
+    window.location.assign(new URL(`/sign-in?expired=1&callbackUrl=${encodeURIComponent(back)}`, window.location.origin));
   }
   return response;
 }

@@ -36,11 +36,12 @@ type ResolverResult<T> = { values: T; errors: Record<string, never> } | { values
  * request body (e.g. number inputs' text into numbers), so what is validated is what will be sent.
  */
 export function contractResolver<S extends z.ZodType, V>(schema: S, locale: Locale, toInput: (values: V) => unknown = (v) => v) {
-  return async (values: V): Promise<ResolverResult<V>> => {
+  // Async because react-hook-form's resolver contract is; the check itself is synchronous.
+  return (values: V): Promise<ResolverResult<V>> => {
     const input = toInput(values);
     const result = schema.safeParse(input);
-    if (result.success) return { values, errors: {} };
-    return { values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, locale)) };
+    if (result.success) return Promise.resolve({ values, errors: {} });
+    return Promise.resolve({ values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, locale)) });
   };
 }
 

@@ -2,8 +2,11 @@ import type { Knex } from 'knex';
 
 export type Dialect = 'sqlite' | 'postgres' | 'oracle';
 
+/** A row as a driver answers it: column types differ per database, so callers convert each value. */
+export type DbRow = Record<string, unknown>;
+
 export function dialectOf(db: Knex): Dialect {
-  const client = String(db.client.config.client);
+  const client = String((db.client as { config: Knex.Config }).config.client);
   if (client === 'pg' || client === 'postgres' || client === 'postgresql') return 'postgres';
   if (client === 'oracledb') return 'oracle';
   return 'sqlite';

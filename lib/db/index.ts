@@ -45,8 +45,12 @@ async function migrateWithRetry(db: Knex): Promise<void> {
 /** Lock held by another instance, or its bookkeeping table created under our feet (PostgreSQL 42P07/23505, Oracle ORA-00955/ORA-00001). */
 function isMigrationRace(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = String((error as { code?: unknown }).code ?? '');
-  return /already locked/i.test(error.message) || ['42P07', '23505'].includes(code) || /ORA-00955|ORA-00001/.test(error.message);
+  const code = (error as { code?: unknown }).code;
+  return (
+    /already locked/i.test(error.message) ||
+    (typeof code === 'string' && ['42P07', '23505'].includes(code)) ||
+    /ORA-00955|ORA-00001/.test(error.message)
+  );
 }
 
 export async function closeDb(): Promise<void> {

@@ -167,11 +167,10 @@ const migrations: Record<string, Migration> = {
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrations: () => Promise.resolve(Object.keys(migrations).sort()),
   getMigrationName: (name) => name,
-  getMigration: async (name) => {
+  getMigration: (name) => {
     const migration = migrations[name];
-    if (!migration) throw new Error(`Unknown migration ${name}`);
-    return migration;
+    return migration ? Promise.resolve(migration) : Promise.reject(new Error(`Unknown migration ${name}`));
   },
 };

@@ -33,7 +33,7 @@ export function repositoryContract(): void {
   idempotencyContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
-    const applied = await db('knex_migrations').select('name');
+    const applied = await db('knex_migrations').select<{ name: string }[]>('name');
     expect(applied.map((row) => row.name).sort()).toEqual(await migrationSource.getMigrations([]));
     await seedOnce(db, seedSchema.parse(buildTestSeed()));
     const counted = await db('api_clients').count({ count: '*' });

@@ -27,9 +27,9 @@ export type ApiRequest<P> = {
   principal: Principal;
   locale: Locale;
   /** The body as JSON, at most MAX_BODY_BYTES. */
-  json(): Promise<unknown>;
+  json: () => Promise<unknown>;
   /** Validates input with a contract schema; 400 naming every bad field otherwise. */
-  parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S>;
+  parse: <S extends z.ZodType>(schema: S, input: unknown) => z.output<S>;
 };
 
 type Options = {
@@ -65,7 +65,7 @@ export function apiRoute<P = Record<string, never>>(
 
 /** For the few public routes (token endpoint, health): same error handling, no authentication. */
 export function publicRoute<P = Record<string, never>>(
-  handler: (request: Request, params: P) => Promise<Response>,
+  handler: (request: Request, params: P) => Response | Promise<Response>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     try {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { isUniqueViolation, toNumber } from '@/lib/db/dialect';
+import { isUniqueViolation, toNumber, type DbRow } from '@/lib/db/dialect';
 
 /**
  * Idempotency keys kept in the database (table `idempotency_keys`), so every instance behind a
@@ -44,7 +44,7 @@ export async function claimKey(
   // Two rounds at most: the second follows the removal of an expired or abandoned row.
   for (let round = 0; round < 2; round++) {
     if (await tryInsert(db, ref, requestHash, now)) return { kind: 'claimed', claimedAt: now };
-    const row = await db(TABLE).where(where(ref)).first();
+    const row = (await db(TABLE).where(where(ref)).first()) as DbRow | undefined;
     if (!row) continue; // finished and removed between our INSERT and SELECT: try again
     const createdAt = toNumber(row.created_at);
     const expired = now - createdAt >= RETENTION_MS;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isUniqueViolation, lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
 import type { FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
@@ -54,7 +54,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
   }
 
   private async lockedSlot(trx: Knex.Transaction, nrSeqAgenda: number): Promise<SlotRow | undefined> {
-    const slot: SlotRow | undefined = await trx('slots').where({ nr_seq_agenda: nrSeqAgenda }).first();
+    const slot = (await trx('slots').where({ nr_seq_agenda: nrSeqAgenda }).first()) as SlotRow | undefined;
     // No .first(): Oracle refuses FOR UPDATE inside the ROWNUM subquery knex writes for a limit.
     if (slot) await lockForUpdate(trx, trx('agendas').where({ cd_agenda: slot.cd_agenda }).select('cd_agenda'));
     return slot;
@@ -64,7 +64,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
     const slot = await this.lockedSlot(trx, request.nrSeqAgenda);
     if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
 
-    const procedure = await trx('procedures').where({ nr_seq_proc_interno: request.nrSeqProcInterno }).first();
+    const procedure = (await trx('procedures').where({ nr_seq_proc_interno: request.nrSeqProcInterno }).first()) as DbRow | undefined;
     // CODIGO_P 3 means "slot not found" (§7.2); an unknown exam is the caller's bad field.
     if (!procedure) throw new RequestFieldRejected('nrSeqProcInterno', 'unknownProcedure');
     if (toBoolean(procedure.requires_side) && !request.ieLado) throw new RequestFieldRejected('ieLado', 'sideRequired');
@@ -76,13 +76,13 @@ export class EmbeddedScheduler implements SchedulingBackend {
       .where({ cd_agenda: slot.cd_agenda, status: 'active' })
       .andWhere('start_ms', '<', end)
       .andWhere('end_ms', '>', start)
-      .first('token');
+      .first<DbRow | undefined>('token');
     if (overlapping) return answer('2', false, '', MESSAGES.unavailable);
 
     // The common case; simultaneous reservations on other agendas are caught by the unique key below.
     const alreadyBooked = await trx('reservations')
       .where({ cd_pessoa_fisica: request.cdPessoaFisica, nr_seq_proc_interno: request.nrSeqProcInterno, status: 'active' })
-      .first('token');
+      .first<DbRow | undefined>('token');
     if (alreadyBooked) return answer('5', false, '', MESSAGES.alreadyBooked);
 
     const token = newReservationToken();
@@ -124,7 +124,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
     if (query.ate) slots = slots.andWhere('start_ms', '<=', Date.parse(query.ate));
     if (query.cdAgenda) slots = slots.andWhere({ cd_agenda: query.cdAgenda });
     // A slot is free when no active reservation of its agenda overlaps its own span.
-    const rows: SlotRow[] = await slots
+    const rows = (await slots
       .whereNotExists(
         db('reservations as r')
           .select(db.raw('1'))
@@ -135,7 +135,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
           .andWhereRaw('?? > ??', ['r.end_ms', 'slots.start_ms']),
       )
       .orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }])
-      .limit(query.limite);
+      .limit(query.limite)) as SlotRow[];
     return rows.map((row) => ({
       NR_SEQ_AGENDA: toNumber(row.nr_seq_agenda),
       CD_AGENDA: toNumber(row.cd_agenda),
@@ -146,14 +146,12 @@ export class EmbeddedScheduler implements SchedulingBackend {
 
   async listProcedures(): Promise<Procedure[]> {
     const db = await this.database();
-    const rows: { nr_seq_proc_interno: unknown; description: string; default_minutes: unknown; requires_side: unknown }[] = await db(
-      'procedures',
-    )
+    const rows = (await db('procedures')
       .select('nr_seq_proc_interno', 'description', 'default_minutes', 'requires_side')
-      .orderBy([{ column: 'description' }, { column: 'nr_seq_proc_interno' }]);
+      .orderBy([{ column: 'description' }, { column: 'nr_seq_proc_interno' }])) as DbRow[];
     return rows.map((row) => ({
       NR_SEQ_PROC_INTERNO: toNumber(row.nr_seq_proc_interno),
-      DS_PROCEDIMENTO: row.description,
+      DS_PROCEDIMENTO: String(row.description),
       NR_MIN_DURACAO: toNumber(row.default_minutes),
       IE_LADO_OBRIGATORIO: toBoolean(row.requires_side) ? 'S' : 'N',
     }));

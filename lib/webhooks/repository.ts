@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
+import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { WebhookConfiguration, WebhookEventFlag, WebhookHeader } from './contract';
 
 /** Column of each event flag; the contract's names are too long for portable identifiers. */
@@ -14,9 +14,7 @@ export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
 
 export type StoredWebhook = { config: WebhookConfiguration; version: number };
 
-type Row = Record<string, unknown>;
-
-function fromRow(row: Row): StoredWebhook {
+function fromRow(row: DbRow): StoredWebhook {
   const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [flag, toBoolean(row[column])])) as Record<
     WebhookEventFlag,
     boolean
@@ -28,7 +26,7 @@ function fromRow(row: Row): StoredWebhook {
       usuarioId: String(row.usuario_id),
       sistemaOrigem: toNumber(row.sistema_origem),
       url: String(row.url),
-      clientId: row.client_id === null || row.client_id === undefined ? null : String(row.client_id),
+      clientId: typeof row.client_id === 'string' ? row.client_id : null,
       headers: JSON.parse(String(row.headers_json)) as WebhookHeader[],
       ...flags,
     },
@@ -38,7 +36,7 @@ function fromRow(row: Row): StoredWebhook {
 export async function findWebhook(db: Knex | Knex.Transaction, id: string, options: { lock?: boolean } = {}) {
   // By primary key, so at most one row; no .first() (a limit), which Oracle cannot lock FOR UPDATE.
   const query = db('webhook_configs').where({ id });
-  const rows: Row[] = await (options.lock ? lockForUpdate(db, query) : query);
+  const rows = (await (options.lock ? lockForUpdate(db, query) : query)) as DbRow[];
   return rows[0] ? fromRow(rows[0]) : undefined;
 }
 
@@ -49,14 +47,13 @@ export async function listWebhooks(db: Knex, filter: { usuarioId?: string; searc
     const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     // ?? quotes the column per dialect (Oracle's quoted lower-case names are case-sensitive).
     const matches = (column: string) => [`lower(??) like ? escape '\\'`, [column, pattern]] as const;
-    query = query.where((q) =>
-      q
-        .whereRaw(...matches('url'))
+    query = query.where((q) => {
+      q.whereRaw(...matches('url'))
         .orWhereRaw(...matches('usuario_id'))
-        .orWhereRaw(...matches('client_id')),
-    );
+        .orWhereRaw(...matches('client_id'));
+    });
   }
-  const rows: Row[] = await query;
+  const rows = (await query) as DbRow[];
   return rows.map(fromRow);
 }
 
@@ -82,7 +79,14 @@ export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfig
 
 /** Writes a whole configuration, only if it still has `expectedVersion`; false when it did not. */
 export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfiguration, expectedVersion: number) {
-  const { id, usuario_id, sistema_origem, client_id, ...changeable } = toRow(config, expectedVersion + 1);
+  // Identity and tenant never change on update.
+  const {
+    id,
+    usuario_id: _usuarioId,
+    sistema_origem: _sistemaOrigem,
+    client_id: _clientId,
+    ...changeable
+  } = toRow(config, expectedVersion + 1);
   const updated = await trx('webhook_configs').where({ id, version: expectedVersion }).update(changeable);
   return updated === 1;
 }

@@ -4,4 +4,4 @@ import { jsonResponse } from '@/lib/http/problem';
 export const dynamic = 'force-dynamic';
 
 /** Liveness: the process answers. Touches no database, so a database outage never restarts it. */
-export const GET = publicRoute(async () => jsonResponse({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
+export const GET = publicRoute(() => jsonResponse({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
