@@ -1,7 +1,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native and dialect-loading packages must stay plain Node requires, not bundled.
-  serverExternalPackages: ['knex', 'better-sqlite3', 'pg', 'oracledb'],
+  serverExternalPackages: ['knex', 'better-sqlite3', 'pg', 'oracledb', 'pino', 'pino-pretty'],
+  // A self-contained server (.next/standalone) for containers: see Dockerfile.
+  output: 'standalone',
   poweredByHeader: false,
   // forbidden() in console layouts renders app/forbidden.tsx with status 403.
   experimental: { authInterrupts: true },

@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * e2e specs run against the production build (`npm run build` first). global-setup starts
- * `next start` with a fresh DATA_DIR and the e2e seed; the system Chromium drives browser specs.
+ * the production server (`npm start`) with a fresh DATA_DIR and the e2e seed; the system Chromium drives browser specs.
  */
 const port = Number(process.env.E2E_PORT ?? 3210);
 

@@ -1,22 +1,88 @@
 import 'server-only';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
- * One-line JSON logs. Callers pass identifiers of things (ids, codes, statuses), never request
- * bodies, header values or patient identifiers; `redactError` keeps driver text out of the fields
- * that could echo bound values.
+ * Structured logs: one JSON object a line (pino), `event` naming what happened, and the request id
+ * of the API request being handled on every line written while handling it. Callers pass
+ * identifiers of things (ids, codes, statuses), never request bodies, header values or patient
+ * identifiers; the redaction paths below are a second line of defence, not the first.
  */
 type Fields = Record<string, string | number | boolean | null | undefined>;
 
-function write(level: 'info' | 'warn' | 'error', event: string, fields: Fields): void {
-  if (process.env.LOG_SILENT === 'true') return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), event, ...fields });
-  (level === 'error' ? console.error : console.log)(line);
+/** Keys that carry secrets, tokens, header values or patient identifiers, at the top and one level down. */
+const SENSITIVE_KEYS = [
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'client_secret',
+  'clientSecret',
+  'token',
+  'access_token',
+  'accessToken',
+  'TOKEN_RESERVA_P',
+  'tokenReservaCanc',
+  'cdPessoaFisica',
+  'cdUsuarioConvenio',
+  'valor',
+  'segredo',
+];
+export const REDACT_PATHS = [...SENSITIVE_KEYS, ...SENSITIVE_KEYS.map((key) => `*.${key}`), 'headers[*].valor'];
+
+const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+/** Runs `work` with `requestId` attached to every log line it writes, however deep. */
+export function withRequestId<T>(requestId: string, work: () => T): T {
+  return requestContext.run({ requestId }, work);
+}
+
+function createLogger(): Logger {
+  const silent = process.env.LOG_SILENT === 'true';
+  const options: pino.LoggerOptions = {
+    level: silent ? 'silent' : (process.env.LOG_LEVEL ?? 'info'),
+    messageKey: 'event',
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    mixin: () => {
+      const context = requestContext.getStore();
+      return context ? { requestId: context.requestId } : {};
+    },
+  };
+  const pretty = prettyStream();
+  return pretty ? pino(options, pretty) : pino(options);
+}
+
+/**
+ * Human-friendly lines for a developer at a terminal (`npm run dev`, or LOG_PRETTY=true). Loaded
+ * at run time, not bundled: pino-pretty is a development dependency and absent from production.
+ */
+function prettyStream(): DestinationStream | undefined {
+  const wanted = process.env.LOG_PRETTY === 'true' || (process.env.NODE_ENV === 'development' && process.env.LOG_PRETTY !== 'false');
+  if (!wanted) return undefined;
+  try {
+    const load = createRequire(`${process.cwd()}/`);
+    const pinoPretty = load('pino-pretty') as (options: { colorize: boolean; messageKey: string }) => DestinationStream;
+    return pinoPretty({ colorize: Boolean(process.stdout.isTTY), messageKey: 'event' });
+  } catch {
+    return undefined; // not installed: plain JSON lines
+  }
+}
+
+const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: Logger };
+
+function logger(): Logger {
+  holder.__integrationConsoleLogger ??= createLogger();
+  return holder.__integrationConsoleLogger;
 }
 
 export const log = {
-  info: (event: string, fields: Fields = {}) => write('info', event, fields),
-  warn: (event: string, fields: Fields = {}) => write('warn', event, fields),
-  error: (event: string, fields: Fields = {}) => write('error', event, fields),
+  info: (event: string, fields: Fields = {}) => logger().info(fields, event),
+  warn: (event: string, fields: Fields = {}) => logger().warn(fields, event),
+  error: (event: string, fields: Fields = {}) => logger().error(fields, event),
 };
 
 /** Class, code and the first line of the message: enough to find the cause, never the bind values. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from './databases';
-import { newDataDir, startServer } from './server';
+import { newDataDir, newRunDir, startServer } from './server';
 
 /**
  * Starts the shared production server for the run; its URL reaches specs through E2E_BASE_URL.
@@ -10,6 +10,8 @@ import { newDataDir, startServer } from './server';
  */
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 3210);
+  const runDir = newRunDir();
+  process.env.E2E_RUN_DIR = runDir;
   const adminUrl = adminDatabaseUrl();
   const databaseUrl = adminUrl ? await createDatabase(adminUrl, 'run') : undefined;
   if (databaseUrl) process.env.E2E_RUN_DATABASE_URL = databaseUrl;
@@ -22,6 +24,7 @@ export default async function globalSetup() {
   return async () => {
     await server.stop();
     if (process.env.E2E_KEEP_LOGS) fs.writeFileSync(path.join(server.dataDir, 'server.log'), server.logs());
+    else fs.rmSync(runDir, { recursive: true, force: true });
     if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
   };
 }

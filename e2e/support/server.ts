@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildTestSeed } from './test-seed';
 
 /**
- * Starts the production build (`next start`) as a separate process, the way users run it, with its
+ * Starts the production build (`npm start`: the standalone server) as a separate process, the way users run it, with its
  * own DATA_DIR and the e2e seed. Specs that need to kill or restart a server (durability,
  * multi-instance) start their own; the shared one comes from global-setup.ts. In a run against
  * PostgreSQL every server gets the run's DATABASE_URL unless the spec passes its own.
@@ -19,8 +19,17 @@ export type RunningServer = {
   stop(signal?: NodeJS.Signals): Promise<void>;
 };
 
+/**
+ * Every server's DATA_DIR lives in the run's folder (E2E_RUN_DIR, made by global-setup and removed
+ * at the end of the run), so a run leaves nothing behind in the system temp folder.
+ */
 export function newDataDir(label: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `ic-e2e-${label}-`));
+  const parent = process.env.E2E_RUN_DIR ?? os.tmpdir();
+  return fs.mkdtempSync(path.join(parent, `ic-e2e-${label}-`));
+}
+
+export function newRunDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'ic-e2e-run-'));
 }
 
 export function writeSeedFile(dataDir: string): string {
@@ -32,12 +41,14 @@ export function writeSeedFile(dataDir: string): string {
 export async function startServer(options: { port: number; dataDir: string; env?: Record<string, string> }): Promise<RunningServer> {
   const seedFile = path.join(options.dataDir, 'seed.json');
   if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
-  const nextBin = path.resolve('node_modules/next/dist/bin/next');
   let output = '';
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(options.port), '-H', '127.0.0.1'], {
+  // `npm start`'s server: the standalone output, as deployed (scripts/serve.mjs, Dockerfile).
+  const child = spawn(process.execPath, [path.resolve('scripts/serve.mjs')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
       DATA_DIR: options.dataDir,
       SEED_FILE: seedFile,
       NEXT_TELEMETRY_DISABLED: '1',

@@ -1,8 +1,9 @@
 import type { SeedInput } from './seed-format';
 
 /**
- * The built-in pt-BR demo data, used when SEED_FILE is unset on the embedded default. Slots are
- * generated for the coming days (São Paulo time) so a fresh clone always has free slots to reserve.
+ * The built-in pt-BR demo data, used when SEED_FILE is unset on the embedded default. Slots cover
+ * the coming DAYS_AHEAD days (São Paulo time) and are topped up on every start (topUpDemoSlots),
+ * so the demo always has free slots to reserve, however long ago its database was created.
  * The credentials are public demo values printed in the README, never for production.
  */
 const SAO_PAULO_OFFSET = '-03:00';
@@ -19,19 +20,26 @@ function saoPauloDate(now: Date, daysAhead: number): string {
   return local.toISOString().slice(0, 10);
 }
 
-function demoSlots(now: Date): NonNullable<SeedInput['slots']> {
+/** Days since 2026-01-01: part of a slot's number, so the same slot gets the same number on every start. */
+function dayNumber(date: string): number {
+  return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse('2026-01-01T00:00:00Z')) / 86_400_000);
+}
+
+/** The demo's slots from tomorrow to DAYS_AHEAD days ahead of `now`, numbered by agenda, day and time. */
+export function demoSlots(now: Date): NonNullable<SeedInput['slots']> {
   const slots: NonNullable<SeedInput['slots']> = [];
   for (const agenda of agendas) {
-    let sequence = agenda.cdAgenda * 10_000;
     for (let day = 1; day <= DAYS_AHEAD; day++) {
       const date = saoPauloDate(now, day);
       const weekday = new Date(`${date}T12:00:00${SAO_PAULO_OFFSET}`).getUTCDay();
       if (weekday === 0) continue; // closed on Sundays
+      let index = 0;
       for (let minute = agenda.open * 60; minute + agenda.minutes <= agenda.close * 60; minute += agenda.minutes) {
         const hh = String(Math.floor(minute / 60)).padStart(2, '0');
         const mm = String(minute % 60).padStart(2, '0');
         slots.push({
-          nrSeqAgenda: ++sequence,
+          // e.g. 102_032_505: agenda 102, day 325, sixth slot of the day.
+          nrSeqAgenda: agenda.cdAgenda * 1_000_000 + dayNumber(date) * 100 + ++index,
           cdAgenda: agenda.cdAgenda,
           start: `${date}T${hh}:${mm}:00${SAO_PAULO_OFFSET}`,
           minutes: agenda.minutes,

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { createKnex } from './connection';
 import { migrationSource } from './migrations';
-import { loadSeed, seedOnce } from './seed';
+import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from './seed';
 
 /**
  * The process's one database handle, migrated and seeded before first use. Kept on globalThis so
@@ -22,6 +22,7 @@ async function open(): Promise<Knex> {
   const db = createKnex();
   await migrateWithRetry(db);
   await seedOnce(db, loadSeed());
+  if (usesDemoSeed()) await topUpDemoSlots(db);
   return db;
 }
 

@@ -8,12 +8,16 @@ import { writeSeedFile } from '@/e2e/support/server';
 import { repositoryContract } from './repository-contract';
 
 describe('repositories on the embedded SQLite database', () => {
+  let dataDir = '';
   beforeAll(() => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-repo-sqlite-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-repo-sqlite-'));
     Object.assign(process.env, { DATA_DIR: dataDir, SEED_FILE: writeSeedFile(dataDir), LOG_SILENT: 'true' });
     delete process.env.DATABASE_URL;
     resetEnvForTests();
   });
-  afterAll(() => closeDb());
+  afterAll(async () => {
+    await closeDb();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
   repositoryContract();
 });

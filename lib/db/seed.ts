@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { hashSecret } from '@/lib/auth/passwords';
 import { insertWebhook } from '@/lib/webhooks/repository';
-import { demoSeed } from './demo-seed';
+import { demoSeed, demoSlots } from './demo-seed';
 import { seedSchema, type SeedData } from './seed-format';
 
 const SEEDED_KEY = 'seeded_at';
@@ -22,6 +22,45 @@ export function loadSeed(): SeedData | undefined {
   }
   // A shared server database never receives the public demo credentials by accident.
   return DATABASE_URL ? undefined : seedSchema.parse(demoSeed());
+}
+
+/** The built-in demo is in use: neither a seed file nor a server database. */
+export function usesDemoSeed(): boolean {
+  const { SEED_FILE, DATABASE_URL } = env();
+  return !SEED_FILE && !DATABASE_URL;
+}
+
+/**
+ * Adds the demo's slots for the coming days that the database does not have yet, so a demo
+ * database created weeks ago still offers free slots. Only for the built-in demo; idempotent.
+ */
+export async function topUpDemoSlots(db: Knex, now = new Date()): Promise<number> {
+  const wanted = demoSlots(now);
+  const existing = new Set(
+    (
+      await db('slots')
+        .whereIn(
+          'nr_seq_agenda',
+          wanted.map((slot) => slot.nrSeqAgenda),
+        )
+        .select<{ nr_seq_agenda: unknown }[]>('nr_seq_agenda')
+    ).map((row) => Number(row.nr_seq_agenda)),
+  );
+  const missing = wanted.filter((slot) => !existing.has(slot.nrSeqAgenda));
+  await insertSlots(db, missing);
+  return missing.length;
+}
+
+async function insertSlots(db: Knex, slots: SeedData['slots']): Promise<void> {
+  const rows = slots.map((slot) => ({
+    nr_seq_agenda: slot.nrSeqAgenda,
+    cd_agenda: slot.cdAgenda,
+    start_iso: slot.start,
+    start_ms: Date.parse(slot.start),
+    minutes: slot.minutes,
+  }));
+  // Small chunks: Oracle and SQLite cap the number of bind variables in one statement.
+  for (let i = 0; i < rows.length; i += 100) await db('slots').insert(rows.slice(i, i + 100));
 }
 
 /**
@@ -69,15 +108,7 @@ export async function seedOnce(db: Knex, seed: SeedData | undefined): Promise<vo
       }
       const agendaCodes = [...new Set(seed.slots.map((slot) => slot.cdAgenda))];
       for (const cdAgenda of agendaCodes) await trx('agendas').insert({ cd_agenda: cdAgenda });
-      const slotRows = seed.slots.map((slot) => ({
-        nr_seq_agenda: slot.nrSeqAgenda,
-        cd_agenda: slot.cdAgenda,
-        start_iso: slot.start,
-        start_ms: Date.parse(slot.start),
-        minutes: slot.minutes,
-      }));
-      // Small chunks: Oracle and SQLite cap the number of bind variables in one statement.
-      for (let i = 0; i < slotRows.length; i += 100) await trx('slots').insert(slotRows.slice(i, i + 100));
+      await insertSlots(trx, seed.slots);
     });
   } catch (error) {
     // Another instance seeded first: its marker row is there now, and that is success for us.

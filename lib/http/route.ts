@@ -4,11 +4,12 @@ import { env } from '@/lib/config/env';
 import { verifyAccessToken } from '@/lib/auth/access-tokens';
 import { staffFromSession } from '@/lib/auth/staff-session';
 import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
-import { log, redactError } from '@/lib/log';
+import { log, redactError, withRequestId } from '@/lib/log';
 import { negotiateLocale, toFieldErrors, type Locale } from '@/lib/validation/issues';
 import { readJsonBody } from './body';
 import { ApiError, problems } from './errors';
 import { problemResponse } from './problem';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { isSameOrigin } from './same-origin';
 
 /**
@@ -43,7 +44,7 @@ export function apiRoute<P = Record<string, never>>(
   options: Options,
   handler: (api: ApiRequest<P>) => Promise<Response>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
-  return async (request, context) => {
+  return traced(async (request, context) => {
     const locale = negotiateLocale(request.headers.get('accept-language'));
     try {
       const principal = await authenticate(request);
@@ -60,19 +61,42 @@ export function apiRoute<P = Record<string, never>>(
     } catch (error) {
       return errorResponse(error, request);
     }
-  };
+  });
 }
 
 /** For the few public routes (token endpoint, health): same error handling, no authentication. */
 export function publicRoute<P = Record<string, never>>(
   handler: (request: Request, params: P) => Response | Promise<Response>,
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
-  return async (request, context) => {
+  return traced(async (request, context) => {
     try {
       return await handler(request, (await context?.params) ?? ({} as P));
     } catch (error) {
       return errorResponse(error, request);
     }
+  });
+}
+
+/**
+ * Every API answer carries the request's id (the caller's X-Request-Id, or a new one), and every
+ * log line written while it is handled names it, so one request can be followed across the logs.
+ */
+function traced<C>(route: (request: Request, context: C) => Promise<Response>): (request: Request, context: C) => Promise<Response> {
+  return (request, context) => {
+    const requestId = requestIdOf(request);
+    const started = performance.now();
+    return withRequestId(requestId, async () => {
+      const response = await route(request, context);
+      response.headers.set(REQUEST_ID_HEADER, requestId);
+      // The path only: query strings are the caller's text, and bodies never reach a log.
+      log.info('api.request', {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+      return response;
+    });
   };
 }
 
