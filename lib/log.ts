@@ -38,7 +38,7 @@ export function withRequestId<T>(requestId: string, work: () => T): T {
   return requestContext.run({ requestId }, work);
 }
 
-function createLogger(): Logger {
+function createLogger(destination?: DestinationStream): Logger {
   const silent = process.env.LOG_SILENT === 'true';
   const options: pino.LoggerOptions = {
     level: silent ? 'silent' : (process.env.LOG_LEVEL ?? 'info'),
@@ -52,8 +52,8 @@ function createLogger(): Logger {
       return context ? { requestId: context.requestId } : {};
     },
   };
-  const pretty = prettyStream();
-  return pretty ? pino(options, pretty) : pino(options);
+  const stream = destination ?? prettyStream();
+  return stream ? pino(options, stream) : pino(options);
 }
 
 /**
@@ -77,6 +77,11 @@ const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: 
 function logger(): Logger {
   holder.__integrationConsoleLogger ??= createLogger();
   return holder.__integrationConsoleLogger;
+}
+
+/** For unit tests that read what was logged: lines go to `destination` (undefined: standard output again). */
+export function useLogDestinationForTests(destination: DestinationStream | undefined): void {
+  holder.__integrationConsoleLogger = createLogger(destination);
 }
 
 export const log = {

@@ -8,6 +8,7 @@ import { resetEnvForTests } from '@/lib/config/env';
 import { closeDb } from '@/lib/db';
 import { listAudit } from '@/lib/audit/audit-trail';
 import { ApiError } from '@/lib/http/errors';
+import { useLogDestinationForTests } from '@/lib/log';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
 import type { SchedulingBackend } from '../backend';
@@ -107,12 +108,11 @@ beforeEach(() => {
   fake = new FakeOraclePool();
   useOracle(fake);
   logged = [];
-  const capture = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
-  vi.spyOn(console, 'log').mockImplementation(capture);
-  vi.spyOn(console, 'error').mockImplementation(capture);
+  useLogDestinationForTests({ write: (line: string) => void logged.push(line) });
 });
 afterEach(() => {
   vi.restoreAllMocks();
+  useLogDestinationForTests(undefined);
   // Bind values (patient and card numbers) never reach the log, whatever happened.
   for (const line of logged) {
     expect(line).not.toContain('7654321');
