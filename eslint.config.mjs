@@ -6,7 +6,18 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', '.next/', '.data/', '.runtime/', 'test-results/', 'playwright-report/', 'e2e/.runs/', 'next-env.d.ts'],
+    ignores: [
+      'node_modules/',
+      '.next/',
+      '.data/',
+      '.runtime/',
+      'test-results/',
+      'playwright-report/',
+      'e2e/.runs/',
+      'next-env.d.ts',
+      'public/vendor/',
+      '.tmp/',
+    ],
   },
   ...nextCoreWebVitals,
   ...nextTypescript,

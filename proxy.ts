@@ -37,5 +37,6 @@ export default withAuth(
 );
 
 export const config = {
-  matcher: ['/((?!api/|_next/|sign-in|favicon.ico|icon.svg).*)', '/api/(.*%.*)'],
+  // Public files: Next's assets, the sign-in page, icons and vendor bundles (the API reference's script).
+  matcher: ['/((?!api/|_next/|vendor/|sign-in|favicon.ico|icon.svg).*)', '/api/(.*%.*)'],
 };

@@ -67,6 +67,13 @@ export function ConsoleHeader({ user, areas }: Props) {
             </p>
             <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
           </div>
+          {/* A plain link: the reference is a page of its own, outside the console's layout. */}
+          <a
+            href="/api/docs"
+            className="rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          >
+            {t('nav.apiDocs')}
+          </a>
           <LanguageSwitch />
           <Button variant="secondary" size="sm" onClick={handleSignOut}>
             {t('header.signOut')}

@@ -42,6 +42,9 @@ function queryParameters(schema: z.ZodObject, descriptions: Record<string, strin
   }));
 }
 
+/** What any path can answer before a route runs, e.g. for a path that is not valid percent-encoding. */
+const malformedRequest = problem('The request itself is malformed (e.g. an undecodable path).');
+
 const commonProblems = {
   '401': problem('Missing, invalid or expired access token (WWW-Authenticate: Bearer).'),
   '403': problem('The caller may not use this operation.'),
@@ -122,9 +125,22 @@ export function buildOpenApiDocument() {
       version: '1.0.0',
       description:
         'Webhook configurations for health-evaluation events and exam slot reservation. Errors other than the reservation procedure answers are RFC 9457 application/problem+json; field messages are pt-BR, or English with Accept-Language: en.',
+      // An SPDX license reference: the product is not open source.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    // Relative: the document describes whichever host (staging or production) served it.
+    servers: [{ url: '/', description: 'The server that answered this document' }],
     security: [{ bearerAuth: [] }, { oauth2: [] }],
-    tags: [{ name: 'Autenticação' }, { name: 'Webhooks' }, { name: 'Agendamentos' }, { name: 'Auditoria' }, { name: 'Operação' }],
+    tags: [
+      { name: 'Autenticação', description: 'Access tokens for API clients (OAuth 2.0 client credentials).' },
+      { name: 'Webhooks', description: 'Webhook configurations for health-evaluation and proposal events (contract §4.1).' },
+      {
+        name: 'Agendamentos',
+        description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
+      },
+      { name: 'Auditoria', description: 'The audit trail of changes, reservations and releases (staff admins).' },
+      { name: 'Operação', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
+    ],
     paths: {
       '/api/v1/auth/token': {
         post: {
@@ -152,7 +168,10 @@ export function buildOpenApiDocument() {
           summary: 'Liveness: the process answers (no database access)',
           tags: ['Operação'],
           security: [{}],
-          responses: { '200': { description: '`{"status":"ok","uptimeSeconds":…}`', content: json({ type: 'object' }) } },
+          responses: {
+            '200': { description: '`{"status":"ok","uptimeSeconds":…}`', content: json({ type: 'object' }) },
+            '4XX': malformedRequest,
+          },
         },
       },
       '/api/health/ready': {
@@ -170,6 +189,7 @@ export function buildOpenApiDocument() {
               description: 'A check failed: `"status":"not-ready"`, the failing check with an error code.',
               content: json({ type: 'object' }),
             },
+            '4XX': malformedRequest,
           },
         },
       },

@@ -9,6 +9,7 @@ export const en: Messages = {
   'nav.label': 'Main navigation',
   'nav.webhooks': 'Webhooks',
   'nav.scheduling': 'Slot reservation',
+  'nav.apiDocs': 'API reference',
   'header.signedInAs': 'Signed in as {name}',
   'header.roles': 'Roles: {roles}',
   'header.signOut': 'Sign out',

@@ -10,6 +10,7 @@ export const ptBR = {
   'nav.label': 'Navegação principal',
   'nav.webhooks': 'Webhooks',
   'nav.scheduling': 'Reserva de horários',
+  'nav.apiDocs': 'Referência da API',
   'header.signedInAs': 'Conectado como {name}',
   'header.roles': 'Perfis: {roles}',
   'header.signOut': 'Sair',

@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from '../support/console';
+import { STAFF } from '../support/test-seed';
+
+/**
+ * The interactive API reference renders the OpenAPI document with assets the app serves itself:
+ * every request the page makes stays on this server, so it works offline.
+ */
+test('the API reference at /api/docs renders the operations with nothing loaded from outside', async ({ page, baseURL }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  await page.goto('/api/docs');
+
+  await expect(page.getByText('Integration Console API').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('/api/v1/auth/token').first()).toBeVisible();
+  // Both halves of the contract are there: opening a section lists its operations.
+  for (const [section, path] of [
+    ['Agendamentos', '/api/v1/agendamentos/slots-livres/reservar'],
+    ['Webhooks', '/api/v2/avaliacao-saude/configuracao-web-hook/{id}'],
+  ]) {
+    await page.getByRole('link', { name: section, exact: true }).first().click();
+    await expect(
+      page
+        .getByRole('list', { name: `${section} endpoints` })
+        .getByText(path, { exact: true })
+        .first(),
+    ).toBeVisible();
+  }
+
+  const origin = new URL(baseURL!).origin;
+  const outside = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
+  expect(outside).toEqual([]);
+  expect(requested).toContain(`${origin}/vendor/scalar/standalone.js`);
+});
+
+test('the console header links to the API reference', async ({ page }) => {
+  await signIn(page, STAFF.admin);
+  await expect(page.getByRole('link', { name: /^(Referência da API|API reference)$/ })).toHaveAttribute('href', '/api/docs');
+});
