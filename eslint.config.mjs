@@ -43,7 +43,7 @@ export default tseslint.config(
   {
     // Specs read answers with Playwright's `response.json()` and vitest's matchers, typed `any` on
     // purpose: the assertions themselves check the shape. Production code keeps these rules.
-    files: ['e2e/**/*.ts', '**/*.test.ts', 'lib/**/testing/**/*.ts', 'lib/db/repository-contract.ts'],
+    files: ['e2e/**/*.ts', '**/*.test.ts', 'lib/**/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad

@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import type { StaffRole } from '@/lib/db/seed-format';
+import type { StaffRole } from '@/lib/auth/roles';
 import { useT } from '@/lib/i18n/client';
 import { LanguageSwitch } from './language-switch';
 

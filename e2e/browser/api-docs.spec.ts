@@ -17,7 +17,7 @@ test('the API reference at /api/docs renders the operations with nothing loaded 
   for (const [section, path] of [
     ['Agendamentos', '/api/v1/agendamentos/slots-livres/reservar'],
     ['Webhooks', '/api/v2/avaliacao-saude/configuracao-web-hook/{id}'],
-  ]) {
+  ] as const) {
     await page.getByRole('link', { name: section, exact: true }).first().click();
     await expect(
       page

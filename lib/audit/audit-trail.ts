@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { actorId, type Principal } from '@/lib/auth/principal';
 import type { AuditAction, AuditEntry, AuditQuery } from './contract';

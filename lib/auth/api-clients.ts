@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { decoySecretHash, verifySecret } from './passwords';
 import type { ApiClientPrincipal } from './principal';

@@ -2,7 +2,7 @@ import 'server-only';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import type { DbRow } from '@/lib/db/dialect';
 import { log } from '@/lib/log';
 import { clientAddress } from './client-address';

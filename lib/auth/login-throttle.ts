@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { isUniqueViolation, lockForUpdate, toNumber, type DbRow } from '@/lib/db/dialect';
 import { afterFailure, isLocked, THROTTLE_RULES, type ThrottleRow, type ThrottleRule } from './throttle-policy';
 

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/db';
+import { closeDb } from '@/lib/data';
 import { ApiError } from '@/lib/http/errors';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
 import { handleTokenRequest } from './token-endpoint';
 import { GET as listWebhooksRoute } from '@/app/api/v2/avaliacao-saude/configuracao-web-hook/route';
-import { demoSeed } from '@/lib/db/demo-seed';
-import { seedSchema } from '@/lib/db/seed-format';
+import { demoSeed } from '@/lib/seed/demo-seed';
+import { seedSchema } from '@/lib/seed/seed-format';
 
 /**
  * The integration platform's tokens through jose's real JWKS path: the key set is served over HTTP

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StaffRole } from '@/lib/db/seed-format';
+import type { StaffRole } from '@/lib/auth/roles';
 
 /** Who is calling: an API client with a Bearer token, or a staff user signed in to the console. */
 export type ApiClientPrincipal = {

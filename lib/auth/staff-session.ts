@@ -1,8 +1,8 @@
 import 'server-only';
 import { decode } from 'next-auth/jwt';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import type { DbRow } from '@/lib/db/dialect';
-import { STAFF_ROLES, type StaffRole } from '@/lib/db/seed-format';
+import { STAFF_ROLES, type StaffRole } from './roles';
 import { signingSecret } from './signing-secret';
 import type { StaffPrincipal } from './principal';
 

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { activeBookingKey } from '@/lib/scheduling/active-booking';
 
 /**
  * Schema migrations as code (not files on disk), so they travel inside the Next build. Names sort
@@ -147,7 +146,10 @@ const oneActiveBooking: Migration = {
     for (const row of active) {
       await db('reservations')
         .where({ token: row.token })
-        .update({ active_booking: activeBookingKey(row.cd_pessoa_fisica, row.nr_seq_proc_interno) });
+        .update({
+          // Frozen copy of the scheduler's activeBookingKey at the time of this migration.
+          active_booking: `${String(row.cd_pessoa_fisica)}:${String(row.nr_seq_proc_interno)}`,
+        });
     }
     await db.schema.alterTable('reservations', (t) => {
       t.unique(['active_booking'], { indexName: 'reservations_active_booking_uq' });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/db';
+import { closeDb } from '@/lib/data';
 import { readiness } from './readiness';
 
 /** Readiness through the real database drivers: a working SQLite file, a refused PostgreSQL server. */

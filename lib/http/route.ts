@@ -5,7 +5,8 @@ import { verifyAccessToken } from '@/lib/auth/access-tokens';
 import { staffFromSession } from '@/lib/auth/staff-session';
 import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
 import { log, redactError, withRequestId } from '@/lib/log';
-import { negotiateLocale, toFieldErrors, type Locale } from '@/lib/validation/issues';
+import { customMessage, negotiateLocale, toFieldErrors, type Locale } from '@/lib/validation/issues';
+import { FieldRejected } from '@/lib/validation/field-rejected';
 import { readJsonBody } from './body';
 import { ApiError, problems } from './errors';
 import { problemResponse } from './problem';
@@ -59,7 +60,7 @@ export function apiRoute<P = Record<string, never>>(
         parse: (schema, input) => parseOrThrow(schema, input, locale),
       });
     } catch (error) {
-      return errorResponse(error, request);
+      return errorResponse(error, request, locale);
     }
   });
 }
@@ -72,7 +73,7 @@ export function publicRoute<P = Record<string, never>>(
     try {
       return await handler(request, (await context?.params) ?? ({} as P));
     } catch (error) {
-      return errorResponse(error, request);
+      return errorResponse(error, request, negotiateLocale(request.headers.get('accept-language')));
     }
   });
 }
@@ -122,8 +123,13 @@ async function authenticate(request: Request): Promise<Principal> {
   return staff;
 }
 
-function errorResponse(error: unknown, request: Request): Response {
+/** The one place where errors become answers, and domain field refusals get their words. */
+function errorResponse(error: unknown, request: Request, locale: Locale): Response {
   if (error instanceof ApiError) return problemResponse(error);
+  if (error instanceof FieldRejected) {
+    const { field, pointer, code, detail } = error;
+    return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, locale) }], detail));
+  }
   log.error('api.unhandled_error', { method: request.method, path: new URL(request.url).pathname, ...redactError(error) });
   return problemResponse(problems.internal());
 }

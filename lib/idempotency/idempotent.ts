@@ -1,8 +1,9 @@
 import 'server-only';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { ApiError, problems } from '@/lib/http/errors';
 import { jsonResponse } from '@/lib/http/problem';
-import { customMessage, registerIssueMessages, type Locale } from '@/lib/validation/issues';
+import { registerIssueMessages } from '@/lib/validation/issues';
+import { FieldRejected } from '@/lib/validation/field-rejected';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './key';
 import { claimKey, completeKey, releaseKey, type StoredAnswer } from './store';
 
@@ -21,14 +22,11 @@ registerIssueMessages({
 });
 
 /** The key of the request, undefined when none was sent; 400 when it breaks the syntax. */
-export function idempotencyKeyOf(request: Request, locale: Locale): string | undefined {
+export function idempotencyKeyOf(request: Request): string | undefined {
   const key = request.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return undefined;
   if (!isValidIdempotencyKey(key)) {
-    throw problems.validation(
-      [{ field: IDEMPOTENCY_HEADER, pointer: '', code: 'idempotencyKeyInvalid', message: customMessage('idempotencyKeyInvalid', locale) }],
-      'The Idempotency-Key header is invalid.',
-    );
+    throw new FieldRejected(IDEMPOTENCY_HEADER, 'idempotencyKeyInvalid', '', 'The Idempotency-Key header is invalid.');
   }
   return key;
 }

@@ -1,4 +1,5 @@
 import type { CodigoP, FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
+import { FieldRejected } from '@/lib/validation/field-rejected';
 
 /**
  * What the reservation service needs from a scheduling back-end: the hospital's Oracle procedure
@@ -46,14 +47,11 @@ export function answer(codigo: CodigoP, reserved: boolean, token: string, messag
 /**
  * A request field the back-end's own data rejects, such as an exam that needs `ieLado` sent
  * without it, or an unknown `nrSeqProcInterno`. The contract has no CODIGO_P for these, so the
- * route answers 400 naming the field, with the message of `messageKey` (lib/validation/issues.ts).
+ * API wrapper answers 400 naming the field, worded from its message code in the caller's language.
  */
-export class RequestFieldRejected extends Error {
-  constructor(
-    readonly field: 'ieLado' | 'nrSeqProcInterno',
-    readonly messageKey: 'sideRequired' | 'unknownProcedure',
-  ) {
-    super(`${field} rejected by the scheduling back-end (${messageKey})`);
+export class RequestFieldRejected extends FieldRejected {
+  constructor(field: 'ieLado' | 'nrSeqProcInterno', code: 'sideRequired' | 'unknownProcedure') {
+    super(field, code);
     this.name = 'RequestFieldRejected';
   }
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import type { SchedulingBackend } from './backend';
 import { EmbeddedScheduler } from './embedded-scheduler';
 import { OracleScheduler } from './oracle/oracle-scheduler';

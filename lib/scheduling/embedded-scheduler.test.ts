@@ -75,7 +75,7 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
   it('rejects an unknown procedure as a bad nrSeqProcInterno, not as a missing slot', async () => {
     await expect(scheduler.reserveOrRelease(request({ nrSeqProcInterno: 777 }))).rejects.toMatchObject({
       field: 'nrSeqProcInterno',
-      messageKey: 'unknownProcedure',
+      code: 'unknownProcedure',
     });
   });
 

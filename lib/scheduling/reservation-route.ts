@@ -14,9 +14,9 @@ import { reserveOrRelease } from './service';
  * to the caller (ownerKey); a key used on one path replays on the other, they are one operation.
  * A key stays in flight as long as the configured back-end may take for one call.
  */
-export const reservationPost = apiRoute({ capability: 'scheduling' }, async ({ request, principal, json, parse, locale }) => {
-  const key = idempotencyKeyOf(request, locale);
+export const reservationPost = apiRoute({ capability: 'scheduling' }, async ({ request, principal, json, parse }) => {
+  const key = idempotencyKeyOf(request);
   const body = parse(slotReservationSchema, await json());
   const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
-  return idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body, locale));
+  return idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body));
 });

@@ -1,12 +1,11 @@
 import 'server-only';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { ApiError, problems } from '@/lib/http/errors';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskIdentifier } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
 import { actorId } from '@/lib/auth/principal';
 import { log, redactError } from '@/lib/log';
-import { customMessage, type Locale } from '@/lib/validation/issues';
 import {
   CODIGO_P_STATUS,
   isCodigoP,
@@ -39,15 +38,13 @@ const FAILURE_MESSAGES: Record<BackendFailure['kind'], string> = {
  * Reserves (R) or releases (CR) a slot through the scheduling back-end and maps its CODIGO_P to
  * the HTTP status of §7.2. The answer body is the procedure's four fields whatever the status.
  */
-export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest, locale: Locale): Promise<ReservationOutcome> {
+export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest): Promise<ReservationOutcome> {
   let answer: ProcedureAnswer;
   try {
     answer = await schedulingBackend().reserveOrRelease(request, { clientId: actorId(principal) });
   } catch (error) {
-    if (error instanceof RequestFieldRejected) {
-      const { field, messageKey } = error;
-      throw problems.validation([{ field, pointer: `#/${field}`, code: messageKey, message: customMessage(messageKey, locale) }]);
-    }
+    // The caller's bad field, not a failure: nothing was attempted, the wrapper answers 400.
+    if (error instanceof RequestFieldRejected) throw error;
     // The procedure may or may not have acted: operators need to see the attempt.
     await recordAudit(await getDb(), {
       principal,

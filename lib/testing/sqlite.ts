@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { migrationSource } from '@/lib/db/migrations';
-import { seedOnce } from '@/lib/db/seed';
-import { seedSchema, type SeedInput } from '@/lib/db/seed-format';
+import { seedOnce } from '@/lib/seed/seed';
+import { seedSchema, type SeedInput } from '@/lib/seed/seed-format';
 
 /** A real, migrated SQLite database in a temporary folder, for unit tests of repositories and rules. */
 export async function migratedSqlite(seed?: SeedInput): Promise<{ db: Knex; cleanup(): Promise<void> }> {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { ApiError, problems } from '@/lib/http/errors';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskSecret } from '@/lib/audit/masking';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import oracledb from 'oracledb';
 import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/db';
+import { closeDb } from '@/lib/data';
 import { listAudit } from '@/lib/audit/audit-trail';
 import { ApiError } from '@/lib/http/errors';
 import { useLogDestinationForTests } from '@/lib/log';
@@ -123,7 +123,7 @@ afterEach(() => {
 describe('the call the adapter sends', () => {
   it('is one anonymous block in named notation, with every input bound and NULL for what was not sent', async () => {
     fake.play(outBinds('0', 'S', 'TK0001', 'Horário reservado.'));
-    await reserveOrRelease(principal, reserve, 'pt-BR');
+    await reserveOrRelease(principal, reserve);
 
     expect(fake.executed).toHaveLength(1);
     const [call] = fake.executed;
@@ -155,7 +155,7 @@ describe('the call the adapter sends', () => {
 
   it('sends ieLado and tokenReservaCanc on a release, tagged as such', async () => {
     fake.play(outBinds('1', 'N', null, 'Reserva cancelada.'));
-    await reserveOrRelease(principal, release, 'pt-BR');
+    await reserveOrRelease(principal, release);
     const [call] = fake.executed;
     expect(call?.binds.b_ielado).toMatchObject({ val: 'D' });
     expect(call?.binds.b_ieopcao).toMatchObject({ val: 'CR' });
@@ -168,7 +168,7 @@ describe('the call the adapter sends', () => {
     if (typeof names === 'string') throw new Error(names);
     useOracle(fake, { procedure: 'RESERVAR_HORARIO', parameterNames: names });
     fake.play(outBinds('0', 'S', 'TK', 'ok'));
-    await reserveOrRelease(principal, reserve, 'pt-BR');
+    await reserveOrRelease(principal, reserve);
     const sql = fake.executed[0]?.sql ?? '';
     expect(sql).toMatch(/^BEGIN\n {2}RESERVAR_HORARIO\(\n {4}NR_SEQ_HORARIO_P => :b_nrseqagenda,/);
     expect(sql).toContain('DS_MENSAGEM_P => :b_mensagem_p\n  );\nEND;');
@@ -188,7 +188,7 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
   for (const { codigo, reserved, token, status } of cases) {
     it(`CODIGO_P ${codigo} → ${status} with the procedure's own message`, async () => {
       fake.play(outBinds(codigo, reserved, token, `Mensagem do procedimento ${codigo}: não há horário às 10h`));
-      const outcome = await reserveOrRelease(principal, codigo === '1' ? release : reserve, 'pt-BR');
+      const outcome = await reserveOrRelease(principal, codigo === '1' ? release : reserve);
       expect(outcome.status).toBe(status);
       expect(outcome.headers).toBeUndefined();
       // Oracle answers '' as NULL; the contract's empty token is a string again.
@@ -203,7 +203,7 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
 
   it('CODIGO_P 9 → 500 with a generic message instead of the database text, no Retry-After', async () => {
     fake.play(outBinds('9', 'N', null, 'ORA-01400: cannot insert NULL into ("TASY"."AGENDA_PACIENTE"."CD_PESSOA_FISICA")'));
-    const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
+    const outcome = await reserveOrRelease(principal, reserve);
     expect(outcome).toEqual({
       status: 500,
       headers: undefined,
@@ -213,7 +213,7 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
 
   it('accepts a code padded by a CHAR column', async () => {
     fake.play(outBinds('2 ', 'N ', null, 'Horário indisponível'));
-    expect((await reserveOrRelease(principal, reserve, 'pt-BR')).body).toMatchObject({ CODIGO_P: '2', IE_RESERVADO_P: 'N' });
+    expect((await reserveOrRelease(principal, reserve)).body).toMatchObject({ CODIGO_P: '2', IE_RESERVADO_P: 'N' });
   });
 
   for (const [label, played] of [
@@ -224,7 +224,7 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
   ] as const) {
     it(`${label} → 502, and nothing is recorded as reserved`, async () => {
       fake.play(played);
-      const error = await reserveOrRelease(principal, reserve, 'pt-BR').catch((e: unknown) => e);
+      const error = await reserveOrRelease(principal, reserve).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).status).toBe(502);
     });
@@ -238,7 +238,7 @@ describe('failures', () => {
   for (const code of ['NJS-040', 'NJS-076', 'NJS-500', 'NJS-503', 'NJS-510', 'NJS-064', 'ORA-12541', 'ORA-01017']) {
     it(`${code} while getting a connection → 500, CODIGO_P 9, Retry-After, nothing sent`, async () => {
       fake.acquireError = oracleError(code);
-      const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
+      const outcome = await reserveOrRelease(principal, reserve);
       expect(outcome).toEqual({ status: 500, body: unavailable, headers: { 'Retry-After': '7' } });
       expect(fake.executed).toHaveLength(0);
     });
@@ -247,7 +247,7 @@ describe('failures', () => {
   for (const code of ['NJS-123', 'NJS-500', 'NJS-521', 'DPI-1080', 'ORA-03113', 'ORA-03114', 'ORA-00028']) {
     it(`${code} during the call → 500 saying the outcome is uncertain; connection dropped; audited as uncertain; not retried`, async () => {
       fake.play({ error: oracleError(code) });
-      const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
+      const outcome = await reserveOrRelease(principal, reserve);
       expect(outcome).toEqual({ status: 500, body: uncertain, headers: undefined });
       expect(fake.executed).toHaveLength(1);
       expect(fake.closed).toEqual([{ drop: true }]);
@@ -260,7 +260,7 @@ describe('failures', () => {
   for (const code of ['ORA-06502', 'ORA-06550', 'ORA-04068', 'ORA-20001']) {
     it(`${code} from the database → 500 with the generic message; connection goes back to the pool`, async () => {
       fake.play({ error: oracleError(code, 'PL/SQL: numeric or value error: 7654321') });
-      const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
+      const outcome = await reserveOrRelease(principal, reserve);
       expect(outcome).toEqual({ status: 500, body: { ...uncertain, MENSAGEM_P: INTERNAL_ERROR_MESSAGE }, headers: undefined });
       expect(fake.closed).toEqual([undefined]);
       const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
@@ -270,7 +270,7 @@ describe('failures', () => {
 
   it('logs the error code only, never the driver text', async () => {
     fake.play({ error: oracleError('ORA-20001', 'Paciente 7654321 carteira 0012345678901 já agendado') });
-    await reserveOrRelease(principal, reserve, 'pt-BR');
+    await reserveOrRelease(principal, reserve);
     const line = logged.find((text) => text.includes('scheduling.oracle_call_failed'));
     expect(JSON.parse(line ?? '{}')).toMatchObject({ failure: 'failed', errorCode: 'ORA-20001' });
     expect(line).not.toContain('Paciente');
@@ -284,7 +284,7 @@ describe('failures', () => {
     try {
       holder.__schedulingBackend = new OracleScheduler(realConfig, () => schedulingPool(realConfig));
       const started = Date.now();
-      const outcome = await reserveOrRelease(principal, reserve, 'pt-BR');
+      const outcome = await reserveOrRelease(principal, reserve);
       expect(Date.now() - started).toBeLessThan(4_000);
       expect(outcome).toEqual({ status: 500, body: unavailable, headers: { 'Retry-After': '7' } });
       expect(JSON.parse(logged.find((text) => text.includes('oracle_call_failed')) ?? '{}')).toMatchObject({ errorCode: 'NJS-510' });

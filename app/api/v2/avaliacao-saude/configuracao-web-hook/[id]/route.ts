@@ -1,8 +1,8 @@
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
-import { ApiError, problems } from '@/lib/http/errors';
+import { ApiError } from '@/lib/http/errors';
 import { webhookIdSchema } from '@/lib/webhooks/contract';
-import { customMessage, type Locale } from '@/lib/validation/issues';
+import { FieldRejected } from '@/lib/validation/field-rejected';
 import { configuredWebhookUpdateSchema } from '@/lib/webhooks/configured-schema';
 import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
 import { etagOf, getWebhook, recordRefusedUpdate, updateWebhook } from '@/lib/webhooks/service';
@@ -12,23 +12,18 @@ export const dynamic = 'force-dynamic';
 type Params = { id: string };
 
 /** The path's id, lowercase as ids are stored; 400 naming `id` (a path parameter, so no pointer). */
-function parseId(id: string, locale: Locale): string {
-  if (!webhookIdSchema.safeParse(id).success) {
-    throw problems.validation(
-      [{ field: 'id', pointer: '', code: 'uuid', message: customMessage('uuid', locale) }],
-      'The path parameter id is not a UUID.',
-    );
-  }
+function parseId(id: string): string {
+  if (!webhookIdSchema.safeParse(id).success) throw new FieldRejected('id', 'uuid', '', 'The path parameter id is not a UUID.');
   return id.toLowerCase();
 }
 
-export const GET = apiRoute<Params>({ capability: 'webhooks' }, async ({ principal, params, locale }) => {
-  const stored = await getWebhook(principal, parseId(params.id, locale));
+export const GET = apiRoute<Params>({ capability: 'webhooks' }, async ({ principal, params }) => {
+  const stored = await getWebhook(principal, parseId(params.id));
   return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
 });
 
-export const PUT = apiRoute<Params>({ capability: 'webhooks' }, async ({ request, principal, params, json, parse, locale }) => {
-  const id = parseId(params.id, locale);
+export const PUT = apiRoute<Params>({ capability: 'webhooks' }, async ({ request, principal, params, json, parse }) => {
+  const id = parseId(params.id);
   const body = await json();
   const update = await (async () => {
     try {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_FLAGS, webhookHeaderSchema, type WebhookEventFlag } from '@/lib/webhooks/contract';
 
+import { STAFF_ROLES } from '@/lib/auth/roles';
+
 /** The seed file format (SEED_FILE); every key optional. */
-export const STAFF_ROLES = ['admin', 'webhooks', 'scheduling'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
 
 const eventFlagsDefaultingToFalse = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, z.boolean().default(false)])) as Record<
   WebhookEventFlag,

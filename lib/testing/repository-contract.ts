@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { getDb } from '@/lib/db';
+import { getDb } from '@/lib/data';
 import { migrationSource } from '@/lib/db/migrations';
-import { seedOnce } from '@/lib/db/seed';
-import { seedSchema } from '@/lib/db/seed-format';
+import { seedOnce } from '@/lib/seed/seed';
+import { seedSchema } from '@/lib/seed/seed-format';
 import { toNumber } from '@/lib/db/dialect';
 import { authenticateApiClient } from '@/lib/auth/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/audit-trail';

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/db';
+import { closeDb } from '@/lib/data';
 import { writeSeedFile } from '@/e2e/support/server';
-import { repositoryContract } from './repository-contract';
+import { repositoryContract } from '@/lib/testing/repository-contract';
 
 describe('repositories on the embedded SQLite database', () => {
   let dataDir = '';

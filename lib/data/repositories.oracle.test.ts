@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb, getDb } from '@/lib/db';
+import { closeDb, getDb } from '@/lib/data';
 import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
 import { writeSeedFile } from '@/e2e/support/server';
-import { repositoryContract } from './repository-contract';
+import { repositoryContract } from '@/lib/testing/repository-contract';
 
 /**
  * Opt-in: ORACLE_TEST_URL=oracle://user:password@host:1521/FREEPDB1. The app's tables are created

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/db';
+import { closeDb } from '@/lib/data';
 import { createDatabase, dropDatabase } from '@/e2e/support/databases';
 import { writeSeedFile } from '@/e2e/support/server';
-import { repositoryContract } from './repository-contract';
+import { repositoryContract } from '@/lib/testing/repository-contract';
 
 /** Opt-in: POSTGRES_TEST_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped). */
 const adminUrl = process.env.POSTGRES_TEST_URL;

@@ -1,11 +1,12 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { createKnex } from './connection';
-import { migrationSource } from './migrations';
-import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from './seed';
+import { createKnex } from '@/lib/db/connection';
+import { migrationSource } from '@/lib/db/migrations';
+import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from '@/lib/seed/seed';
 
 /**
- * The process's one database handle, migrated and seeded before first use. Kept on globalThis so
+ * The process's one database handle, migrated and seeded before first use: the composition of
+ * lib/db (connection, dialect, migrations; it imports no feature) with each feature's seeding. Kept on globalThis so
  * that dev-mode hot reloads reuse the pool instead of opening a new one per reload.
  */
 const holder = globalThis as typeof globalThis & { __integrationConsoleDb?: Promise<Knex> };
