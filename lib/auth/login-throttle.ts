@@ -49,13 +49,13 @@ function fromRow(row: Record<string, unknown> | undefined): ThrottleRow | undefi
 }
 
 /** Counts one attempt on every counter, or refuses it (counting nothing) while any is locked. */
-export async function countAttempt(counters: readonly Counter[], now = Date.now()): Promise<AttemptDecision> {
+export async function countAttempt(counters: readonly Counter[], clock: () => number = Date.now): Promise<AttemptDecision> {
   const db = await getDb();
   // Always the same lock order, so two attempts on overlapping counters cannot deadlock.
   const ordered = [...counters].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   for (let round = 1; ; round++) {
     try {
-      return await db.transaction((trx) => countInTransaction(db, trx, ordered, now));
+      return await db.transaction((trx) => countInTransaction(db, trx, ordered, clock));
     } catch (error) {
       // Two first attempts on a key both INSERT; the loser retries and now finds (and locks) the row.
       if (round < 5 && isUniqueViolation(error)) continue;
@@ -64,13 +64,21 @@ export async function countAttempt(counters: readonly Counter[], now = Date.now(
   }
 }
 
-async function countInTransaction(db: Knex, trx: Knex.Transaction, counters: readonly Counter[], now: number): Promise<AttemptDecision> {
+async function countInTransaction(
+  db: Knex,
+  trx: Knex.Transaction,
+  counters: readonly Counter[],
+  clock: () => number,
+): Promise<AttemptDecision> {
   const current: (ThrottleRow | undefined)[] = [];
   for (const counter of counters) {
     // rows[0], not .first(): knex wraps .first() with FOR UPDATE in a ROWNUM subquery Oracle refuses.
     const rows = (await lockForUpdate(db, trx(TABLE).where({ throttle_key: counter.key }))) as DbRow[];
     current.push(fromRow(rows[0]));
   }
+  // Read once the rows are ours: an attempt that waited for the lock must not count from before
+  // the attempt that held it (a Retry-After one second too long, seen under load on PostgreSQL).
+  const now = clock();
   const lockedUntil = Math.max(...current.map((row) => (isLocked(row, now) ? (row?.lockedUntil ?? 0) : 0)));
   if (lockedUntil > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lockedUntil - now) / 1000)) };
   for (const [index, counter] of counters.entries()) {

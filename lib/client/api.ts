@@ -1,4 +1,5 @@
-import type { FieldError, Locale } from '@/lib/validation/issues';
+import type { FieldError } from '@/lib/validation/issues';
+import type { Locale } from '@/lib/i18n/locale';
 
 /**
  * The console's fetch: same-origin API routes with the session cookie, the UI language in

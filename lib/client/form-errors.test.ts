@@ -4,7 +4,7 @@ import { slotReservationSchema } from '@/lib/scheduling/contract';
 import { EMPTY_RESERVATION_FORM, toReservationBody } from '@/lib/scheduling/reservation-form-values';
 import { parseOrThrow } from '@/lib/http/route';
 import { ApiError } from '@/lib/http/errors';
-import type { Locale } from '@/lib/validation/issues';
+import type { Locale } from '@/lib/i18n/locale';
 import { z } from 'zod';
 import { contractResolver, fieldErrorsToTree, withFieldChecks } from './form-errors';
 

@@ -1,4 +1,5 @@
-import type { FieldError, Locale } from '@/lib/validation/issues';
+import type { FieldError } from '@/lib/validation/issues';
+import type { Locale } from '@/lib/i18n/locale';
 import { toFieldErrors } from '@/lib/validation/issues';
 import type { z } from 'zod';
 

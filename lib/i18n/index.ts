@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '@/lib/validation/issues';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from './locale';
 import { en } from './messages/en';
 import { ptBR, type MessageKey, type Messages } from './messages/pt-BR';
 
@@ -15,6 +15,10 @@ const catalogs: Record<Locale, Messages> = { 'pt-BR': ptBR, en };
 
 export function messagesFor(locale: Locale): Messages {
   return catalogs[locale];
+}
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(ptBR, key);
 }
 
 export function isLocale(value: unknown): value is Locale {

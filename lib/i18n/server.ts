@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import { negotiateLocale } from '@/lib/validation/issues';
+import { negotiateLocale } from './locale';
 import { isLocale, LOCALE_COOKIE, translator, type Locale, type Translate } from './index';
 
 /** The reader's language: the `locale` cookie set by the language switch, else Accept-Language. */

@@ -2,7 +2,6 @@ import 'server-only';
 import { getDb } from '@/lib/data';
 import { ApiError, problems } from '@/lib/http/errors';
 import { jsonResponse } from '@/lib/http/problem';
-import { registerIssueMessages } from '@/lib/validation/issues';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './key';
 import { claimKey, completeKey, releaseKey, type StoredAnswer } from './store';
@@ -15,11 +14,6 @@ import { claimKey, completeKey, releaseKey, type StoredAnswer } from './store';
  * fields, missing ieLado) and any 5xx are not, so the caller can fix or retry under the same key.
  */
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
-
-registerIssueMessages({
-  'pt-BR': { idempotencyKeyInvalid: 'Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis (sem espaços).' },
-  en: { idempotencyKeyInvalid: 'Idempotency-Key must have 1 to 255 visible ASCII characters (no spaces).' },
-});
 
 /** The key of the request, undefined when none was sent; 400 when it breaks the syntax. */
 export function idempotencyKeyOf(request: Request): string | undefined {

@@ -135,11 +135,11 @@ function throttleContract(): void {
     const t0 = 1_800_000_000_000;
     const rule = THROTTLE_RULES.clientAndAddress;
     const counters = tokenCounters('contrato-cliente', '198.51.100.1');
-    for (let attempt = 0; attempt < rule.maxFailures; attempt++) expect((await countAttempt(counters, t0)).allowed).toBe(true);
-    expect(await countAttempt(counters, t0 + 1000)).toEqual({ allowed: false, retryAfterSeconds: rule.lockMs / 1000 - 1 });
-    expect(await countAttempt(counters, t0 + rule.lockMs)).toEqual({ allowed: true });
+    for (let attempt = 0; attempt < rule.maxFailures; attempt++) expect((await countAttempt(counters, () => t0)).allowed).toBe(true);
+    expect(await countAttempt(counters, () => t0 + 1000)).toEqual({ allowed: false, retryAfterSeconds: rule.lockMs / 1000 - 1 });
+    expect(await countAttempt(counters, () => t0 + rule.lockMs)).toEqual({ allowed: true });
     // Sign-in and token counters live in separate key namespaces.
-    expect((await countAttempt(signInCounters('contrato-cliente', '198.51.100.1'), t0 + 1000)).allowed).toBe(true);
+    expect((await countAttempt(signInCounters('contrato-cliente', '198.51.100.1'), () => t0 + 1000)).allowed).toBe(true);
   });
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { negotiateLocale, toFieldErrors } from './issues';
+import { negotiateLocale } from '@/lib/i18n/locale';
+import { toFieldErrors } from './issues';
 
 describe('toFieldErrors', () => {
   const schema = z.strictObject({ n: z.number().int(), list: z.array(z.strictObject({ chave: z.string().max(3) })) });

@@ -10,7 +10,6 @@ import {
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
-import './policy-messages';
 
 /**
  * The webhook configuration contract (service-interface.md §2.1, §4.1). No server imports: the
@@ -30,6 +29,12 @@ export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
 export { MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS, MAX_WEBHOOK_URL_LENGTH };
 export type { UrlPolicy };
 
+/** The limit a size refusal's message names (its `{max}`), by issue key. */
+const LIMIT_OF: Partial<Record<string, { max: number }>> = {
+  urlTooLong: { max: MAX_WEBHOOK_URL_LENGTH },
+  headerValueTooLong: { max: MAX_HEADER_VALUE_BYTES },
+};
+
 /**
  * Adds the policy's issue key, if any, as a custom issue the message table translates. A value
  * outside the length bounds already has its one error (too_small / too_big), so it gets no second.
@@ -38,7 +43,7 @@ function policyCheck(check: (value: string) => string | undefined, bounds: { min
   return (value: string, ctx: z.RefinementCtx<string>) => {
     if (value.length < bounds.min || value.length > bounds.max) return;
     const key = check(value);
-    if (key) ctx.addIssue({ code: 'custom', params: { key }, input: value });
+    if (key) ctx.addIssue({ code: 'custom', params: { key, ...LIMIT_OF[key] }, input: value });
   };
 }
 
@@ -69,7 +74,7 @@ export const webhookHeadersSchema = z
       ctx.addIssue({ code: 'custom', path: [index, 'chave'], params: { key: 'headerDuplicate' }, input: headers[index]?.chave });
     }
     if (headersWireLength(headers) > MAX_HEADERS_TOTAL_BYTES) {
-      ctx.addIssue({ code: 'custom', path: [], params: { key: 'headersTooLarge' }, input: headers });
+      ctx.addIssue({ code: 'custom', path: [], params: { key: 'headersTooLarge', max: MAX_HEADERS_TOTAL_BYTES }, input: headers });
     }
   })
   .meta({

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from '@/lib/validation/issues';
 import { webhookUpdateSchema, webhookUpdateSchemaFor } from './contract';
-import { checkHeaderName, checkHeaderValue, duplicateHeaderIndexes, headersWireLength, utf8Length } from './header-policy';
+import {
+  checkHeaderName,
+  checkHeaderValue,
+  duplicateHeaderIndexes,
+  headersWireLength,
+  MAX_HEADERS_TOTAL_BYTES,
+  utf8Length,
+} from './header-policy';
 
 const RESERVED_HEADER_NAMES = [
   'Host',
@@ -140,7 +147,9 @@ describe('headers as a whole', () => {
     const tooMany = Array.from({ length: 5 }, (_, i) => header(i, 4000));
     const result = webhookUpdateSchema.safeParse({ headers: tooMany });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['headers'], params: { key: 'headersTooLarge' } })]);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ['headers'], params: { key: 'headersTooLarge', max: MAX_HEADERS_TOTAL_BYTES } }),
+    ]);
   });
 
   it('accepts a large set that still fits', () => {
