@@ -6,7 +6,8 @@ import { Alert } from '@/components/ui/alert';
 import { useToast } from '@/components/ui/toast';
 import { apiFetch } from '@/lib/client/api';
 import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
-import { RESERVE_PATH, schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
+import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
+import { apiPath, operations } from '@/lib/api/operations';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
 import { slotReservationSchema, type FreeSlot, type Procedure } from '@/lib/scheduling/contract';
@@ -64,7 +65,10 @@ export function ReservationWorkspace() {
 
   const send = useMutation({
     mutationFn: async (values: ReservationFormValues) => {
-      const response = await apiFetch(locale, RESERVE_PATH, { method: 'POST', body: JSON.stringify(toReservationBody(values)) });
+      const response = await apiFetch(locale, apiPath(operations.reserveOrReleaseSlot), {
+        method: 'POST',
+        body: JSON.stringify(toReservationBody(values)),
+      });
       const body: unknown = await response.json().catch(() => null);
       return { values, view: outcomeFrom(response.status, response.headers.get('content-type'), body) };
     },

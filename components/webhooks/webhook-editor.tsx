@@ -14,7 +14,8 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { useUnsavedChanges } from '@/components/console/use-unsaved-changes';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
-import { useWebhook, webhookKeys, WEBHOOKS_PATH, type LoadedWebhook } from '@/lib/client/webhook-queries';
+import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
+import { apiPath, operations } from '@/lib/api/operations';
 import { useLocale, useT } from '@/lib/i18n/client';
 import {
   webhookUpdateSchema,
@@ -97,7 +98,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
 
   const save = useMutation({
     mutationFn: (values: WebhookFormValues) =>
-      apiJson<WebhookConfiguration>(locale, `${WEBHOOKS_PATH}/${config.id}`, {
+      apiJson<WebhookConfiguration>(locale, apiPath(operations.updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(values),

@@ -1,9 +1,10 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { TENANT_A } from './test-seed';
+import { apiPath, operations } from '@/lib/api/operations';
 
 /** Small helpers for API specs: tokens and a valid reservation body to vary from. */
 export async function tokenFor(request: APIRequestContext, client: { clientId: string; clientSecret: string } = TENANT_A) {
-  const response = await request.post('/api/v1/auth/token', {
+  const response = await request.post(apiPath(operations.issueToken), {
     form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
   });
   expect(response.status()).toBe(200);
@@ -31,6 +32,8 @@ export function reservationBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export const RESERVE_PATH = '/api/v1/agendamentos/slots-livres/reservar';
-export const RESERVE_SAMPLE_PATH = '/api/v1/agendamentos/exames/slots-livres/reservas';
-export const webhookPath = (id: string) => `/api/v2/avaliacao-saude/configuracao-web-hook/${id}`;
+// The paths of the operations' one definition (lib/api/operations.ts).
+export const RESERVE_PATH = apiPath(operations.reserveOrReleaseSlot);
+export const RESERVE_SAMPLE_PATH = apiPath(operations.reserveOrReleaseSlotSamplePath);
+// The id goes in as given, not encoded: specs send malformed segments on purpose.
+export const webhookPath = (id: string) => operations.getWebhookConfiguration.path.replace('{id}', id);

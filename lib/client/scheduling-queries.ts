@@ -3,12 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { FreeSlot, Procedure } from '@/lib/scheduling/contract';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { useLocale } from '@/lib/i18n/client';
+import { apiPath, operations } from '@/lib/api/operations';
 import { ApiProblem, apiJson } from './api';
-
-export const RESERVE_PATH = '/api/v1/agendamentos/slots-livres/reservar';
-export const FREE_SLOTS_PATH = '/api/v1/agendamentos/slots-livres';
-export const RECENT_PATH = '/api/v1/agendamentos/reservas-recentes';
-export const PROCEDURES_PATH = '/api/v1/agendamentos/procedimentos';
 
 export const schedulingKeys = {
   slots: (filters: FreeSlotFilters) => ['scheduling', 'slots', filters] as const,
@@ -26,7 +22,7 @@ export function useFreeSlots(filters: FreeSlotFilters) {
     queryFn: async () => {
       const params = new URLSearchParams({ limite: '50' });
       for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-      return (await apiJson<FreeSlot[]>(locale, `${FREE_SLOTS_PATH}?${params}`)).body;
+      return (await apiJson<FreeSlot[]>(locale, `${apiPath(operations.listFreeSlots)}?${params}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -36,7 +32,7 @@ export function useRecentReservations() {
   const locale = useLocale();
   return useQuery({
     queryKey: schedulingKeys.recent,
-    queryFn: async () => (await apiJson<RecentReservation[]>(locale, `${RECENT_PATH}?limite=25`)).body,
+    queryFn: async () => (await apiJson<RecentReservation[]>(locale, `${apiPath(operations.listRecentReservations)}?limite=25`)).body,
   });
 }
 
@@ -50,7 +46,7 @@ export function useProcedures() {
   const locale = useLocale();
   return useQuery({
     queryKey: schedulingKeys.procedures,
-    queryFn: async () => (await apiJson<Procedure[]>(locale, PROCEDURES_PATH)).body,
+    queryFn: async () => (await apiJson<Procedure[]>(locale, apiPath(operations.listProcedures))).body,
     staleTime: 5 * 60_000,
     retry: (count, error) => !isListingUnavailable(error) && !(error instanceof ApiProblem && error.status < 500) && count < 2,
   });

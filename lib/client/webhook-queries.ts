@@ -2,10 +2,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WebhookConfiguration } from '@/lib/webhooks/contract';
 import { useLocale } from '@/lib/i18n/client';
+import { apiPath, operations } from '@/lib/api/operations';
 import { apiJson } from './api';
 
 /** Query keys and fetchers for webhook configurations, shared by the list and the editor. */
-export const WEBHOOKS_PATH = '/api/v2/avaliacao-saude/configuracao-web-hook';
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -21,7 +21,7 @@ export function useWebhookList(search: string) {
     queryKey: webhookKeys.list(search),
     queryFn: async () => {
       const query = search ? `?q=${encodeURIComponent(search)}` : '';
-      return (await apiJson<WebhookConfiguration[]>(locale, `${WEBHOOKS_PATH}${query}`)).body;
+      return (await apiJson<WebhookConfiguration[]>(locale, `${apiPath(operations.listWebhookConfigurations)}${query}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -32,7 +32,7 @@ export function useWebhook(id: string) {
   return useQuery({
     queryKey: webhookKeys.detail(id),
     queryFn: async (): Promise<LoadedWebhook> => {
-      const { body, headers } = await apiJson<WebhookConfiguration>(locale, `${WEBHOOKS_PATH}/${id}`);
+      const { body, headers } = await apiJson<WebhookConfiguration>(locale, apiPath(operations.getWebhookConfiguration, { id }));
       return { config: body, etag: headers.get('etag') ?? '' };
     },
   });

@@ -4,6 +4,7 @@ import { env } from '@/lib/config/env';
 import { verifyAccessToken } from '@/lib/auth/access-tokens';
 import { staffFromSession } from '@/lib/auth/staff-session';
 import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
+import type { Operation } from '@/lib/api/operations';
 import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
@@ -35,48 +36,58 @@ export type ApiRequest<P> = {
   parse: <S extends z.ZodType>(schema: S, input: unknown) => z.output<S>;
 };
 
-type Options = {
-  /** What the caller must be allowed to do; omitted means any authenticated caller. */
-  capability?: Capability;
-};
-
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function apiRoute<P = Record<string, never>>(
-  options: Options,
-  handler: (api: ApiRequest<P>) => Promise<Response>,
-): (request: Request, context: RouteContext<P>) => Promise<Response> {
-  return traced(async (request, context) => {
-    const locale = negotiateLocale(request.headers.get('accept-language'));
-    try {
-      const principal = await authenticate(request);
-      if (options.capability && !hasCapability(principal, options.capability)) throw problems.forbidden();
-      const params = (await context?.params) ?? ({} as P);
-      return await handler({
-        request,
-        params,
-        principal,
-        locale,
-        json: () => readJsonBody(request, env().MAX_BODY_BYTES),
-        parse: (schema, input) => parseOrThrow(schema, input, locale),
-      });
-    } catch (error) {
-      return errorResponse(error, request, locale);
-    }
-  });
+/** A route handler, bound to the operation it serves (lib/api/operations.ts). */
+export type OperationHandler<P> = ((request: Request, context: RouteContext<P>) => Promise<Response>) & { readonly operation: Operation };
+
+function bind<P>(operation: Operation, handler: (request: Request, context: RouteContext<P>) => Promise<Response>): OperationHandler<P> {
+  return Object.assign(handler, { operation });
 }
 
-/** For the few public routes (token endpoint, health): same error handling, no authentication. */
+/** An authenticated operation: the caller needs the operation's capability. */
+export function apiRoute<P = Record<string, never>>(
+  operation: Operation & { capability: Capability },
+  handler: (api: ApiRequest<P>) => Promise<Response>,
+): OperationHandler<P> {
+  return bind(
+    operation,
+    traced(async (request, context) => {
+      const locale = negotiateLocale(request.headers.get('accept-language'));
+      try {
+        const principal = await authenticate(request);
+        if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
+        const params = (await context?.params) ?? ({} as P);
+        return await handler({
+          request,
+          params,
+          principal,
+          locale,
+          json: () => readJsonBody(request, env().MAX_BODY_BYTES),
+          parse: (schema, input) => parseOrThrow(schema, input, locale),
+        });
+      } catch (error) {
+        return errorResponse(error, request, locale);
+      }
+    }),
+  );
+}
+
+/** For the few public operations (token endpoint, health, the API's own documents): same error handling, no authentication. */
 export function publicRoute<P = Record<string, never>>(
+  operation: Operation,
   handler: (request: Request, params: P) => Response | Promise<Response>,
-): (request: Request, context: RouteContext<P>) => Promise<Response> {
-  return traced(async (request, context) => {
-    try {
-      return await handler(request, (await context?.params) ?? ({} as P));
-    } catch (error) {
-      return errorResponse(error, request, negotiateLocale(request.headers.get('accept-language')));
-    }
-  });
+): OperationHandler<P> {
+  return bind(
+    operation,
+    traced(async (request, context: RouteContext<P>) => {
+      try {
+        return await handler(request, (await context?.params) ?? ({} as P));
+      } catch (error) {
+        return errorResponse(error, request, negotiateLocale(request.headers.get('accept-language')));
+      }
+    }),
+  );
 }
 
 /**

@@ -1,45 +1,56 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { operations, type Operation } from '@/lib/api/operations';
 import { buildOpenApiDocument } from './document';
 
-/** Every route file under app/api, as its URL path template and the HTTP methods it exports. */
-function apiRoutes(): { path: string; methods: string[] }[] {
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Every route module under app/api (less next-auth's), with its URL path template. */
+function routeFiles(): { file: string; path: string }[] {
   const root = path.resolve(__dirname, '../../app');
-  const found: { path: string; methods: string[] }[] = [];
+  const found: { file: string; path: string }[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name === 'route.ts' && full.includes(`${path.sep}api${path.sep}`)) {
-        const source = fs.readFileSync(full, 'utf8');
-        const methods = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!.toLowerCase());
-        const urlPath =
-          '/' +
-          path
-            .relative(root, path.dirname(full))
-            .split(path.sep)
-            .map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))
-            .join('/');
-        found.push({ path: urlPath, methods });
+      else if (entry.name === 'route.ts') {
+        const segments = path.relative(root, path.dirname(full)).split(path.sep);
+        found.push({ file: full, path: '/' + segments.map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/') });
       }
     }
   };
   walk(path.join(root, 'api'));
-  return found;
+  return found.filter((route) => !route.path.startsWith('/api/auth/'));
 }
 
-describe('OpenAPI document', () => {
+describe('operations, routes and the OpenAPI document', () => {
   const document = buildOpenApiDocument();
 
-  it('describes every API route and method (except itself, its HTML reference and the console’s auth routes)', () => {
-    const undocumented = new Set(['/api/openapi.json', '/api/docs']);
-    const routes = apiRoutes().filter((route) => !undocumented.has(route.path) && !route.path.startsWith('/api/auth/'));
-    expect(routes.length).toBeGreaterThanOrEqual(7);
-    for (const route of routes) {
-      const item = (document.paths as Record<string, Record<string, unknown>>)[route.path];
-      expect(item, route.path).toBeDefined();
-      for (const method of route.methods) expect(item?.[method], `${method} ${route.path}`).toBeDefined();
+  it('every route export serves a defined operation at its own path and method, and every operation is served', async () => {
+    const served = new Set<Operation>();
+    for (const route of routeFiles()) {
+      const routeModule = (await import(route.file)) as Record<string, unknown>;
+      for (const method of HTTP_METHODS) {
+        const handler = routeModule[method] as { operation?: Operation } | undefined;
+        if (!handler) continue;
+        expect(handler.operation, `${method} ${route.path} is bound to an operation`).toBeDefined();
+        expect({ method: handler.operation!.method, path: handler.operation!.path }).toEqual({ method, path: route.path });
+        served.add(handler.operation!);
+      }
+    }
+    const unserved = Object.entries(operations)
+      .filter(([, operation]) => !served.has(operation))
+      .map(([id]) => id);
+    expect(unserved).toEqual([]);
+  }, 30_000);
+
+  it('documents every operation that has documentation, under its operationId', () => {
+    const paths = document.paths as Record<string, Record<string, { operationId: string }>>;
+    for (const [operationId, operation] of Object.entries(operations)) {
+      const documented = paths[operation.path]?.[operation.method.toLowerCase()];
+      if ('doc' in operation) expect(documented?.operationId, operationId).toBe(operationId);
+      else expect(documented, operationId).toBeUndefined();
     }
   });
 

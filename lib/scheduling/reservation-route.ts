@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import 'server-only';
 import { ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
@@ -10,13 +11,14 @@ import { reserveOrRelease } from './service';
 
 /**
  * The reservation POST, served at the contract's endpoint and at the sample requests' path shape
- * (§4.2): both routes export this one handler. Retries are safe with an `Idempotency-Key`, scoped
+ * (§4.2): both routes serve this one handler, each bound to its own operation. Retries are safe with an `Idempotency-Key`, scoped
  * to the caller (ownerKey); a key used on one path replays on the other, they are one operation.
  * A key stays in flight as long as the configured back-end may take for one call.
  */
-export const reservationPost = apiRoute({ capability: 'scheduling' }, async ({ request, principal, json, parse }) => {
-  const key = idempotencyKeyOf(request);
-  const body = parse(slotReservationSchema, await json());
-  const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
-  return idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body));
-});
+export const reservationPost = (operation: typeof operations.reserveOrReleaseSlot | typeof operations.reserveOrReleaseSlotSamplePath) =>
+  apiRoute(operation, async ({ request, principal, json, parse }) => {
+    const key = idempotencyKeyOf(request);
+    const body = parse(slotReservationSchema, await json());
+    const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
+    return idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body));
+  });

@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import { ApiReference } from '@scalar/nextjs-api-reference';
 import { publicRoute } from '@/lib/http/route';
 
@@ -20,4 +21,4 @@ const reference = ApiReference({
   mcp: { disabled: true },
 });
 
-export const GET = publicRoute(() => reference());
+export const GET = publicRoute(operations.apiReference, () => reference());

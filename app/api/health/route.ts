@@ -1,7 +1,8 @@
+import { operations } from '@/lib/api/operations';
 import { publicRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 
 export const dynamic = 'force-dynamic';
 
 /** Liveness: the process answers. Touches no database, so a database outage never restarts it. */
-export const GET = publicRoute(() => jsonResponse({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));
+export const GET = publicRoute(operations.liveness, () => jsonResponse({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }));

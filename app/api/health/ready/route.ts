@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import { publicRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { readiness } from '@/lib/health/readiness';
@@ -5,7 +6,7 @@ import { readiness } from '@/lib/health/readiness';
 export const dynamic = 'force-dynamic';
 
 /** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise; with timings. */
-export const GET = publicRoute(async () => {
+export const GET = publicRoute(operations.readiness, async () => {
   const { ready, checks } = await readiness();
   return jsonResponse({ status: ready ? 'ready' : 'not-ready', checks }, { status: ready ? 200 : 503 });
 });

@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { auditQuerySchema } from '@/lib/audit/contract';
@@ -9,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * The audit trail for operators, newest first: `?acao=`, `?ator=`, `?alvo=`, `?antes=` (ISO 8601),
  * `?limite=` (≤ 500). Staff `admin` only; API clients get 403 (see Capability in principal.ts).
  */
-export const GET = apiRoute({ capability: 'audit' }, async ({ request, parse }) => {
+export const GET = apiRoute(operations.listAuditTrail, async ({ request, parse }) => {
   const query = parse(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
   return jsonResponse(await listAudit(query));
 });

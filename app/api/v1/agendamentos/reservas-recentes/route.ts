@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
@@ -9,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * Reservations made through the service, newest first, with their state (active / released).
  * Staff see everyone's; an API client sees only its own.
  */
-export const GET = apiRoute({ capability: 'scheduling' }, async ({ request, principal, parse }) => {
+export const GET = apiRoute(operations.listRecentReservations, async ({ request, principal, parse }) => {
   const { limite } = parse(recentReservationsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
   return jsonResponse(await listRecentReservations(principal, limite));
 });

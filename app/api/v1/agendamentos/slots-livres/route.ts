@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { freeSlotQuerySchema } from '@/lib/scheduling/contract';
@@ -6,7 +7,7 @@ import { listFreeSlots } from '@/lib/scheduling/service';
 export const dynamic = 'force-dynamic';
 
 /** Free slots, soonest first: `?de=&ate=` (ISO 8601 with offset), `?cdAgenda=`, `?limite=` (≤ 500). */
-export const GET = apiRoute({ capability: 'scheduling' }, async ({ request, principal, parse }) => {
+export const GET = apiRoute(operations.listFreeSlots, async ({ request, principal, parse }) => {
   const query = parse(freeSlotQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
   return jsonResponse(await listFreeSlots(query, principal));
 });

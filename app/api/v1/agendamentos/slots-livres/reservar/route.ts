@@ -1,4 +1,5 @@
+import { operations } from '@/lib/api/operations';
 import { reservationPost } from '@/lib/scheduling/reservation-route';
 
 export const dynamic = 'force-dynamic';
-export const POST = reservationPost;
+export const POST = reservationPost(operations.reserveOrReleaseSlot);

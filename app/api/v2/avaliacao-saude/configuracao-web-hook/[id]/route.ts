@@ -1,3 +1,4 @@
+import { operations } from '@/lib/api/operations';
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { ApiError } from '@/lib/http/errors';
@@ -17,12 +18,12 @@ function parseId(id: string): string {
   return id.toLowerCase();
 }
 
-export const GET = apiRoute<Params>({ capability: 'webhooks' }, async ({ principal, params }) => {
+export const GET = apiRoute<Params>(operations.getWebhookConfiguration, async ({ principal, params }) => {
   const stored = await getWebhook(principal, parseId(params.id));
   return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
 });
 
-export const PUT = apiRoute<Params>({ capability: 'webhooks' }, async ({ request, principal, params, json, parse }) => {
+export const PUT = apiRoute<Params>(operations.updateWebhookConfiguration, async ({ request, principal, params, json, parse }) => {
   const id = parseId(params.id);
   const body = await json();
   const update = await (async () => {

@@ -1,0 +1,314 @@
+import type { Capability } from '@/lib/auth/principal';
+import { auditQuerySchema } from '@/lib/audit/contract';
+import {
+  bodyProblems,
+  commonProblems,
+  etagHeader,
+  json,
+  malformedRequest,
+  problem,
+  queryParameters,
+  ref,
+  webhookIdParameter,
+} from '@/lib/openapi/fragments';
+import { freeSlotQuerySchema } from '@/lib/scheduling/contract';
+import { recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
+
+/**
+ * Every API operation, defined once: method, path, the capability a caller needs, and its
+ * documentation. The route handlers (apiRoute/publicRoute read the capability), the OpenAPI
+ * document (a loop over these), the browser client and the e2e specs (apiPath) all derive from
+ * here. The key is the operationId. No server imports: the console's client code reads it too.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type Operation = {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. /api/v2/avaliacao-saude/configuracao-web-hook/{id}. */
+  path: string;
+  /** What an authenticated caller must be allowed to do; absent on public operations. */
+  capability?: Capability;
+  /** The OpenAPI operation object, less operationId; absent for the document and its HTML reference. */
+  doc?: Record<string, unknown>;
+};
+
+/** The reservation POST's documentation; both of its paths share it (one handler). */
+function reservationDoc(summary: string) {
+  const procedureAnswer = (description: string) => ({ description, content: json(ref('SlotReservationResponse')) });
+  return {
+    summary,
+    tags: ['Agendamentos'],
+    description:
+      'Reserves (ieOpcao R) or releases (ieOpcao CR) a free exam slot. tokenReservaCanc is required with CR (the TOKEN_RESERVA_P of the reservation) and refused with R; ieLado is required when the exam requires laterality. The HTTP status follows CODIGO_P (0, 1 → 200; 2, 4, 5 → 409; 3 → 404; 9 → 500), always with the four-field body. With an Idempotency-Key, a retry with the same body within 24 h answers the stored response again (Idempotency-Replayed: true) without reserving twice.',
+    parameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+        description: 'Any unique value per logical request (a UUID is a good choice), scoped to your client.',
+      },
+    ],
+    requestBody: { required: true, content: json(ref('SlotReservationRequest')) },
+    responses: {
+      '200': {
+        ...procedureAnswer('Reserved (CODIGO_P 0) or released (CODIGO_P 1).'),
+        headers: {
+          'Idempotency-Replayed': {
+            description: '`true` when this is the stored answer of an earlier request with the same key.',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
+      },
+      ...bodyProblems,
+      ...commonProblems,
+      '404': procedureAnswer('Slot not found (CODIGO_P 3).'),
+      '409': {
+        description:
+          'Slot unavailable, release not possible or exam already booked (CODIGO_P 2, 4, 5); or, as problem+json, a request with the same Idempotency-Key still in progress (retry after Retry-After seconds).',
+        content: { ...json(ref('SlotReservationResponse')), 'application/problem+json': { schema: ref('Problem') } },
+      },
+      '422': problem('The Idempotency-Key was already used with a different body.'),
+      '500': {
+        description: 'Internal error of the back-end (CODIGO_P 9, generic message), or an unexpected error as problem+json.',
+        content: { ...json(ref('SlotReservationResponse')), 'application/problem+json': { schema: ref('Problem') } },
+      },
+    },
+  };
+}
+
+export const operations = {
+  issueToken: {
+    method: 'POST',
+    path: '/api/v1/auth/token',
+    doc: {
+      summary: 'Access token (OAuth 2.0 client credentials)',
+      tags: ['Autenticação'],
+      security: [{}, { clientBasic: [] }],
+      requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } } },
+      responses: {
+        '200': { description: 'A short-lived Bearer token.', content: json(ref('TokenResponse')) },
+        '400': { description: 'Missing or unsupported grant_type.', content: json(ref('OAuthError')) },
+        '401': { description: 'Client authentication failed (invalid_client).', content: json(ref('OAuthError')) },
+        '429': {
+          description: 'Too many failed attempts for this client_id: invalid_client, retry after the Retry-After header’s seconds.',
+          headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the client_id is unlocked.' } },
+          content: json(ref('OAuthError')),
+        },
+        '404': problem('The embedded issuer is switched off (AUTH_EMBEDDED_ISSUER=false): use the integration platform’s token.'),
+      },
+    },
+  },
+  liveness: {
+    method: 'GET',
+    path: '/api/health',
+    doc: {
+      summary: 'Liveness: the process answers (no database access)',
+      tags: ['Operação'],
+      security: [{}],
+      responses: {
+        '200': { description: '`{"status":"ok","uptimeSeconds":…}`', content: json({ type: 'object' }) },
+        '4XX': malformedRequest,
+      },
+    },
+  },
+  readiness: {
+    method: 'GET',
+    path: '/api/health/ready',
+    doc: {
+      summary: 'Readiness: the database and the scheduling back-end answer, with timings',
+      tags: ['Operação'],
+      security: [{}],
+      responses: {
+        '200': {
+          description: '`{"status":"ready","checks":{"database":{ok,ms,dialect},"scheduling":{ok,ms,backend}}}`',
+          content: json({ type: 'object' }),
+        },
+        '503': {
+          description: 'A check failed: `"status":"not-ready"`, the failing check with an error code.',
+          content: json({ type: 'object' }),
+        },
+        '4XX': malformedRequest,
+      },
+    },
+  },
+  listWebhookConfigurations: {
+    method: 'GET',
+    path: '/api/v2/avaliacao-saude/configuracao-web-hook',
+    capability: 'webhooks',
+    doc: {
+      summary: 'Your webhook configurations',
+      tags: ['Webhooks'],
+      parameters: [
+        {
+          name: 'q',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', maxLength: 200 },
+          description: 'Filters by URL, usuarioId or clientId.',
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The configurations of your usuarioId.',
+          content: json({ type: 'array', items: ref('WebhookConfiguration') }),
+        },
+        ...commonProblems,
+      },
+    },
+  },
+  getWebhookConfiguration: {
+    method: 'GET',
+    path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
+    capability: 'webhooks',
+    doc: {
+      summary: 'One webhook configuration',
+      tags: ['Webhooks'],
+      parameters: [webhookIdParameter],
+      responses: {
+        '200': { description: 'The configuration.', headers: etagHeader, content: json(ref('WebhookConfiguration')) },
+        '400': problem('id is not a UUID.'),
+        ...commonProblems,
+        '404': problem('No configuration of yours has this id.'),
+      },
+    },
+  },
+  updateWebhookConfiguration: {
+    method: 'PUT',
+    path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
+    capability: 'webhooks',
+    doc: {
+      summary: 'Change a webhook configuration',
+      tags: ['Webhooks'],
+      description:
+        'Every field is optional: an omitted field keeps its stored value; headers, when sent, replaces the whole list. Send If-Match with the ETag you read to refuse the change (412) when someone changed the configuration meanwhile.',
+      parameters: [
+        webhookIdParameter,
+        {
+          name: 'If-Match',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'ETag of the version you read, or *.',
+        },
+      ],
+      requestBody: { required: true, content: json(ref('WebhookUpdate')) },
+      responses: {
+        '200': {
+          description: 'The whole configuration after the change.',
+          headers: etagHeader,
+          content: json(ref('WebhookConfiguration')),
+        },
+        ...bodyProblems,
+        ...commonProblems,
+        '404': problem('No configuration of yours has this id.'),
+        '412': problem('If-Match does not match the current version.'),
+      },
+    },
+  },
+  listFreeSlots: {
+    method: 'GET',
+    path: '/api/v1/agendamentos/slots-livres',
+    capability: 'scheduling',
+    doc: {
+      summary: 'Free slots, soonest first',
+      tags: ['Agendamentos'],
+      parameters: queryParameters(freeSlotQuerySchema, {
+        de: 'From this instant (ISO 8601 with offset).',
+        ate: 'Until this instant (ISO 8601 with offset).',
+        cdAgenda: 'Only this agenda.',
+        limite: 'At most this many slots.',
+      }),
+      responses: {
+        '200': {
+          description: 'Free slots; NR_SEQ_AGENDA is the nrSeqAgenda to reserve.',
+          content: json({ type: 'array', items: ref('FreeSlot') }),
+        },
+        '400': problem('A filter is invalid.'),
+        ...commonProblems,
+      },
+    },
+  },
+  listProcedures: {
+    method: 'GET',
+    path: '/api/v1/agendamentos/procedimentos',
+    capability: 'scheduling',
+    doc: {
+      summary: 'Exams a slot can be reserved for',
+      tags: ['Agendamentos'],
+      description:
+        'NR_SEQ_PROC_INTERNO is the nrSeqProcInterno to send; NR_MIN_DURACAO the exam’s usual duration in minutes; IE_LADO_OBRIGATORIO = S means the reservation must carry ieLado. Answers 501 when the configured back-end (the hospital’s Oracle) has no exam listing.',
+      responses: {
+        '200': { description: 'Exams, by name.', content: json({ type: 'array', items: ref('Procedure') }) },
+        '501': problem('The configured scheduling back-end has no exam listing; send nrSeqProcInterno from the hospital system.'),
+        ...commonProblems,
+      },
+    },
+  },
+  listRecentReservations: {
+    method: 'GET',
+    path: '/api/v1/agendamentos/reservas-recentes',
+    capability: 'scheduling',
+    doc: {
+      summary: 'Recent reservations made through the service, with their state',
+      tags: ['Agendamentos'],
+      description:
+        'From the audit trail, newest first: every successful reservation, marked released once its token was released. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
+      parameters: queryParameters(recentReservationsQuerySchema, { limite: 'At most this many reservations.' }),
+      responses: {
+        '200': { description: 'Reservations, newest first.', content: json({ type: 'array', items: ref('RecentReservation') }) },
+        '400': problem('A filter is invalid.'),
+        ...commonProblems,
+      },
+    },
+  },
+  listAuditTrail: {
+    method: 'GET',
+    path: '/api/v1/auditoria',
+    capability: 'audit',
+    doc: {
+      summary: 'Audit trail (operators)',
+      tags: ['Auditoria'],
+      description:
+        'Who changed what, when and with what outcome; header values and patient identifiers masked. Staff admin session only: API clients get 403.',
+      security: [{ consoleSession: [] }],
+      parameters: queryParameters(auditQuerySchema, {
+        acao: 'Only this action.',
+        ator: 'Only this actor (API client id or staff e-mail).',
+        alvo: 'Only this target (webhook:<id> or slot:<nrSeqAgenda>).',
+        antes: 'Only entries older than this instant (paging).',
+        limite: 'At most this many entries.',
+      }),
+      responses: {
+        '200': { description: 'Entries, newest first.', content: json({ type: 'array', items: ref('AuditEntry') }) },
+        '400': problem('A filter is invalid.'),
+        ...commonProblems,
+      },
+    },
+  },
+  reserveOrReleaseSlot: {
+    method: 'POST',
+    path: '/api/v1/agendamentos/slots-livres/reservar',
+    capability: 'scheduling',
+    doc: reservationDoc('Reserve or release a slot'),
+  },
+  reserveOrReleaseSlotSamplePath: {
+    method: 'POST',
+    path: '/api/v1/agendamentos/exames/slots-livres/reservas',
+    capability: 'scheduling',
+    doc: reservationDoc('Reserve or release a slot (path of the contract’s sample requests; identical behaviour)'),
+  },
+  openApiDocument: { method: 'GET', path: '/api/openapi.json' },
+  apiReference: { method: 'GET', path: '/api/docs' },
+} as const satisfies Record<string, Operation>;
+
+export type OperationId = keyof typeof operations;
+
+/** The operation's path with its `{name}` parameters filled in (URI-encoded). */
+export function apiPath(operation: Operation, params: Record<string, string | number> = {}): string {
+  return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`apiPath: missing ${name} for ${operation.path}`);
+    return encodeURIComponent(String(value));
+  });
+}
