@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Capability } from '@/lib/auth/principal';
 import { auditQuerySchema } from '@/lib/audit/contract';
 import {
@@ -28,6 +29,8 @@ export type Operation = {
   path: string;
   /** What an authenticated caller must be allowed to do; absent on public operations. */
   capability?: Capability;
+  /** The query string's schema: the wrapper validates it (400 naming each parameter) and hands the result over. */
+  query?: z.ZodType;
   /** The OpenAPI operation object, less operationId; absent for the document and its HTML reference. */
   doc?: Record<string, unknown>;
 };
@@ -210,6 +213,7 @@ export const operations = {
     method: 'GET',
     path: '/api/v1/agendamentos/slots-livres',
     capability: 'scheduling',
+    query: freeSlotQuerySchema,
     doc: {
       summary: 'Free slots, soonest first',
       tags: ['Agendamentos'],
@@ -249,6 +253,7 @@ export const operations = {
     method: 'GET',
     path: '/api/v1/agendamentos/reservas-recentes',
     capability: 'scheduling',
+    query: recentReservationsQuerySchema,
     doc: {
       summary: 'Recent reservations made through the service, with their state',
       tags: ['Agendamentos'],
@@ -266,6 +271,7 @@ export const operations = {
     method: 'GET',
     path: '/api/v1/auditoria',
     capability: 'audit',
+    query: auditQuerySchema,
     doc: {
       summary: 'Audit trail (operators)',
       tags: ['Auditoria'],

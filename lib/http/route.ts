@@ -25,9 +25,11 @@ import { isSameOrigin } from './same-origin';
  */
 export type RouteContext<P> = { params: Promise<P> };
 
-export type ApiRequest<P> = {
+export type ApiRequest<P, Q = undefined> = {
   request: Request;
   params: P;
+  /** The query string, validated with the operation's `query` schema. */
+  query: Q;
   principal: Principal;
   locale: Locale;
   /** The body as JSON, at most MAX_BODY_BYTES. */
@@ -45,11 +47,13 @@ function bind<P>(operation: Operation, handler: (request: Request, context: Rout
   return Object.assign(handler, { operation });
 }
 
-/** An authenticated operation: the caller needs the operation's capability. */
-export function apiRoute<P = Record<string, never>>(
-  operation: Operation & { capability: Capability },
-  handler: (api: ApiRequest<P>) => Promise<Response>,
-): OperationHandler<P> {
+type QueryOf<O> = O extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+/** An authenticated operation: the caller needs the operation's capability; its query schema is applied. */
+export function apiRoute<
+  P = Record<string, never>,
+  O extends Operation & { capability: Capability } = Operation & { capability: Capability },
+>(operation: O, handler: (api: ApiRequest<P, QueryOf<O>>) => Promise<Response>): OperationHandler<P> {
   return bind(
     operation,
     traced(async (request, context) => {
@@ -58,9 +62,13 @@ export function apiRoute<P = Record<string, never>>(
         const principal = await authenticate(request);
         if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
         const params = (await context?.params) ?? ({} as P);
+        const query = (
+          operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
+        ) as QueryOf<O>;
         return await handler({
           request,
           params,
+          query,
           principal,
           locale,
           json: () => readJsonBody(request, env().MAX_BODY_BYTES),

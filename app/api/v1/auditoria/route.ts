@@ -1,7 +1,6 @@
 import { operations } from '@/lib/api/operations';
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
-import { auditQuerySchema } from '@/lib/audit/contract';
 import { listAudit } from '@/lib/audit/audit-trail';
 
 export const dynamic = 'force-dynamic';
@@ -10,7 +9,6 @@ export const dynamic = 'force-dynamic';
  * The audit trail for operators, newest first: `?acao=`, `?ator=`, `?alvo=`, `?antes=` (ISO 8601),
  * `?limite=` (≤ 500). Staff `admin` only; API clients get 403 (see Capability in principal.ts).
  */
-export const GET = apiRoute(operations.listAuditTrail, async ({ request, parse }) => {
-  const query = parse(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+export const GET = apiRoute(operations.listAuditTrail, async ({ query }) => {
   return jsonResponse(await listAudit(query));
 });

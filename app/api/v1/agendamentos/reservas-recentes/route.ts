@@ -1,7 +1,6 @@
 import { operations } from '@/lib/api/operations';
 import { apiRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
-import { recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 import { listRecentReservations } from '@/lib/scheduling/recent-reservations-source';
 
 export const dynamic = 'force-dynamic';
@@ -10,7 +9,6 @@ export const dynamic = 'force-dynamic';
  * Reservations made through the service, newest first, with their state (active / released).
  * Staff see everyone's; an API client sees only its own.
  */
-export const GET = apiRoute(operations.listRecentReservations, async ({ request, principal, parse }) => {
-  const { limite } = parse(recentReservationsQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-  return jsonResponse(await listRecentReservations(principal, limite));
+export const GET = apiRoute(operations.listRecentReservations, async ({ query, principal }) => {
+  return jsonResponse(await listRecentReservations(principal, query.limite));
 });
