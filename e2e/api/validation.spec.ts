@@ -145,6 +145,21 @@ test.describe('validation of both operations', () => {
     await expectProblem(response, 415);
   });
 
+  test('a body declared in another charset → 415; bytes that are not UTF-8 → 400, never silently replaced', async ({ request }) => {
+    for (const charset of ['latin1', 'utf-16']) {
+      const response = await request.post(RESERVE_PATH, {
+        headers: { ...auth, 'content-type': `application/json; charset=${charset}` },
+        data: JSON.stringify(reservationBody()),
+      });
+      await expectProblem(response, 415);
+    }
+    // nmUsuario "ação" written in Latin-1: 0xE7 0xE3 are not UTF-8.
+    const latin1 = Buffer.concat([Buffer.from('{"nmUsuario":"a'), Buffer.from([0xe7, 0xe3]), Buffer.from('o"}')]);
+    const invalid = await request.post(RESERVE_PATH, { headers: { ...auth, 'content-type': 'application/json' }, data: latin1 });
+    await expectProblem(invalid, 400);
+    expect((await invalid.json()).errors[0].code).toBe('invalid_utf8');
+  });
+
   test('problem messages follow Accept-Language', async ({ request }) => {
     const pt = await (await request.post(RESERVE_PATH, { headers: auth, data: reservationBody({ ieOpcao: 'Z' }) })).json();
     const en = await (

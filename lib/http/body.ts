@@ -21,14 +21,30 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     }
     chunks.push(value);
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  try {
+    // Fatal: a byte sequence that is not UTF-8 is refused, never silently replaced by U+FFFD.
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw problems.invalidUtf8();
+  }
 }
 
-/** Parses a JSON body; wrong media type → 415, bad JSON → 400, oversize → 413. */
+/** The `charset` parameter of a Content-Type, lowercased and unquoted; undefined when absent. */
+function charsetOf(contentType: string): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType);
+  return match?.[1]?.toLowerCase();
+}
+
+/** Parses a JSON body; wrong media type or a charset other than UTF-8 → 415, bad JSON or bad UTF-8 → 400, oversize → 413. */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const contentType = request.headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) throw problems.unsupportedMediaType();
+  const charset = charsetOf(contentType);
+  // JSON is UTF-8 (RFC 8259 §8.1): a body declared in another charset would be misread, not decoded.
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw problems.unsupportedMediaType('Send the body as application/json in UTF-8 (charset=utf-8, or no charset).');
+  }
   const text = await readBodyText(request, limit);
   try {
     return JSON.parse(text) as unknown;

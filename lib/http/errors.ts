@@ -26,8 +26,12 @@ export const problems = {
     new ApiError(400, problemType('malformed-json'), 'Bad Request', 'The body is not valid JSON.', {
       errors: [{ field: '', pointer: '', code: 'malformed_json', message: 'The body is not valid JSON.' }],
     }),
-  unsupportedMediaType: () =>
-    new ApiError(415, problemType('unsupported-media-type'), 'Unsupported Media Type', 'Send the body as application/json.'),
+  unsupportedMediaType: (detail = 'Send the body as application/json.') =>
+    new ApiError(415, problemType('unsupported-media-type'), 'Unsupported Media Type', detail),
+  invalidUtf8: () =>
+    new ApiError(400, problemType('invalid-utf8'), 'Bad Request', 'The body is not valid UTF-8.', {
+      errors: [{ field: '', pointer: '', code: 'invalid_utf8', message: 'The body is not valid UTF-8.' }],
+    }),
   payloadTooLarge: (limit: number) =>
     new ApiError(413, problemType('payload-too-large'), 'Content Too Large', `The body exceeds ${limit} bytes.`),
   unauthorized: (detail = 'A valid Bearer access token is required.') =>

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { migratedSqlite } from '@/lib/testing/sqlite';
@@ -143,5 +144,37 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
       TOKEN_RESERVA_P: '',
       MENSAGEM_P: expect.not.stringMatching(/reservations|SQLITE/i),
     });
+  });
+});
+
+describe('EmbeddedScheduler beside another writer on the same SQLite file', () => {
+  it('waits for another process’s write instead of failing the reservation (no SQLITE_BUSY_SNAPSHOT)', async () => {
+    const { db, cleanup } = await migratedSqlite(seed);
+    try {
+      await db.raw('PRAGMA journal_mode = WAL');
+      await db.raw('PRAGMA busy_timeout = 5000');
+      const file = (db.client as { config: { connection: { filename: string } } }).config.connection.filename;
+      // Another process holds the write lock for 300 ms, as a second writer on the file would.
+      const other = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const D = require('better-sqlite3'); const d = new D(process.argv[1]); d.exec('BEGIN IMMEDIATE');
+           d.exec("INSERT INTO app_meta (meta_key, meta_value) VALUES ('outro-escritor', 'x')");
+           process.stdout.write('locked\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300); d.exec('COMMIT');`,
+          file,
+        ],
+        { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      await new Promise((resolve) => other.stdout.once('data', resolve));
+      const answer = await new EmbeddedScheduler(
+        () => Promise.resolve(db),
+        () => NOW,
+      ).reserveOrRelease(request());
+      await new Promise((resolve) => other.once('exit', resolve));
+      expect(answer.CODIGO_P).toBe('0');
+    } finally {
+      await cleanup();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, writeTransaction, type DbRow } from '@/lib/db/dialect';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
 import type { FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
@@ -43,7 +43,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
   async reserveOrRelease(request: SlotReservationRequest): Promise<ProcedureAnswer> {
     const db = await this.database();
     try {
-      return await db.transaction((trx) => (request.ieOpcao === 'R' ? this.reserve(trx, request) : this.release(trx, request)));
+      return await writeTransaction(db, (trx) => (request.ieOpcao === 'R' ? this.reserve(trx, request) : this.release(trx, request)));
     } catch (error) {
       if (error instanceof RequestFieldRejected) throw error;
       // The race the check in reserve() cannot see: the unique active-booking key refused it.

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { readJsonBody } from './body';
+import { ApiError } from './errors';
+
+const post = (body: BodyInit, contentType: string) =>
+  new Request('http://localhost/api/x', { method: 'POST', body, headers: { 'content-type': contentType } });
+
+async function statusOf(request: Request): Promise<number | 'ok'> {
+  try {
+    await readJsonBody(request, 65_536);
+    return 'ok';
+  } catch (error) {
+    if (error instanceof ApiError) return error.status;
+    throw error;
+  }
+}
+
+describe('readJsonBody: charsets and UTF-8', () => {
+  it('reads UTF-8, declared or not', async () => {
+    expect(await readJsonBody(post('{"nmUsuario":"ação"}', 'application/json'), 65_536)).toEqual({ nmUsuario: 'ação' });
+    expect(await statusOf(post('{}', 'application/json; charset=UTF-8'))).toBe('ok');
+    expect(await statusOf(post('{}', 'application/json;charset="utf-8"'))).toBe('ok');
+  });
+
+  it('refuses another declared charset with 415', async () => {
+    for (const charset of ['latin1', 'ISO-8859-1', 'utf-16', 'windows-1252']) {
+      expect(await statusOf(post('{}', `application/json; charset=${charset}`)), charset).toBe(415);
+    }
+  });
+
+  it('refuses bytes that are not UTF-8 with 400 instead of replacing them', async () => {
+    const latin1 = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe7, 0xe3, 0x22, 0x7d]); // {"a":"çã"} in Latin-1
+    expect(await statusOf(post(latin1, 'application/json'))).toBe(400);
+  });
+});
