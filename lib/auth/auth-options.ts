@@ -4,7 +4,8 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getDb } from '@/lib/data';
 import type { DbRow } from '@/lib/db/dialect';
-import { log } from '@/lib/log';
+import { log, redactError } from '@/lib/log';
+import { hasControlCharacters } from '@/lib/validation/text';
 import { clientAddress } from './client-address';
 import { clearCounters, countAttempt, signInCounters } from './login-throttle';
 import { decoySecretHash, verifySecret } from './passwords';
@@ -18,11 +19,32 @@ export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 /** Thrown from authorize(); next-auth passes the message to the sign-in form as `error`. */
 export const SIGN_IN_LOCKED = 'locked';
+/** Thrown for any unexpected failure; the form shows its generic "could not sign in". */
+export const SIGN_IN_UNAVAILABLE = 'unavailable';
 
 const credentialsSchema = z.object({
-  email: z.string().trim().toLowerCase().max(254),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .refine((value) => !hasControlCharacters(value)),
   password: z.string().max(1024),
 });
+
+/**
+ * next-auth puts a thrown error's message into the sign-in page's URL: only our own fixed codes may
+ * reach it, never an exception's text (a database error quoted SQL there).
+ */
+async function authorizeSafely(credentials: Record<string, string> | undefined, headers: Record<string, unknown> | undefined) {
+  try {
+    return await authorize(credentials, headers);
+  } catch (error) {
+    if (error instanceof Error && error.message === SIGN_IN_LOCKED) throw error;
+    log.error('auth.sign_in_error', redactError(error));
+    throw new Error(SIGN_IN_UNAVAILABLE);
+  }
+}
 
 async function authorize(credentials: Record<string, string> | undefined, headers: Record<string, unknown> | undefined) {
   const parsed = credentialsSchema.safeParse(credentials ?? {});
@@ -61,7 +83,7 @@ export function authOptions(): AuthOptions {
       CredentialsProvider({
         name: 'credentials',
         credentials: { email: { type: 'email' }, password: { type: 'password' } },
-        authorize: (credentials, request) => authorize(credentials, request?.headers),
+        authorize: (credentials, request) => authorizeSafely(credentials, request?.headers),
       }),
     ],
     logger: {

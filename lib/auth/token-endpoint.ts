@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { readBodyText } from '@/lib/http/body';
+import { hasControlCharacters } from '@/lib/validation/text';
 import { problems } from '@/lib/http/errors';
 import { authenticateApiClient } from './api-clients';
 import { issueAccessToken } from './access-tokens';
@@ -62,6 +63,10 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   if (!env().AUTH_EMBEDDED_ISSUER) throw problems.notFound('This server issues no tokens: use the integration platform’s access token.');
   const params = await formParams(request);
   if (!params) return oauthError(400, 'invalid_request', 'Send grant_type=client_credentials as application/x-www-form-urlencoded.');
+  // RFC 6749 §3.2: parameters must not be repeated; and no credential holds a control character.
+  const names = [...params.keys()];
+  if (new Set(names).size !== names.length) return oauthError(400, 'invalid_request', 'A parameter is repeated.');
+  if ([...params.values()].some(hasControlCharacters)) return oauthError(400, 'invalid_request', 'A parameter has control characters.');
   const grantType = params.get('grant_type');
   if (!grantType) return oauthError(400, 'invalid_request', 'grant_type is required.');
   if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', 'Only client_credentials is supported.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
 
 /**
  * The slot reservation contract (service-interface.md §2.2, §2.3, §7.2). No server imports: the
@@ -23,7 +24,12 @@ export const slotReservationSchema = z
     ieLado: z.enum(IE_LADO).optional(),
     nrMinDuracao: z.number().int().min(1).max(MAX_DURATION_MINUTES),
     ieOpcao: z.enum(IE_OPCAO),
-    tokenReservaCanc: z.string().min(1).max(TOKEN_RESERVA_MAX).optional(),
+    tokenReservaCanc: z
+      .string()
+      .min(1)
+      .max(TOKEN_RESERVA_MAX)
+      .refine((value) => !hasControlCharacters(value), noControlCharacters)
+      .optional(),
     cdPessoaFisica: longId,
     cdConvenio: longCode,
     cdCategoria: longCode,
@@ -32,12 +38,14 @@ export const slotReservationSchema = z
       .string()
       .min(1)
       .max(40)
-      .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } }),
+      .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } })
+      .refine((value) => !hasControlCharacters(value), noControlCharacters),
     nmUsuario: z
       .string()
       .min(1)
       .max(NM_USUARIO_MAX)
-      .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } }),
+      .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } })
+      .refine((value) => !hasControlCharacters(value), noControlCharacters),
   })
   .superRefine(
     (body, ctx) => {

@@ -271,6 +271,7 @@ export const en: Messages = {
   'validation.unknownField': 'Unknown field: not part of the contract.',
   'validation.invalidFormat': 'Invalid format ({format}).',
   'validation.invalid': 'Invalid value.',
+  'validation.code.controlCharacters': 'Must not contain control characters (such as NUL, tab or a line break).',
   'validation.code.noSurroundingSpaces': 'Must not start or end with spaces.',
   'validation.code.tokenRequiredForRelease': 'Required when ieOpcao = CR (send the reservation’s TOKEN_RESERVA_P).',
   'validation.code.tokenOnlyForRelease': 'Send tokenReservaCanc only when ieOpcao = CR.',

@@ -272,6 +272,7 @@ export const ptBR = {
   'validation.unknownField': 'Campo desconhecido: não faz parte do contrato.',
   'validation.invalidFormat': 'Formato inválido ({format}).',
   'validation.invalid': 'Valor inválido.',
+  'validation.code.controlCharacters': 'Não pode conter caracteres de controle (como NUL, tabulação ou quebra de linha).',
   'validation.code.noSurroundingSpaces': 'Não pode começar nem terminar com espaços.',
   'validation.code.tokenRequiredForRelease': 'Obrigatório quando ieOpcao = CR (informe o TOKEN_RESERVA_P da reserva).',
   'validation.code.tokenOnlyForRelease': 'Envie tokenReservaCanc somente quando ieOpcao = CR.',
