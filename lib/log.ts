@@ -80,7 +80,7 @@ function logger(): Logger {
 }
 
 /** For unit tests that read what was logged: lines go to `destination` (undefined: standard output again). */
-export function useLogDestinationForTests(destination: DestinationStream | undefined): void {
+export function setLogDestinationForTests(destination: DestinationStream | undefined): void {
   holder.__integrationConsoleLogger = createLogger(destination);
 }
 

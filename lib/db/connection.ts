@@ -10,9 +10,14 @@ export function knexConfig(): Knex.Config {
   if (DATABASE_URL) return serverDatabaseConfig(DATABASE_URL, DATABASE_POOL_MAX);
 
   fs.mkdirSync(dataDir, { recursive: true });
+  const filename = path.join(dataDir, 'integration-console.sqlite');
+  // Owner-only: the file holds staff and client credentials' hashes and reservations. SQLite gives
+  // its -wal and -shm files the database file's permissions, so creating this one 0600 covers them.
+  fs.closeSync(fs.openSync(filename, 'a', 0o600));
+  fs.chmodSync(filename, 0o600);
   return {
     client: 'better-sqlite3',
-    connection: { filename: path.join(dataDir, 'integration-console.sqlite') },
+    connection: { filename },
     useNullAsDefault: true,
     // One connection: SQLite has a single writer, and one connection makes every transaction
     // serial within the process, which the scheduler's rules rely on.

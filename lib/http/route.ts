@@ -150,6 +150,12 @@ function errorResponse(error: unknown, request: Request, locale: Locale): Respon
     const { field, pointer, code, detail } = error;
     return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, locale) }], detail));
   }
-  log.error('api.unhandled_error', { method: request.method, path: new URL(request.url).pathname, ...redactError(error) });
+  const where = { method: request.method, path: new URL(request.url).pathname };
+  // A caller that hung up mid-request is not a server fault: no one reads this answer anyway.
+  if (request.signal.aborted || (error instanceof Error && error.name === 'AbortError')) {
+    log.info('api.client_aborted', where);
+    return problemResponse(problems.internal());
+  }
+  log.error('api.unhandled_error', { ...where, ...redactError(error) });
   return problemResponse(problems.internal());
 }

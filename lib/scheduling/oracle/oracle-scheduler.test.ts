@@ -8,7 +8,7 @@ import { resetEnvForTests } from '@/lib/config/env';
 import { closeDb } from '@/lib/data';
 import { listAudit } from '@/lib/audit/audit-trail';
 import { ApiError } from '@/lib/http/errors';
-import { useLogDestinationForTests } from '@/lib/log';
+import { setLogDestinationForTests } from '@/lib/log';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
 import type { SchedulingBackend } from '../backend';
@@ -108,11 +108,11 @@ beforeEach(() => {
   fake = new FakeOraclePool();
   useOracle(fake);
   logged = [];
-  useLogDestinationForTests({ write: (line: string) => void logged.push(line) });
+  setLogDestinationForTests({ write: (line: string) => void logged.push(line) });
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  useLogDestinationForTests(undefined);
+  setLogDestinationForTests(undefined);
   // Bind values (patient and card numbers) never reach the log, whatever happened.
   for (const line of logged) {
     expect(line).not.toContain('7654321');
