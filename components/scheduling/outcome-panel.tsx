@@ -5,8 +5,10 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Spinner } from '@/components/ui/spinner';
-import { useT } from '@/lib/i18n/client';
+import { useRecentReservations } from '@/lib/client/scheduling-queries';
+import { useLocale, useT } from '@/lib/i18n/client';
 import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
+import { brasiliaDateTime } from './slot-time';
 
 /**
  * What the panel shows: an answer of the route, or the state of the latest attempt that has none
@@ -133,6 +135,7 @@ function OutcomeBody({ outcome, onPrepareRelease }: { outcome: ReservationOutcom
           )}
         </dd>
       </dl>
+      {outcome.kind === 'codigo' && outcome.codigo === '0' && token ? <HoldExpiry token={token} /> : null}
       {outcome.kind === 'codigo' && outcome.codigo === '0' && token ? (
         <div className="mt-4 border-t border-slate-200 pt-4">
           <Button variant="secondary" onClick={() => onPrepareRelease(token)}>
@@ -141,5 +144,22 @@ function OutcomeBody({ outcome, onPrepareRelease }: { outcome: ReservationOutcom
         </div>
       ) : null}
     </>
+  );
+}
+
+/**
+ * When the hold just made lapses. The procedure's answer has no such field, so it is read from the
+ * recent-reservations list (refreshed after every reservation); nothing shows for a back-end whose
+ * holds do not lapse.
+ */
+function HoldExpiry({ token }: { token: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const expiresAt = useRecentReservations().data?.find((reservation) => reservation.token === token)?.expiresAt;
+  if (!expiresAt) return null;
+  return (
+    <p className="mt-3 text-sm text-slate-700" data-testid="outcome-hold-expires">
+      {t('outcome.holdExpires', { time: brasiliaDateTime(expiresAt, locale) })}
+    </p>
   );
 }

@@ -10,9 +10,24 @@ import { brasiliaDateTime } from './slot-time';
 
 type RowProps = { reservation: RecentReservation; onRelease: (reservation: RecentReservation) => void };
 
+const STATE_TONE = { active: 'success', released: 'neutral', expired: 'warning' } as const;
+
+/** The state, and for a hold that lapses, when it does (or did): an unreleased hold frees its slot then. */
 function StateBadge({ reservation }: Pick<RowProps, 'reservation'>) {
   const t = useT();
-  return <Badge tone={reservation.state === 'active' ? 'success' : 'neutral'}>{t(`recent.state.${reservation.state}`)}</Badge>;
+  const locale = useLocale();
+  const { state, expiresAt } = reservation;
+  const lapse = state !== 'released' && expiresAt ? brasiliaDateTime(expiresAt, locale) : undefined;
+  return (
+    <span className="inline-flex flex-col items-start gap-0.5">
+      <Badge tone={STATE_TONE[state]}>{t(`recent.state.${state}`)}</Badge>
+      {lapse ? (
+        <span className="text-xs whitespace-nowrap text-slate-600" data-testid="hold-expires">
+          {t(state === 'expired' ? 'recent.expiredAt' : 'recent.expiresAt', { time: lapse })}
+        </span>
+      ) : null}
+    </span>
+  );
 }
 
 function ReleaseButton({ reservation, onRelease }: RowProps) {

@@ -44,6 +44,15 @@ const envSchema = z
     WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
     /** Which scheduling back-end answers reservations. */
     SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
+    /** Embedded scheduler: nrMinDuracao at most this many times the exam's usual duration. */
+    MAX_DURATION_FACTOR: z.coerce.number().int().min(1).max(48).default(4),
+    /** Active reservations one API client (owner) may hold at once; past it a reserve answers 429. */
+    MAX_ACTIVE_HOLDS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    /**
+     * Embedded scheduler: minutes after which an unreleased reservation frees its slot; 0 never.
+     * Fractions are allowed (specs use a few seconds).
+     */
+    RESERVATION_HOLD_MINUTES: z.coerce.number().min(0).max(525_600).default(30),
     /** ORACLE_*: the Oracle scheduling procedure (lib/scheduling/oracle/config.ts). */
     ...oracleEnvShape,
     /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */

@@ -12,6 +12,8 @@ export type ProcedureAnswer = {
   MENSAGEM_P: string;
   /** Set with CODIGO_P 9 when the back-end could not be asked or did not answer (see BackendFailure). */
   failure?: BackendFailure;
+  /** With CODIGO_P 0, when the back-end lets the hold lapse (epoch ms); absent: held until released. */
+  expiresAt?: number;
 };
 
 /**
@@ -25,6 +27,15 @@ export type BackendFailure = { kind: 'unavailable'; retryAfterSeconds: number } 
 export type ProcedureCallContext = {
   /** Who asked, for the DBA's session tags; never a patient identifier. */
   clientId: string;
+  /**
+   * Whose reservation a reserve makes and whose a release may touch (ownerKey). Back-ends that keep
+   * reservations (the embedded scheduler) refuse a release of another owner's like a wrong token.
+   */
+  owner?: string;
+  /** Staff with the scheduling role act for the hospital: they may release any reservation. */
+  actsForHospital?: boolean;
+  /** Active reservations the owner may hold; a reserve past it throws HoldQuotaExceeded. */
+  holdLimit?: number;
 };
 
 export interface SchedulingBackend {
@@ -50,8 +61,12 @@ export function answer(codigo: CodigoP, reserved: boolean, token: string, messag
  * API wrapper answers 400 naming the field, worded from its message code in the caller's language.
  */
 export class RequestFieldRejected extends FieldRejected {
-  constructor(field: 'ieLado' | 'nrSeqProcInterno', code: 'sideRequired' | 'unknownProcedure') {
-    super(field, code);
+  constructor(
+    field: 'ieLado' | 'nrSeqProcInterno' | 'nrMinDuracao',
+    code: 'sideRequired' | 'unknownProcedure' | 'durationTooLong',
+    detail?: string,
+  ) {
+    super(field, code, `#/${field}`, detail);
     this.name = 'RequestFieldRejected';
   }
 }

@@ -15,10 +15,10 @@ export function schedulingBackend(): SchedulingBackend {
 }
 
 function createBackend(): SchedulingBackend {
-  const { SCHEDULING_BACKEND, oracle } = env();
+  const { SCHEDULING_BACKEND, oracle, RESERVATION_HOLD_MINUTES, MAX_DURATION_FACTOR } = env();
   switch (SCHEDULING_BACKEND) {
     case 'embedded':
-      return new EmbeddedScheduler(getDb);
+      return new EmbeddedScheduler(getDb, Date.now, { holdMinutes: RESERVATION_HOLD_MINUTES, maxDurationFactor: MAX_DURATION_FACTOR });
     case 'oracle':
       if (!oracle) throw new Error('SCHEDULING_BACKEND=oracle without Oracle settings'); // env() guarantees them
       return new OracleScheduler(oracle, () => schedulingPool(oracle));

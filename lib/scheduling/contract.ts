@@ -15,7 +15,11 @@ export const IE_OPCAO = ['R', 'CR'] as const;
 export const IE_LADO = ['E', 'D', 'A'] as const;
 export const TOKEN_RESERVA_MAX = 32;
 export const NM_USUARIO_MAX = 30;
-export const MAX_DURATION_MINUTES = 24 * 60;
+/**
+ * No exam lasts a working day: a longer nrMinDuracao only serves to take a whole agenda with one
+ * request (issue 9). Checked for every back-end; the embedded one also bounds it per exam.
+ */
+export const MAX_DURATION_MINUTES = 8 * 60;
 
 export const slotReservationSchema = z
   .strictObject({

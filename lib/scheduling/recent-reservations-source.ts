@@ -1,29 +1,99 @@
 import 'server-only';
-import { listAudit } from '@/lib/audit/audit-trail';
-import { actorId, type Principal } from '@/lib/auth/principal';
-import { recentReservations, type RecentReservation } from './recent-reservations';
-
-/** How far back the trail is read for the caller's reservations. */
-const TRAIL_WINDOW = 2000;
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { maskIdentifier } from '@/lib/audit/masking';
+import { actorId, ownerKey, type Principal } from '@/lib/auth/principal';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
+import type { SlotReservationRequest } from './contract';
+import { reservationState, type RecentReservation } from './recent-reservations';
 
 /**
- * Reservations made through the service, newest first: staff see everyone's, an API client its
- * own. Whether one was released is read from release entries of ANY actor, since staff (or another
- * client holding the token) may release a client's reservation. Releases are looked up by the
- * listed reservations' slots (at most `limit`, within Oracle's 1000-item IN list).
+ * The read model of reservations made through the service (table `reservation_log`), the same on
+ * every back-end: the service writes it after the back-end answered, with the caller's owner key.
+ * API clients see their own reservations only; staff act for the hospital and see all.
  */
-export async function listRecentReservations(principal: Principal, limit: number): Promise<RecentReservation[]> {
-  const reserves = await listAudit({
-    acao: 'slot.reserve',
-    ator: principal.kind === 'api-client' ? actorId(principal) : undefined,
-    limite: TRAIL_WINDOW,
+const TABLE = 'reservation_log';
+
+/** A successful reserve (CODIGO_P 0). Patient identifiers are stored masked, never in clear. */
+export async function recordReservation(
+  db: Knex,
+  principal: Principal,
+  request: SlotReservationRequest,
+  result: { token: string; expiresAt?: number; at: number },
+): Promise<void> {
+  await db(TABLE).insert({
+    id: randomUUID(),
+    token: result.token,
+    owner: ownerKey(principal),
+    actor_id: actorId(principal),
+    state: 'active',
+    nr_seq_agenda: request.nrSeqAgenda,
+    nr_seq_proc_interno: request.nrSeqProcInterno,
+    nr_min_duracao: request.nrMinDuracao,
+    ie_lado: request.ieLado ?? null,
+    cd_convenio: request.cdConvenio,
+    cd_categoria: request.cdCategoria,
+    cd_plano: request.cdPlano,
+    nm_usuario: request.nmUsuario,
+    cd_pessoa_fisica_masked: maskIdentifier(request.cdPessoaFisica) ?? '',
+    cd_usuario_convenio_masked: maskIdentifier(request.cdUsuarioConvenio, 4) ?? '',
+    created_at: result.at,
+    released_at: null,
+    expires_at: result.expiresAt ?? null,
   });
-  const listed = recentReservations(reserves, limit);
-  if (listed.length === 0) return listed;
-  const releases = await listAudit({
-    acao: 'slot.release',
-    alvos: [...new Set(listed.map((reservation) => `slot:${reservation.nrSeqAgenda}`))],
-    limite: TRAIL_WINDOW,
-  });
-  return recentReservations([...releases, ...reserves], limit);
+}
+
+/**
+ * A successful release (CODIGO_P 1): the back-end already decided who may release (the embedded
+ * scheduler checks the owner, the hospital's procedure decides on Oracle), so whoever released it,
+ * the owner's list shows it released.
+ */
+export async function recordRelease(db: Knex, request: SlotReservationRequest, at: number): Promise<void> {
+  await db(TABLE)
+    .where({ token: request.tokenReservaCanc ?? '', nr_seq_agenda: request.nrSeqAgenda, state: 'active' })
+    .update({ state: 'released', released_at: at });
+}
+
+/** The owner's reservations that still hold a slot at `now`, and when the oldest of them lapses. */
+export async function activeHolds(db: Knex, owner: string, now: number): Promise<{ count: number; oldestExpiresAt: number | null }> {
+  const row = (await db(TABLE)
+    .where({ owner, state: 'active' })
+    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .count({ n: '*' })
+    .min({ oldest: 'expires_at' })
+    .first()) as DbRow | undefined;
+  return { count: toNumber(row?.n ?? 0), oldestExpiresAt: row?.oldest == null ? null : toNumber(row.oldest) };
+}
+
+/** Newest first: staff see everyone's, an API client only its own (its owner key, not its client id). */
+export async function listRecentReservations(db: Knex, principal: Principal, limit: number, now: number): Promise<RecentReservation[]> {
+  let query = db(TABLE).select('*');
+  if (principal.kind === 'api-client') query = query.where({ owner: ownerKey(principal) });
+  const rows = (await query.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).limit(limit)) as DbRow[];
+  return rows.map((row) => toRecentReservation(row, now));
+}
+
+const iso = (ms: unknown) => (ms === null || ms === undefined ? null : new Date(toNumber(ms)).toISOString());
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
+
+function toRecentReservation(row: DbRow, now: number): RecentReservation {
+  const expiresAt = numberOrNull(row.expires_at);
+  return {
+    token: String(row.token),
+    at: iso(row.created_at) ?? '',
+    actorId: String(row.actor_id),
+    state: reservationState(row.state === 'released' ? 'released' : 'active', expiresAt, now),
+    releasedAt: iso(row.released_at),
+    expiresAt: iso(expiresAt),
+    nrSeqAgenda: toNumber(row.nr_seq_agenda),
+    nrSeqProcInterno: numberOrNull(row.nr_seq_proc_interno),
+    nrMinDuracao: numberOrNull(row.nr_min_duracao),
+    ieLado: row.ie_lado === null || row.ie_lado === undefined ? null : String(row.ie_lado),
+    cdConvenio: numberOrNull(row.cd_convenio),
+    cdCategoria: numberOrNull(row.cd_categoria),
+    cdPlano: numberOrNull(row.cd_plano),
+    nmUsuario: String(row.nm_usuario),
+    cdPessoaFisica: String(row.cd_pessoa_fisica_masked),
+    cdUsuarioConvenio: String(row.cd_usuario_convenio_masked),
+  };
 }

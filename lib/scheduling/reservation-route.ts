@@ -2,11 +2,14 @@ import { operations } from '@/lib/api/operations';
 import 'server-only';
 import { ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
+import { problems } from '@/lib/http/errors';
 import { apiRoute } from '@/lib/http/route';
+import { translator } from '@/lib/i18n';
 import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent } from '@/lib/idempotency/idempotent';
 import { maxReservationCallMs } from './call-duration';
 import { slotReservationSchema } from './contract';
+import { HoldQuotaExceeded } from './hold-quota';
 import { reserveOrRelease } from './service';
 
 /**
@@ -16,9 +19,18 @@ import { reserveOrRelease } from './service';
  * A key stays in flight as long as the configured back-end may take for one call.
  */
 export const reservationPost = (operation: typeof operations.reserveOrReleaseSlot | typeof operations.reserveOrReleaseSlotSamplePath) =>
-  apiRoute(operation, async ({ request, principal, json, parse }) => {
+  apiRoute(operation, async ({ request, principal, json, parse, locale }) => {
     const key = idempotencyKeyOf(request);
     const body = parse(slotReservationSchema, await json());
     const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
-    return idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body));
+    try {
+      return await idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body));
+    } catch (error) {
+      // Nothing was reserved and the key was let go, so the same request may be sent again later.
+      if (error instanceof HoldQuotaExceeded) {
+        const detail = translator(locale)('scheduling.holdQuotaExceeded', { limit: error.limit });
+        throw problems.tooManyRequests(error.retryAfterSeconds ?? 60, detail);
+      }
+      throw error;
+    }
   });

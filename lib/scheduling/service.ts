@@ -4,7 +4,8 @@ import { ApiError, problems } from '@/lib/http/errors';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskIdentifier } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
-import { actorId } from '@/lib/auth/principal';
+import { actorId, ownerKey } from '@/lib/auth/principal';
+import { env } from '@/lib/config/env';
 import { log, redactError } from '@/lib/log';
 import {
   CODIGO_P_STATUS,
@@ -15,8 +16,17 @@ import {
   type SlotReservationRequest,
   type SlotReservationResponse,
 } from './contract';
-import { BackendContractError, BackendUnavailableError, RequestFieldRejected, type BackendFailure, type ProcedureAnswer } from './backend';
+import {
+  BackendContractError,
+  BackendUnavailableError,
+  RequestFieldRejected,
+  type BackendFailure,
+  type ProcedureAnswer,
+  type ProcedureCallContext,
+} from './backend';
 import { schedulingBackend } from './backends';
+import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
+import { activeHolds, recordRelease, recordReservation } from './recent-reservations-source';
 
 export type ReservationOutcome = { status: number; body: SlotReservationResponse; headers?: Record<string, string> };
 
@@ -35,16 +45,35 @@ const FAILURE_MESSAGES: Record<BackendFailure['kind'], string> = {
 };
 
 /**
+ * Who asks, for the back-end: an API client acts for its own reservations (its owner key) within
+ * its hold quota; staff (the route requires the scheduling role) act for the hospital.
+ */
+function callContext(principal: Principal): ProcedureCallContext {
+  const owner = ownerKey(principal);
+  if (principal.kind === 'staff') return { clientId: actorId(principal), owner, actsForHospital: true };
+  return { clientId: actorId(principal), owner, actsForHospital: false, holdLimit: env().MAX_ACTIVE_HOLDS_PER_CLIENT };
+}
+
+/**
  * Reserves (R) or releases (CR) a slot through the scheduling back-end and maps its CODIGO_P to
  * the HTTP status of §7.2. The answer body is the procedure's four fields whatever the status.
+ * Throws HoldQuotaExceeded, before anything is reserved, when an API client already holds its
+ * quota of active reservations (counted in the read model here, for every back-end; the embedded
+ * scheduler counts again inside its transaction, so parallel requests cannot pass it).
  */
 export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest): Promise<ReservationOutcome> {
+  const context = callContext(principal);
+  if (request.ieOpcao === 'R' && context.holdLimit !== undefined && context.owner !== undefined) {
+    const now = Date.now();
+    const holds = await activeHolds(await getDb(), context.owner, now);
+    assertHoldQuota(holds.count, context.holdLimit, now, holds.oldestExpiresAt);
+  }
   let answer: ProcedureAnswer;
   try {
-    answer = await schedulingBackend().reserveOrRelease(request, { clientId: actorId(principal) });
+    answer = await schedulingBackend().reserveOrRelease(request, context);
   } catch (error) {
-    // The caller's bad field, not a failure: nothing was attempted, the wrapper answers 400.
-    if (error instanceof RequestFieldRejected) throw error;
+    // The caller's bad field or exhausted quota, not a failure: nothing was reserved, the route answers 4xx.
+    if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;
     // The procedure may or may not have acted: operators need to see the attempt.
     await recordAudit(await getDb(), {
       principal,
@@ -59,7 +88,7 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
   }
 
   if (!isCodigoP(answer.CODIGO_P)) throw badGateway('CODIGO_P');
-  const { failure, ...fields } = answer;
+  const { failure, expiresAt, ...fields } = answer;
   const body: SlotReservationResponse =
     answer.CODIGO_P === '9' ? { ...fields, MENSAGEM_P: FAILURE_MESSAGES[failure?.kind ?? 'failed'] } : fields;
   const status = CODIGO_P_STATUS[answer.CODIGO_P];
@@ -73,8 +102,20 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
     httpStatus: status,
     after: { ...auditView(request, body), ...(failure ? { falha: failure.kind } : {}) },
   }).catch((auditError: unknown) => log.error('scheduling.audit_write_failed', { codigo: body.CODIGO_P, ...redactError(auditError) }));
+  await recordInReadModel(principal, request, body, expiresAt);
   const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
   return { status, body, headers };
+}
+
+/** The recent-reservations read model; like the audit, a failed write must not cost the caller its answer. */
+async function recordInReadModel(principal: Principal, request: SlotReservationRequest, body: SlotReservationResponse, expiresAt?: number) {
+  try {
+    const at = Date.now();
+    if (body.CODIGO_P === '0') await recordReservation(await getDb(), principal, request, { token: body.TOKEN_RESERVA_P, expiresAt, at });
+    if (body.CODIGO_P === '1') await recordRelease(await getDb(), request, at);
+  } catch (error) {
+    log.error('scheduling.read_model_write_failed', { codigo: body.CODIGO_P, ...redactError(error) });
+  }
 }
 
 function badGateway(field: string): ApiError {
