@@ -5,6 +5,7 @@ import { migratedSqlite } from '@/lib/testing/sqlite';
 import { RequestFieldRejected } from './backend';
 import type { SlotReservationRequest } from './contract';
 import { EmbeddedScheduler } from './embedded-scheduler';
+import { HoldQuotaExceeded } from './hold-quota';
 
 const NOW = Date.parse('2026-11-22T12:00:00-03:00');
 const tomorrow = (time: string) => `2026-11-23T${time}:00-03:00`;
@@ -144,6 +145,100 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
       TOKEN_RESERVA_P: '',
       MENSAGEM_P: expect.not.stringMatching(/reservations|SQLITE/i),
     });
+  });
+});
+
+describe('EmbeddedScheduler: owners, quota, duration bound and expiring holds (issue 9)', () => {
+  let db: Knex;
+  let cleanup: () => Promise<void>;
+  let clock: number;
+  let scheduler: EmbeddedScheduler;
+  const A = { clientId: 'a', owner: 'api-client:embedded:ua:a', actsForHospital: false };
+  const B = { clientId: 'b', owner: 'api-client:embedded:ub:b', actsForHospital: false };
+  const STAFF = { clientId: 'agenda@exemplo.com.br', owner: 'staff:1', actsForHospital: true };
+
+  beforeEach(async () => {
+    ({ db, cleanup } = await migratedSqlite(seed));
+    clock = NOW;
+    scheduler = new EmbeddedScheduler(
+      async () => db,
+      () => clock,
+      { holdMinutes: 30, maxDurationFactor: 4 },
+    );
+  });
+  afterEach(() => cleanup());
+
+  it('refuses a release of another owner’s reservation exactly like a wrong token (4); the owner and staff may release', async () => {
+    const { TOKEN_RESERVA_P: token } = await scheduler.reserveOrRelease(request(), B);
+    const byA = await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token, cdPessoaFisica: 9 }), A);
+    const wrongToken = await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: 'WRONG' }), A);
+    expect(byA).toEqual(wrongToken);
+    expect(byA.CODIGO_P).toBe('4');
+    expect((await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }), B)).CODIGO_P).toBe('1');
+    const second = await scheduler.reserveOrRelease(request(), B);
+    expect((await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: second.TOKEN_RESERVA_P }), STAFF)).CODIGO_P).toBe(
+      '1',
+    );
+  });
+
+  it('bounds nrMinDuracao to MAX_DURATION_FACTOR × the exam’s usual minutes, naming the field, before writing', async () => {
+    await expect(scheduler.reserveOrRelease(request({ nrMinDuracao: 121 }), A)).rejects.toMatchObject({
+      field: 'nrMinDuracao',
+      code: 'durationTooLong',
+    });
+    expect(await db('reservations').count({ n: '*' }).first()).toEqual({ n: 0 });
+    expect((await scheduler.reserveOrRelease(request({ nrMinDuracao: 120 }), A)).CODIGO_P).toBe('0');
+  });
+
+  it('refuses a reservation past the owner’s quota, inside the transaction, reserving nothing', async () => {
+    const limited = { ...A, holdLimit: 2 };
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 11, cdPessoaFisica: 1 }), limited)).CODIGO_P).toBe('0');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 12, cdPessoaFisica: 2 }), limited)).CODIGO_P).toBe('0');
+    const third = scheduler.reserveOrRelease(request({ nrSeqAgenda: 13, cdPessoaFisica: 3 }), limited);
+    await expect(third).rejects.toBeInstanceOf(HoldQuotaExceeded);
+    await expect(third).rejects.toMatchObject({ limit: 2, retryAfterSeconds: 30 * 60 });
+    expect(await db('reservations').where({ nr_seq_agenda: 13 }).first()).toBeUndefined();
+    // Another owner is not counted against A's quota.
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 13, cdPessoaFisica: 3 }), { ...B, holdLimit: 2 })).CODIGO_P).toBe('0');
+  });
+
+  it('parallel reservations of one owner cannot pass the quota', async () => {
+    const answers = await Promise.allSettled(
+      [11, 12, 13, 21].map((slot, i) =>
+        scheduler.reserveOrRelease(request({ nrSeqAgenda: slot, cdPessoaFisica: 600 + i }), { ...A, holdLimit: 2 }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 'fulfilled' && a.value.CODIGO_P === '0')).toHaveLength(2);
+    expect(answers.filter((a) => a.status === 'rejected')).toHaveLength(2);
+  });
+
+  it('a hold lapses after holdMinutes: it frees its slot and rule 5, and can no longer be released (4)', async () => {
+    const held = await scheduler.reserveOrRelease(request({ nrMinDuracao: 60 }), A);
+    expect(held.expiresAt).toBe(NOW + 30 * 60_000);
+    clock = NOW + 30 * 60_000 - 1;
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 12, cdPessoaFisica: 501 }), B)).CODIGO_P).toBe('2');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21 }), B)).CODIGO_P).toBe('5');
+    expect((await scheduler.listFreeSlots({ cdAgenda: 1, limite: 10 })).map((s) => s.NR_SEQ_AGENDA)).toEqual([13]);
+
+    clock = NOW + 30 * 60_000;
+    expect((await scheduler.listFreeSlots({ cdAgenda: 1, limite: 10 })).map((s) => s.NR_SEQ_AGENDA)).toEqual([11, 12, 13]);
+    expect((await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: held.TOKEN_RESERVA_P }), A)).CODIGO_P).toBe('4');
+    // The same beneficiary and exam (rule 5) and the same slot are free to reserve again.
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21 }), B)).CODIGO_P).toBe('0');
+    expect((await scheduler.reserveOrRelease(request({ nrSeqAgenda: 12, cdPessoaFisica: 501 }), B)).CODIGO_P).toBe('0');
+  });
+
+  it('holdMinutes 0 keeps a hold until it is released', async () => {
+    const forever = new EmbeddedScheduler(
+      async () => db,
+      () => clock,
+      { holdMinutes: 0, maxDurationFactor: 4 },
+    );
+    const held = await forever.reserveOrRelease(request(), A);
+    expect(held.expiresAt).toBeUndefined();
+    clock = NOW + 365 * 86_400_000;
+    expect((await forever.reserveOrRelease(request({ cdPessoaFisica: 501 }), B)).CODIGO_P).toBe('2');
+    expect((await forever.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: held.TOKEN_RESERVA_P }), A)).CODIGO_P).toBe('1');
   });
 });
 

@@ -8,10 +8,11 @@ import { authenticateApiClient } from '@/lib/auth/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/audit-trail';
 import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
 import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
+import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-source';
 import { clearCounters, countAttempt, signInCounters, tokenCounters } from '@/lib/auth/login-throttle';
 import { THROTTLE_RULES } from '@/lib/auth/throttle-policy';
 import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
-import type { ApiClientPrincipal, StaffPrincipal } from '@/lib/auth/principal';
+import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -25,6 +26,19 @@ const tenantA: ApiClientPrincipal = {
   clientId: TENANT_A.clientId,
   usuarioId: TENANT_A.usuarioId,
   sistemaOrigem: TENANT_A.sistemaOrigem,
+};
+/** A reservation body for the scheduler and read-model checks (agenda 938, beneficiaries 938xxx). */
+const contractRequest = {
+  nrSeqAgenda: slotOf(938, 0),
+  nrSeqProcInterno: 70001,
+  nrMinDuracao: 60,
+  ieOpcao: 'R' as const,
+  cdPessoaFisica: 938001,
+  cdConvenio: 12,
+  cdCategoria: 1,
+  cdPlano: 3,
+  cdUsuarioConvenio: '0012345678901',
+  nmUsuario: 'contrato',
 };
 const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };
 
@@ -92,18 +106,7 @@ export function repositoryContract(): void {
 
   it('runs the embedded scheduler: reserve, conflict, listing, release', async () => {
     const scheduler = new EmbeddedScheduler(getDb);
-    const request = {
-      nrSeqAgenda: slotOf(938, 0),
-      nrSeqProcInterno: 70001,
-      nrMinDuracao: 60,
-      ieOpcao: 'R' as const,
-      cdPessoaFisica: 938001,
-      cdConvenio: 12,
-      cdCategoria: 1,
-      cdPlano: 3,
-      cdUsuarioConvenio: '0012345678901',
-      nmUsuario: 'contrato',
-    };
+    const request = contractRequest;
     const reserved = await scheduler.reserveOrRelease(request);
     expect(reserved).toMatchObject({ CODIGO_P: '0', IE_RESERVADO_P: 'S' });
     expect((await scheduler.reserveOrRelease({ ...request, nrSeqAgenda: slotOf(938, 1), cdPessoaFisica: 938002 })).CODIGO_P).toBe('2');
@@ -117,6 +120,55 @@ export function repositoryContract(): void {
     const release = { ...request, ieOpcao: 'CR' as const, tokenReservaCanc: reserved.TOKEN_RESERVA_P };
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('1');
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('4');
+  });
+
+  it('keeps the owner of a reservation and lets its holds lapse on the embedded scheduler', async () => {
+    const t0 = Date.now();
+    let clock = t0;
+    const scheduler = new EmbeddedScheduler(getDb, () => clock, { holdMinutes: 10, maxDurationFactor: 4 });
+    const asA = { clientId: TENANT_A.clientId, owner: ownerKey(tenantA), actsForHospital: false, holdLimit: 5 };
+    const asPlatform = { ...asA, owner: ownerKey({ ...tenantA, issuer: 'platform' }) };
+    const request = { ...contractRequest, nrSeqAgenda: slotOf(938, 10), cdPessoaFisica: 938101 };
+    const held = await scheduler.reserveOrRelease(request, asA);
+    expect(held).toMatchObject({ CODIGO_P: '0', expiresAt: t0 + 600_000 });
+    const release = { ...request, ieOpcao: 'CR' as const, tokenReservaCanc: held.TOKEN_RESERVA_P };
+    expect((await scheduler.reserveOrRelease(release, asPlatform)).CODIGO_P).toBe('4');
+    clock = t0 + 600_000;
+    expect((await scheduler.reserveOrRelease(release, asA)).CODIGO_P).toBe('4');
+    expect((await scheduler.reserveOrRelease({ ...request, cdPessoaFisica: 938102 }, asPlatform)).CODIGO_P).toBe('0');
+  });
+
+  it('records reservations in the read model, scoped to their owner, masked, released and expiring', async () => {
+    const db = await getDb();
+    const t0 = 1_900_000_000_000;
+    const platform: ApiClientPrincipal = { ...tenantA, issuer: 'platform' };
+    const request = { ...contractRequest, nrSeqAgenda: slotOf(938, 20), cdPessoaFisica: 938201 };
+    await recordReservation(db, tenantA, request, { token: 'RM-A-1', at: t0 });
+    await recordReservation(db, tenantA, request, { token: 'RM-A-2', at: t0 + 1, expiresAt: t0 + 60_000 });
+    await recordReservation(db, platform, request, { token: 'RM-P-1', at: t0 + 2 });
+    await recordRelease(db, { ...request, ieOpcao: 'CR', tokenReservaCanc: 'RM-A-1' }, t0 + 3);
+
+    const mine = (await listRecentReservations(db, tenantA, 200, t0 + 60_000)).filter((r) => r.token.startsWith('RM-'));
+    expect(mine.map((r) => [r.token, r.state])).toEqual([
+      ['RM-A-2', 'expired'],
+      ['RM-A-1', 'released'],
+    ]);
+    expect(mine[0]).toMatchObject({
+      expiresAt: new Date(t0 + 60_000).toISOString(),
+      cdPessoaFisica: '•••201',
+      cdUsuarioConvenio: '••••••••8901',
+      nrMinDuracao: 60,
+      cdPlano: 3,
+    });
+    expect(mine[1]).toMatchObject({ releasedAt: new Date(t0 + 3).toISOString(), expiresAt: null });
+    const all = (await listRecentReservations(db, staff, 200, t0)).map((r) => r.token);
+    expect(all).toEqual(expect.arrayContaining(['RM-A-1', 'RM-A-2', 'RM-P-1']));
+    expect(await activeHolds(db, ownerKey(tenantA), t0 + 59_999)).toMatchObject({ count: 1, oldestExpiresAt: t0 + 60_000 });
+    expect((await activeHolds(db, ownerKey(platform), t0)).count).toBe(1);
+    // Nothing in clear: the beneficiary's identifiers are not stored.
+    const stored = JSON.stringify(await db('reservation_log').where('token', 'like', 'RM-%'));
+    expect(stored).not.toContain('938201');
+    expect(stored).not.toContain('0012345678901');
   });
 }
 
