@@ -57,6 +57,18 @@ test.describe('slot reservation (§3.1, §7.2)', () => {
     }
   });
 
+  test('nrMinDuracao is bounded: 4 × the exam’s usual 30 minutes, never over 480; longer is 400 naming it', async ({ request }) => {
+    for (const nrMinDuracao of [121, 481, 1440]) {
+      const body = reservationBody({ nrSeqAgenda: slotOf(907, 10), cdPessoaFisica: 907_010, nrMinDuracao });
+      const response = await request.post(RESERVE_PATH, { headers: auth, data: body });
+      expect(response.status()).toBe(400);
+      expect(response.headers()['content-type']).toContain('application/problem+json');
+      expect((await response.json()).errors).toEqual([expect.objectContaining({ field: 'nrMinDuracao' })]);
+    }
+    const longest = reservationBody({ nrSeqAgenda: slotOf(907, 10), cdPessoaFisica: 907_010, nrMinDuracao: 120 });
+    expect((await (await request.post(RESERVE_PATH, { headers: auth, data: longest })).json()).CODIGO_P).toBe('0');
+  });
+
   test('a slot in the past is no longer available (2)', async ({ request }) => {
     const response = await request.post(RESERVE_PATH, { headers: auth, data: reservationBody({ nrSeqAgenda: PAST_SLOT }) });
     expect(response.status()).toBe(409);

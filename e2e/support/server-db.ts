@@ -95,3 +95,14 @@ export async function holdIdempotencyKey(row: { owner: string; key: string; requ
 export async function ageIdempotencyKey(owner: string, key: string, createdAt: number): Promise<void> {
   await withDatabase((db) => db('idempotency_keys').where({ owner, idem_key: key }).update({ created_at: createdAt }));
 }
+
+/**
+ * Moves a hold's expiry into the past, as the clock would after RESERVATION_HOLD_MINUTES: in the
+ * embedded scheduler's own row and in the recent-reservations read model.
+ */
+export async function expireHold(token: string, expiredAt = Date.now() - 1000): Promise<void> {
+  await withDatabase(async (db) => {
+    await db('reservations').where({ token }).update({ expires_at: expiredAt });
+    await db('reservation_log').where({ token }).update({ expires_at: expiredAt });
+  });
+}
