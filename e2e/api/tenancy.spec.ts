@@ -3,13 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { bearer, reservationBody, RESERVE_PATH } from '../support/api';
+import { adminDatabaseUrl, createDatabase, dropDatabase } from '../support/databases';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { slotOf, TENANT_A } from '../support/test-seed';
 
 /**
  * Reservations belong to the tenant that made them (issue 9), on a server of this spec's own that
  * also accepts the integration platform's tokens (a JWKS served here on 127.0.0.1) and allows 3
- * active holds per client. Agenda 936 is this spec's.
+ * active holds per client. Agenda 936 is this spec's. In a PostgreSQL run it gets a fresh database
+ * of its own, so the other specs' reservations do not count against its small quota.
  */
 const base = Number(process.env.E2E_PORT ?? 3210);
 const ISSUER = 'https://auth.plataforma.exemplo.com.br';
@@ -20,6 +22,8 @@ const HOLD_LIMIT = 3;
 let server: RunningServer;
 let jwks: http.Server;
 let keys: { privateKey: CryptoKey; publicKey: CryptoKey };
+let databaseUrl: string | undefined;
+const adminUrl = adminDatabaseUrl();
 
 test.describe.configure({ mode: 'serial' });
 
@@ -30,6 +34,7 @@ test.beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })),
   );
   await new Promise<void>((resolve) => jwks.listen(base + 82, '127.0.0.1', resolve));
+  databaseUrl = adminUrl ? await createDatabase(adminUrl, 'tenancy') : undefined;
   server = await startServer({
     port: base + 80,
     dataDir: newDataDir('tenancy'),
@@ -38,6 +43,7 @@ test.beforeAll(async () => {
       PLATFORM_TOKEN_ISSUER: ISSUER,
       PLATFORM_TOKEN_AUDIENCE: AUDIENCE,
       MAX_ACTIVE_HOLDS_PER_CLIENT: String(HOLD_LIMIT),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
   });
 });
@@ -45,6 +51,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await server?.stop();
   jwks?.close();
+  if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
 });
 
 /** A platform (JWKS) access token with the given claims. */

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { expireHold } from '../support/server-db';
 import { PROCEDURES, SLOT_MINUTES, STAFF, slotOf } from '../support/test-seed';
 
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
@@ -92,6 +93,26 @@ test.describe('slot reservation page', () => {
     await expect(field(page, 'tokenReservaCanc')).toHaveValue(token ?? 'missing');
     await page.getByRole('button', { name: 'Liberar reserva' }).click();
     await expect(outcome(page)).toHaveAttribute('data-codigo', '1');
+  });
+
+  test('the console shows when a hold expires, and an expired hold as such, without a release button', async ({ page }) => {
+    await signIn(page, STAFF.scheduling, '/scheduling');
+    await pickFirstSlot(page, 939);
+    await fillBeneficiary(page, 939001);
+    await page.getByRole('button', { name: 'Reservar horário' }).click();
+    await expect(outcome(page)).toHaveAttribute('data-codigo', '0');
+    const token = (await page.getByTestId('token-reserva-p').textContent())?.trim() ?? '';
+    // RESERVATION_HOLD_MINUTES is 30 by default: the outcome and the list say until when.
+    await expect(page.getByTestId('outcome-hold-expires')).toContainText(/Reserva mantida até \d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}/);
+    const row = page.getByTestId('recent-reservations').locator(`tr[data-token="${token}"]`);
+    await expect(row.getByTestId('hold-expires')).toContainText(/^expira \d{2}\/\d{2}\/\d{4}/);
+
+    await expireHold(token);
+    await page.getByRole('button', { name: 'Atualizar' }).click();
+    await expect(row).toContainText('expirada');
+    await expect(row.getByTestId('hold-expires')).toContainText(/^expirou /);
+    await expect(row.getByRole('button', { name: /Liberar a reserva/ })).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
   });
 
   test('slot not found (3), already booked (5) and a server-side 400 land distinctly', async ({ page }) => {
