@@ -85,9 +85,9 @@ export class EmbeddedScheduler implements SchedulingBackend {
 
   /** Active reservations that still hold their slot at `now`: not released and not lapsed. */
   private holding<T extends Knex.QueryBuilder>(query: T, now: number, table = 'reservations'): T {
-    return query
-      .where(`${table}.status`, 'active')
-      .andWhere((q) => q.whereNull(`${table}.expires_at`).orWhere(`${table}.expires_at`, '>', now)) as T;
+    return query.where(`${table}.status`, 'active').andWhere((q) => {
+      void q.whereNull(`${table}.expires_at`).orWhere(`${table}.expires_at`, '>', now);
+    }) as T;
   }
 
   private async reserve(trx: Knex.Transaction, request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer> {

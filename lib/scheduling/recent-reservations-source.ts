@@ -58,7 +58,9 @@ export async function recordRelease(db: Knex, request: SlotReservationRequest, a
 export async function activeHolds(db: Knex, owner: string, now: number): Promise<{ count: number; oldestExpiresAt: number | null }> {
   const row = (await db(TABLE)
     .where({ owner, state: 'active' })
-    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now))
+    .andWhere((q) => {
+      void q.whereNull('expires_at').orWhere('expires_at', '>', now);
+    })
     .count({ n: '*' })
     .min({ oldest: 'expires_at' })
     .first()) as DbRow | undefined;
@@ -88,7 +90,7 @@ function toRecentReservation(row: DbRow, now: number): RecentReservation {
     nrSeqAgenda: toNumber(row.nr_seq_agenda),
     nrSeqProcInterno: numberOrNull(row.nr_seq_proc_interno),
     nrMinDuracao: numberOrNull(row.nr_min_duracao),
-    ieLado: row.ie_lado === null || row.ie_lado === undefined ? null : String(row.ie_lado),
+    ieLado: typeof row.ie_lado === 'string' ? row.ie_lado : null,
     cdConvenio: numberOrNull(row.cd_convenio),
     cdCategoria: numberOrNull(row.cd_categoria),
     cdPlano: numberOrNull(row.cd_plano),

@@ -283,8 +283,10 @@ export const en: Messages = {
   'validation.code.integer': 'Must be an integer.',
   'validation.code.uuid': 'Must be a UUID, such as 3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8.',
   'validation.code.unknownProcedure': 'Internal procedure not found in the scheduling system.',
-  'validation.code.durationTooLong': 'Longer than this exam allows: at most MAX_DURATION_FACTOR times its usual duration (NR_MIN_DURACAO in the exam list), and never over 480 minutes.',
-  'scheduling.holdQuotaExceeded': 'This client already holds {limit} active reservations, the most allowed. Release some (or wait for them to expire) before reserving more; nothing was reserved.',
+  'validation.code.durationTooLong':
+    'Longer than this exam allows: at most a set multiple of its usual duration (NR_MIN_DURACAO in the exam list), and never over 480 minutes.',
+  'scheduling.holdQuotaExceeded':
+    'This client already holds {limit} active reservations, the most allowed. Release some (or wait for them to expire) before reserving more; nothing was reserved.',
   'validation.code.idempotencyKeyInvalid': 'Idempotency-Key must have 1 to 255 visible ASCII characters (no spaces).',
   'validation.code.urlTooLong': 'The URL must have at most {max} characters.',
   'validation.code.urlInvalid': 'Enter an absolute URL, for example https://receiver.example.com/webhooks.',

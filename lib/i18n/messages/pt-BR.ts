@@ -211,7 +211,8 @@ export const ptBR = {
   'outcome.copyToken': 'Copiar token',
   'outcome.prepareRelease': 'Preparar liberação desta reserva',
   'outcome.releasePrepared': 'Formulário preenchido para liberar (CR) com o token. Revise e envie.',
-  'outcome.holdExpires': 'Reserva mantida até {time} (horário de Brasília): se não for liberada nem o exame agendado, o horário é solto então.',
+  'outcome.holdExpires':
+    'Reserva mantida até {time} (horário de Brasília): se não for liberada nem o exame agendado, o horário é solto então.',
   'outcome.code.0.title': 'Horário reservado',
   'outcome.code.0.body': 'A reserva foi feita. Guarde o TOKEN_RESERVA_P: ele libera a reserva e é usado no agendamento do exame.',
   'outcome.code.1.title': 'Reserva cancelada — horário liberado',
@@ -284,8 +285,10 @@ export const ptBR = {
   'validation.code.integer': 'Deve ser um número inteiro.',
   'validation.code.uuid': 'Deve ser um UUID, como 3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8.',
   'validation.code.unknownProcedure': 'Procedimento interno não encontrado no sistema de agendamento.',
-  'validation.code.durationTooLong': 'Mais longo do que este exame permite: no máximo MAX_DURATION_FACTOR vezes a duração usual (NR_MIN_DURACAO na lista de exames), e nunca acima de 480 minutos.',
-  'scheduling.holdQuotaExceeded': 'Este cliente já mantém {limit} reservas ativas, o máximo permitido. Libere algumas (ou aguarde que expirem) antes de reservar mais; nada foi reservado.',
+  'validation.code.durationTooLong':
+    'Mais longo do que este exame permite: no máximo um múltiplo fixo da duração usual (NR_MIN_DURACAO na lista de exames), e nunca acima de 480 minutos.',
+  'scheduling.holdQuotaExceeded':
+    'Este cliente já mantém {limit} reservas ativas, o máximo permitido. Libere algumas (ou aguarde que expirem) antes de reservar mais; nada foi reservado.',
   'validation.code.idempotencyKeyInvalid': 'Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis (sem espaços).',
   'validation.code.urlTooLong': 'A URL deve ter no máximo {max} caracteres.',
   'validation.code.urlInvalid': 'Informe uma URL absoluta, por exemplo https://receptor.exemplo.com.br/webhooks.',
