@@ -72,6 +72,9 @@ function reservationDoc(summary: string) {
         content: { ...json(ref('SlotReservationResponse')), 'application/problem+json': { schema: ref('Problem') } },
       },
       '422': problem('The Idempotency-Key was already used with a different body.'),
+      '429': problem(
+        'The client already holds the most active reservations allowed (MAX_ACTIVE_HOLDS_PER_CLIENT); nothing was reserved. Retry-After says when the oldest hold lapses.',
+      ),
       '500': {
         description: 'Internal error of the back-end (CODIGO_P 9, generic message), or an unexpected error as problem+json.',
         content: { ...json(ref('SlotReservationResponse')), 'application/problem+json': { schema: ref('Problem') } },
@@ -258,7 +261,7 @@ export const operations = {
       summary: 'Recent reservations made through the service, with their state',
       tags: ['Agendamentos'],
       description:
-        'From the audit trail, newest first: every successful reservation, marked released once its token was released. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
+        'From the reservation log, newest first: every successful reservation with its state (active, released, or expired once its hold lapsed) and when its hold expires. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
       parameters: queryParameters(recentReservationsQuerySchema, { limite: 'At most this many reservations.' }),
       responses: {
         '200': { description: 'Reservations, newest first.', content: json({ type: 'array', items: ref('RecentReservation') }) },
