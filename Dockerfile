@@ -18,9 +18,11 @@ ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0 DAT
 RUN mkdir -p /data && chown node:node /data
 # The standalone server with its traced node_modules, plus the static assets and public/.
 COPY --from=build --chown=node:node /app/.next/standalone ./
+# Puts the TCP peer's address where rate limits read it (scripts/server-entry.mjs).
+COPY --from=build --chown=node:node /app/scripts/server-entry.mjs ./
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "server.js"]
+CMD ["node", "--import", "./server-entry.mjs", "server.js"]

@@ -15,6 +15,8 @@ function serverSecret(): Uint8Array {
   return new TextEncoder().encode(fs.readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim());
 }
 
+const ACCESS_TOKEN_HEADER = { alg: 'HS256', typ: 'at+jwt' };
+
 function claims() {
   return new SignJWT({ usuarioId: TENANT_A.usuarioId, sistemaOrigem: TENANT_A.sistemaOrigem })
     .setSubject(TENANT_A.clientId)
@@ -80,7 +82,7 @@ test.describe('Bearer authentication on the API', () => {
     }
   });
 
-  test('garbage, alg:none, tampered, expired and foreign-audience tokens → 401', async ({ request }) => {
+  test('garbage, alg:none, tampered, expired, foreign-audience, wrong-type, future and overlong tokens → 401', async ({ request }) => {
     const good = await tokenFor(request);
     const [header, payload] = good.split('.');
     const noneHeader = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
@@ -88,14 +90,28 @@ test.describe('Bearer authentication on the API', () => {
       JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), usuarioId: '22222222-2222-4222-8222-222222222222' }),
     ).toString('base64url');
     const secret = serverSecret();
+    const now = Math.floor(Date.now() / 1000);
     const expired = await claims()
-      .setProtectedHeader({ alg: 'HS256' })
+      .setProtectedHeader(ACCESS_TOKEN_HEADER)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(secret);
-    const foreign = await claims().setAudience('another-api').setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(secret);
-    const noExpiry = await claims().setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const foreign = await claims().setAudience('another-api').setProtectedHeader(ACCESS_TOKEN_HEADER).setExpirationTime('5m').sign(secret);
+    const noExpiry = await claims().setProtectedHeader(ACCESS_TOKEN_HEADER).sign(secret);
+    // RFC 9068: an access token says so in its header; a plain JWT signed with the same key is not one.
+    const noType = await claims().setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(secret);
+    const idTokenType = await claims().setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setExpirationTime('5m').sign(secret);
+    // Issued ten minutes from now (beyond the 30 s skew), and a year-long token (the server's maximum is 900 s).
+    const future = await claims()
+      .setProtectedHeader(ACCESS_TOKEN_HEADER)
+      .setIssuedAt(now + 600)
+      .setExpirationTime(now + 900)
+      .sign(secret);
+    const overlong = await claims()
+      .setProtectedHeader(ACCESS_TOKEN_HEADER)
+      .setExpirationTime(now + 365 * 86_400)
+      .sign(secret);
     const wrongKey = await claims()
-      .setProtectedHeader({ alg: 'HS256' })
+      .setProtectedHeader(ACCESS_TOKEN_HEADER)
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode('x'.repeat(48)));
 
@@ -106,6 +122,10 @@ test.describe('Bearer authentication on the API', () => {
       expired,
       foreign,
       noExpiry,
+      noType,
+      idTokenType,
+      future,
+      overlong,
       wrongKey,
     };
     for (const [name, token] of Object.entries(tokens)) {
@@ -114,7 +134,7 @@ test.describe('Bearer authentication on the API', () => {
       expect(response.headers()['www-authenticate'], name).toContain('invalid_token');
     }
     // The same signing path with a valid expiry works: the refusals above are about the defects.
-    const valid = await claims().setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(secret);
+    const valid = await claims().setProtectedHeader(ACCESS_TOKEN_HEADER).setExpirationTime('5m').sign(secret);
     expect((await request.get(LIST, { headers: bearer(valid) })).status()).toBe(200);
   });
 

@@ -4,7 +4,9 @@ import { STAFF, THROTTLE_CLIENT } from '../support/test-seed';
 /**
  * Brute-force limits through the real server and database: attempts are counted before the secret
  * is checked, so parallel guesses cannot outrun the limit (5 per e-mail and address for sign-in,
- * 10 per client_id and address for tokens; lib/auth/throttle-policy.ts).
+ * 10 per client_id and address for tokens; lib/auth/throttle-policy.ts). The addresses here come
+ * through X-Forwarded-For from the trusted proxy 127.0.0.1 (e2e/support/server.ts); direct callers
+ * that forge the header are in client-address.spec.ts.
  */
 async function signInAttempt(api: APIRequestContext, csrfToken: string, email: string, password: string): Promise<string | null> {
   const response = await api.post('/api/auth/callback/credentials', {
@@ -32,7 +34,7 @@ test('40 parallel wrong passwords: only 5 are checked, the rest and then the rig
   }
 });
 
-test('token endpoint: wrong secrets lock the client_id (429 invalid_client, Retry-After), also from other addresses', async ({
+test('token endpoint: wrong secrets lock the client_id at that address (429 invalid_client, Retry-After), not elsewhere', async ({
   request,
 }) => {
   const token = (secret: string, address = '198.51.100.7') =>
@@ -55,8 +57,26 @@ test('token endpoint: wrong secrets lock the client_id (429 invalid_client, Retr
   // The right secret is refused while locked, without being checked.
   expect((await token(THROTTLE_CLIENT.clientSecret)).status()).toBe(429);
 
-  // The address-independent counter: 50 attempts from ever-new addresses lock the client_id everywhere.
-  const spread = await Promise.all(Array.from({ length: 45 }, (_, i) => token(`errado-x${i}`, `192.0.2.${i + 1}`)));
-  expect(spread.filter((response) => response.status() === 401)).toHaveLength(40);
-  expect((await token(THROTTLE_CLIENT.clientSecret, '192.0.2.200')).status()).toBe(429);
+  // No counter of the client_id alone: 60 failures from ever-new addresses lock none of them, and
+  // the client at its own address is never locked out by someone else's guesses.
+  const spread = await Promise.all(Array.from({ length: 60 }, (_, i) => token(`errado-x${i}`, `192.0.2.${i + 1}`)));
+  expect(spread.map((response) => response.status())).toEqual(Array.from({ length: 60 }, () => 401));
+  expect((await token(THROTTLE_CLIENT.clientSecret, '192.0.2.200')).status()).toBe(200);
+});
+
+test('an address guessing at many client_ids is throttled on every attempt; other addresses are not', async ({ request }) => {
+  const token = (clientId: string, secret: string, address: string) =>
+    request.post('/api/v1/auth/token', {
+      headers: { 'X-Forwarded-For': address },
+      form: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret },
+    });
+  const flood = [];
+  for (let i = 0; i < 55; i++) flood.push((await token(`desconhecido-${i}`, 'x'.repeat(20), '198.51.100.99')).status());
+  expect(flood.filter((status) => status === 401)).toHaveLength(50);
+  expect(flood.slice(50)).toEqual([429, 429, 429, 429, 429]);
+  // Over its limit, the address gets 429 even with a right secret; the client elsewhere gets its token.
+  const refused = await token(THROTTLE_CLIENT.clientId, THROTTLE_CLIENT.clientSecret, '198.51.100.99');
+  expect(refused.status()).toBe(429);
+  expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(800);
+  expect((await token(THROTTLE_CLIENT.clientId, THROTTLE_CLIENT.clientSecret, '198.51.100.100')).status()).toBe(200);
 });

@@ -52,6 +52,9 @@ export async function startServer(options: { port: number; dataDir: string; env?
       DATA_DIR: options.dataDir,
       SEED_FILE: seedFile,
       NEXT_TELEMETRY_DISABLED: '1',
+      // Specs play clients at other addresses through X-Forwarded-For from 127.0.0.1, as through a
+      // load balancer; requests from 127.0.0.2+ are direct callers whose headers are not believed.
+      TRUSTED_PROXIES: '127.0.0.1',
       // The run's server database (global-setup, E2E_DATABASE_URL), unless the spec brings its own.
       ...(process.env.E2E_RUN_DATABASE_URL ? { DATABASE_URL: process.env.E2E_RUN_DATABASE_URL } : {}),
       ...options.env,

@@ -21,6 +21,7 @@ import { recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservati
  * document (a loop over these), the browser client and the e2e specs (apiPath) all derive from
  * here. The key is the operationId. No server imports: the console's client code reads it too.
  */
+// No PATCH: scripts/server-entry.mjs hands TRACE to the app as PATCH, to be refused with 405.
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export type Operation = {

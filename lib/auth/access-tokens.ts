@@ -8,9 +8,14 @@ import { verifyPlatformToken } from './platform-tokens';
 /**
  * Short-lived HS256 access tokens for API clients (OAuth 2.0 client credentials). Verification
  * pins the algorithm and requires exp, iss and aud, so `alg: none` or a token minted for another
- * audience is refused.
+ * audience is refused. It also requires the RFC 9068 `typ: at+jwt` (an ID token or any other JWT
+ * signed with the same secret is not an access token), an `iat` no further in the future than
+ * CLOCK_SKEW_SECONDS, and a lifetime (exp − iat) no longer than ACCESS_TOKEN_TTL_SECONDS: a token
+ * minted with a leaked key for a year is refused even before it expires.
  */
 const ALGORITHM = 'HS256';
+const TOKEN_TYPE = 'at+jwt';
+const CLOCK_SKEW_SECONDS = 30;
 
 function key(): Uint8Array {
   return new TextEncoder().encode(signingSecret());
@@ -21,7 +26,7 @@ export async function issueAccessToken(
 ): Promise<{ token: string; expiresIn: number }> {
   const { ACCESS_TOKEN_TTL_SECONDS, TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
   const token = await new SignJWT({ usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'at+jwt' })
+    .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setSubject(client.clientId)
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
@@ -54,14 +59,19 @@ function unverifiedIssuer(token: string): string | undefined {
 }
 
 async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | undefined> {
-  const { TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
+  const { TOKEN_ISSUER, TOKEN_AUDIENCE, ACCESS_TOKEN_TTL_SECONDS } = env();
   try {
     const { payload } = await jwtVerify(token, key(), {
       algorithms: [ALGORITHM],
+      typ: TOKEN_TYPE,
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
       requiredClaims: ['exp', 'iat', 'sub'],
+      // maxTokenAge also makes jose refuse an iat in the future beyond the tolerance.
+      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
+      clockTolerance: CLOCK_SKEW_SECONDS,
     });
+    if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
     if (typeof payload.sub !== 'string' || typeof payload.usuarioId !== 'string' || typeof payload.sistemaOrigem !== 'number') {
       return undefined;
     }

@@ -6,8 +6,8 @@ import { getDb } from '@/lib/data';
 import type { DbRow } from '@/lib/db/dialect';
 import { log, redactError } from '@/lib/log';
 import { hasControlCharacters } from '@/lib/validation/text';
-import { clientAddress } from './client-address';
-import { clearCounters, countAttempt, signInCounters } from './login-throttle';
+import { clientAddress } from '@/lib/http/client-address';
+import { countAttempt, settleSuccess, signInCounters } from './login-throttle';
 import { decoySecretHash, verifySecret } from './passwords';
 import { signingSecret } from './signing-secret';
 
@@ -50,10 +50,13 @@ async function authorize(credentials: Record<string, string> | undefined, header
   const parsed = credentialsSchema.safeParse(credentials ?? {});
   if (!parsed.success || !parsed.data.email) return null;
   const { email, password } = parsed.data;
-  const counters = signInCounters(email, clientAddress(headers?.['x-forwarded-for']));
+  const address = clientAddress(headers);
+  const counters = signInCounters(email, address);
   // Counted before the password is checked, so parallel guesses cannot outrun the limit.
-  if (!(await countAttempt(counters)).allowed) {
-    log.warn('auth.sign_in_locked');
+  const attempt = await countAttempt(counters);
+  if (!attempt.allowed) {
+    // The address only: an e-mail someone typed is personal data, and may be a mistyped password.
+    log.warn('auth.sign_in_throttled', { address, retryAfterSeconds: attempt.retryAfterSeconds });
     throw new Error(SIGN_IN_LOCKED);
   }
   const db = await getDb();
@@ -61,10 +64,10 @@ async function authorize(credentials: Record<string, string> | undefined, header
   // Unknown e-mails cost one scrypt too, and count as failures too: nothing tells them apart.
   const valid = await verifySecret(password, row ? String(row.password_hash) : await decoySecretHash());
   if (!row || !valid) {
-    log.info('auth.sign_in_failed');
+    log.info('auth.sign_in_failed', { address });
     return null;
   }
-  await clearCounters(counters);
+  await settleSuccess(counters);
   log.info('auth.sign_in', { userId: String(row.id) });
   return { id: String(row.id), name: String(row.name), email: String(row.email) };
 }

@@ -1,10 +1,15 @@
 /**
  * Brute-force policy for console sign-in and the token endpoint, as pure functions over one counter
- * row. Two counters apply to each attempt: identity (e-mail or client_id) + client address (tight),
- * and the identity alone (looser, because the address comes from X-Forwarded-For and can be varied
- * by whoever sends the request). Counters exist for any e-mail or client_id sent, so a lock never
- * tells whether the account exists. Attempts are counted before the secret is checked and a
- * success clears the counters, so `failures` counts attempts since the last success.
+ * row. Two counters apply to each attempt, both keyed by the caller's real address
+ * (lib/http/client-address.ts, which believes X-Forwarded-For only from TRUSTED_PROXIES):
+ * - identity (e-mail or client_id) + address, tight: guesses at one account from one place;
+ * - the address alone, looser: one place guessing at many accounts (or unknown client_ids).
+ * There is deliberately no counter of the identity alone: anyone could then lock the real owner
+ * out by failing on purpose. Slow the attacker's address, never the account.
+ * Counters exist for any e-mail or client_id sent, so a lock never tells whether the account
+ * exists. Attempts are counted before the secret is checked (parallel guesses cannot outrun the
+ * limit); a success clears the identity counter and takes its attempt back from the address one,
+ * so `failures` counts failures.
  */
 export type ThrottleRow = { failures: number; windowStart: number; lockedUntil: number | null };
 
@@ -14,12 +19,15 @@ const MINUTE = 60_000;
 
 export const THROTTLE_RULES = {
   emailAndAddress: { maxFailures: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
-  emailOnly: { maxFailures: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
-  // Machines retry faster than people, and a lock of the client alone stops a legitimate client
-  // too: shorter locks, a higher address-independent limit.
+  // A hospital's staff may share one NAT address: room for everyone's typos.
+  signInAddress: { maxFailures: 30, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
+  // Machines retry faster than people: shorter locks.
   clientAndAddress: { maxFailures: 10, windowMs: 15 * MINUTE, lockMs: 5 * MINUTE },
-  clientOnly: { maxFailures: 50, windowMs: 15 * MINUTE, lockMs: 5 * MINUTE },
+  tokenAddress: { maxFailures: 50, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE },
 } satisfies Record<string, ThrottleRule>;
+
+/** Rows older than this whose lock has run out say nothing any more and are swept. */
+export const LONGEST_WINDOW_MS = Math.max(...Object.values(THROTTLE_RULES).map((rule) => Math.max(rule.windowMs, rule.lockMs)));
 
 export function isLocked(row: ThrottleRow | undefined, now: number): boolean {
   return row?.lockedUntil != null && row.lockedUntil > now;

@@ -5,8 +5,9 @@ import { hasControlCharacters } from '@/lib/validation/text';
 import { problems } from '@/lib/http/errors';
 import { authenticateApiClient } from './api-clients';
 import { issueAccessToken } from './access-tokens';
-import { clientAddress } from './client-address';
-import { clearCounters, countAttempt, tokenCounters } from './login-throttle';
+import { clientAddress } from '@/lib/http/client-address';
+import { log } from '@/lib/log';
+import { countAttempt, settleSuccess, tokenCounters } from './login-throttle';
 import type { OAuthError, TokenResponse } from './token-contract';
 
 /**
@@ -14,10 +15,11 @@ import type { OAuthError, TokenResponse } from './token-contract';
  * Basic or in the form body (§2.3.1); errors use the RFC's own JSON body (§5.2), not problem+json,
  * because OAuth client libraries parse that shape.
  *
- * Every attempt costs one scrypt, so attempts are throttled per client_id (+ address, and alone)
- * before the secret is checked; see throttle-policy.ts. A locked client_id gets 429 with
- * Retry-After and, since RFC 6749 defines no throttling error, the §5.2 body of a failed client
- * authentication, `invalid_client`, so OAuth libraries still read it as "credentials not accepted".
+ * Attempts are throttled per client_id + address and per address before the secret is checked
+ * (throttle-policy.ts); a client's own address keeps working while another hammers its client_id.
+ * A throttled attempt gets 429 with Retry-After and, since RFC 6749 defines no throttling error,
+ * the §5.2 body of a failed client authentication, `invalid_client`, so OAuth libraries still read
+ * it as "credentials not accepted". Refusals are logged with the client_id and address only.
  */
 function oauthError(status: number, error: OAuthError['error'], description: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error, error_description: description } satisfies OAuthError), {
@@ -77,16 +79,21 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   const challenge = basic ? { 'WWW-Authenticate': 'Basic realm="integration-api"' } : undefined;
   if (!clientId || !clientSecret) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
 
-  const counters = tokenCounters(clientId.slice(0, 200), clientAddress(request.headers.get('x-forwarded-for')));
+  const caller = { clientId: clientId.slice(0, 200), address: clientAddress(request.headers) };
+  const counters = tokenCounters(caller.clientId, caller.address);
   const attempt = await countAttempt(counters);
   if (!attempt.allowed) {
+    log.warn('auth.token_throttled', { ...caller, retryAfterSeconds: attempt.retryAfterSeconds });
     return oauthError(429, 'invalid_client', 'Too many failed attempts; retry later.', {
       'Retry-After': String(attempt.retryAfterSeconds),
     });
   }
-  const client = await authenticateApiClient(clientId.slice(0, 200), clientSecret.slice(0, 500));
-  if (!client) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
-  await clearCounters(counters);
+  const client = await authenticateApiClient(caller.clientId, clientSecret.slice(0, 500));
+  if (!client) {
+    log.info('auth.token_refused', caller);
+    return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
+  }
+  await settleSuccess(counters);
 
   const { token, expiresIn } = await issueAccessToken(client);
   return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn } satisfies TokenResponse), {

@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
+import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/trusted-proxies';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
 import {
   checkPlatformTokenEnv,
@@ -42,6 +43,29 @@ const envSchema = z
     WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
     /** Webhook receivers may be loopback/private addresses (local development only). */
     WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.default(false),
+    /**
+     * The console's public URL (next-auth reads it too). When it is https, responses carry HSTS and
+     * the session cookie is Secure; browser writes from this origin pass the same-origin check.
+     */
+    NEXTAUTH_URL: z
+      .url({ protocol: /^https?$/, error: 'must be the public http(s):// URL of the console' })
+      .optional()
+      .transform((value) => (value === undefined ? undefined : new URL(value).origin)),
+    /**
+     * Load balancers / reverse proxies (addresses or CIDR blocks, comma-separated) whose
+     * X-Forwarded-For, X-Forwarded-Host and X-Forwarded-Proto are believed; none by default.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((value, ctx): TrustedProxies => {
+        const parsed = parseTrustedProxies(value);
+        if ('error' in parsed) {
+          ctx.addIssue({ code: 'custom', message: parsed.error });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
     /** Which scheduling back-end answers reservations. */
     SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
     /** Embedded scheduler: nrMinDuracao at most this many times the exam's usual duration. */

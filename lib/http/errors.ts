@@ -48,8 +48,10 @@ export const problems = {
   malformedPath: () =>
     new ApiError(400, problemType('malformed-path'), 'Bad Request', 'The request path is not valid percent-encoded UTF-8.'),
   notFound: (detail = 'The resource was not found.') => new ApiError(404, problemType('not-found'), 'Not Found', detail),
-  methodNotAllowed: (allow: string[]) =>
-    new ApiError(405, problemType('method-not-allowed'), 'Method Not Allowed', undefined, { headers: { Allow: allow.join(', ') } }),
+  methodNotAllowed: (allow: string) =>
+    new ApiError(405, problemType('method-not-allowed'), 'Method Not Allowed', `This path answers ${allow} only.`, {
+      headers: { Allow: allow },
+    }),
   conflict: (slug: string, detail: string) => new ApiError(409, problemType(slug), 'Conflict', detail),
   preconditionFailed: (detail: string) => new ApiError(412, problemType('precondition-failed'), 'Precondition Failed', detail),
   unprocessable: (slug: string, detail: string) => new ApiError(422, problemType(slug), 'Unprocessable Content', detail),

@@ -14,6 +14,7 @@ import { ApiError, problems } from './errors';
 import { problemResponse } from './problem';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { isSameOrigin } from './same-origin';
+import { SENT_METHOD_HEADER } from './entry-headers';
 
 /**
  * The one wrapper every API route is built on: it authenticates (Bearer token or console session),
@@ -111,7 +112,7 @@ function traced<C>(route: (request: Request, context: C) => Promise<Response>): 
       response.headers.set(REQUEST_ID_HEADER, requestId);
       // The path only: query strings are the caller's text, and bodies never reach a log.
       log.info('api.request', {
-        method: request.method,
+        method: request.headers.get(SENT_METHOD_HEADER) ?? request.method,
         path: new URL(request.url).pathname,
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
@@ -119,6 +120,42 @@ function traced<C>(route: (request: Request, context: C) => Promise<Response>): 
       return response;
     });
   };
+}
+
+/** The methods a route module can export; OPTIONS is left to Next, which answers it with `Allow`. */
+export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+export type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+/** Answers every call with the same problem; `allow` is set on 405 handlers. */
+export type RefusingHandler = ((request: Request) => Promise<Response>) & { readonly refuses: 404 | 405; readonly allow?: string };
+
+/**
+ * The methods a route module does not serve: each answers 405 problem+json with `Allow`, instead of
+ * Next's empty 405. Every route module spreads them for the methods it leaves out:
+ * `export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);`
+ * (a test checks that every module exports all of ROUTE_METHODS).
+ */
+export function otherMethodsNotAllowed(...served: OperationHandler<never>[]): Record<RouteMethod, RefusingHandler> {
+  const methods = served.map((handler) => handler.operation.method as string);
+  if (methods.includes('GET')) methods.push('HEAD');
+  const allow = [...methods, 'OPTIONS'].join(', ');
+  const handler = Object.assign(
+    traced(() => Promise.resolve(problemResponse(problems.methodNotAllowed(allow)))),
+    { refuses: 405 as const, allow },
+  );
+  return Object.fromEntries(ROUTE_METHODS.map((method) => [method, handler])) as Record<RouteMethod, RefusingHandler>;
+}
+
+/** Every method of a path no operation has (app/api/[[...unknown]]): 404 problem+json, not Next's HTML page. */
+export function unknownApiPath(): Record<RouteMethod | 'OPTIONS', RefusingHandler> {
+  const handler = Object.assign(
+    traced(() => Promise.resolve(problemResponse(problems.notFound('No API operation has this path.')))),
+    { refuses: 404 as const },
+  );
+  return Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as Record<
+    RouteMethod | 'OPTIONS',
+    RefusingHandler
+  >;
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, locale: Locale): z.output<S> {

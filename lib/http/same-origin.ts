@@ -1,17 +1,36 @@
+import 'server-only';
+import { env } from '@/lib/config/env';
+import { fromTrustedProxy } from './client-address';
+
 /**
  * True when a browser request was sent by a page of this same origin. Browsers send Origin on
  * every non-GET fetch; Sec-Fetch-Site is the fallback for the few that omit it. A request with
  * neither is not from a browser page we served, so it is refused.
+ *
+ * The Origin must match scheme, host and port (URL.origin) of either the public URL (NEXTAUTH_URL)
+ * or the URL this request reached: `http://` + Host, or, only when the peer is a trusted proxy,
+ * X-Forwarded-Proto + X-Forwarded-Host. A forwarded header from anyone else is not believed.
  */
 export function isSameOrigin(request: Request): boolean {
   const origin = request.headers.get('origin');
-  if (origin) {
-    const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  if (origin === null) return request.headers.get('sec-fetch-site') === 'same-origin';
+  return origin !== 'null' && acceptedOrigins(request).includes(origin);
+}
+
+function acceptedOrigins(request: Request): string[] {
+  const accepted: string[] = [];
+  const publicOrigin = env().NEXTAUTH_URL;
+  if (publicOrigin) accepted.push(publicOrigin);
+  const first = (name: string) => request.headers.get(name)?.split(',')[0]?.trim() || undefined;
+  const trusted = fromTrustedProxy(request.headers);
+  const scheme = (trusted && first('x-forwarded-proto')) || 'http';
+  const host = (trusted && first('x-forwarded-host')) || first('host');
+  if (host) {
     try {
-      return host !== null && new URL(origin).host === host.split(',')[0]?.trim();
+      accepted.push(new URL(`${scheme}://${host}`).origin);
     } catch {
-      return false;
+      // A Host that is not a host name accepts nothing.
     }
   }
-  return request.headers.get('sec-fetch-site') === 'same-origin';
+  return accepted;
 }

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operations, type Operation } from '@/lib/api/operations';
+import { ROUTE_METHODS, type RefusingHandler } from '@/lib/http/route';
 import { buildOpenApiDocument } from './document';
 
-const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const UNKNOWN_PATH_ROUTE = '/api/{[...unknown]}';
 
 /** Every route module under app/api (less next-auth's), with its URL path template. */
 function routeFiles(): { file: string; path: string }[] {
@@ -29,15 +30,30 @@ describe('operations, routes and the OpenAPI document', () => {
 
   it('every route export serves a defined operation at its own path and method, and every operation is served', async () => {
     const served = new Set<Operation>();
-    for (const route of routeFiles()) {
+    for (const route of routeFiles().filter((route) => route.path !== UNKNOWN_PATH_ROUTE)) {
       const routeModule = (await import(route.file)) as Record<string, unknown>;
-      for (const method of HTTP_METHODS) {
-        const handler = routeModule[method] as { operation?: Operation } | undefined;
-        if (!handler) continue;
-        expect(handler.operation, `${method} ${route.path} is bound to an operation`).toBeDefined();
-        expect({ method: handler.operation!.method, path: handler.operation!.path }).toEqual({ method, path: route.path });
-        served.add(handler.operation!);
+      const boundMethods: string[] = [];
+      const refusing: RefusingHandler[] = [];
+      for (const method of ROUTE_METHODS) {
+        const handler = routeModule[method] as ({ operation?: Operation } & Partial<RefusingHandler>) | undefined;
+        // Next answers HEAD from GET; every other method must be exported, served or refused with 405.
+        if (method === 'HEAD' && (routeModule.GET as { operation?: Operation } | undefined)?.operation) {
+          expect(handler, `HEAD ${route.path} is left to GET`).toBeUndefined();
+          continue;
+        }
+        expect(handler, `${method} ${route.path} is exported`).toBeDefined();
+        if (handler?.refuses) {
+          refusing.push(handler as RefusingHandler);
+          continue;
+        }
+        expect(handler!.operation, `${method} ${route.path} is bound to an operation`).toBeDefined();
+        expect({ method: handler!.operation!.method, path: handler!.operation!.path }).toEqual({ method, path: route.path });
+        served.add(handler!.operation!);
+        boundMethods.push(method);
       }
+      const allow = [...boundMethods, ...(boundMethods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      for (const handler of refusing)
+        expect({ refuses: handler.refuses, allow: handler.allow }, route.path).toEqual({ refuses: 405, allow });
     }
     const unserved = Object.entries(operations)
       .filter(([, operation]) => !served.has(operation))

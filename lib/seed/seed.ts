@@ -2,6 +2,7 @@ import 'server-only';
 import fs from 'node:fs';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
+import { hashClientSecret } from '@/lib/auth/client-secrets';
 import { hashSecret } from '@/lib/auth/passwords';
 import { insertWebhook } from '@/lib/webhooks/repository';
 import { demoSeed, demoSlots } from './demo-seed';
@@ -72,7 +73,7 @@ export async function seedOnce(db: Knex, seed: SeedData | undefined): Promise<vo
   if (await db('app_meta').where({ meta_key: SEEDED_KEY }).first()) return;
   // Hash outside the transaction: scrypt is slow and would hold SQLite's only connection.
   const staff = await Promise.all(seed.staff.map(async (user) => ({ ...user, hash: await hashSecret(user.password) })));
-  const clients = await Promise.all(seed.apiClients.map(async (client) => ({ ...client, hash: await hashSecret(client.clientSecret) })));
+  const clients = seed.apiClients.map((client) => ({ ...client, hash: hashClientSecret(client.clientSecret) }));
   const now = Date.now();
   try {
     await db.transaction(async (trx) => {

@@ -3,14 +3,14 @@ import { getDb } from '@/lib/data';
 import { migrationSource } from '@/lib/db/migrations';
 import { seedOnce } from '@/lib/seed/seed';
 import { seedSchema } from '@/lib/seed/seed-format';
-import { toNumber } from '@/lib/db/dialect';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { authenticateApiClient } from '@/lib/auth/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/audit-trail';
 import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
 import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
 import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-source';
-import { clearCounters, countAttempt, signInCounters, tokenCounters } from '@/lib/auth/login-throttle';
-import { THROTTLE_RULES } from '@/lib/auth/throttle-policy';
+import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
+import { LONGEST_WINDOW_MS, THROTTLE_RULES } from '@/lib/auth/throttle-policy';
 import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
@@ -179,8 +179,41 @@ function throttleContract(): void {
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(THROTTLE_RULES.emailAndAddress.maxFailures);
     const refused = decisions.find((decision) => !decision.allowed);
     expect(refused).toEqual({ allowed: false, retryAfterSeconds: THROTTLE_RULES.emailAndAddress.lockMs / 1000 });
-    await clearCounters(counters);
+    await settleSuccess(counters);
     expect(await countAttempt(counters)).toEqual({ allowed: true });
+  });
+
+  it('locks an address guessing at many identities, not the same identities from another address', async () => {
+    const rule = THROTTLE_RULES.tokenAddress;
+    const decisions = [];
+    for (let i = 0; i <= rule.maxFailures; i++)
+      decisions.push(await countAttempt(tokenCounters(`contrato-aleatorio-${i}`, '198.51.100.66')));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(rule.maxFailures);
+    expect((await countAttempt(tokenCounters('contrato-aleatorio-0', '198.51.100.67'))).allowed).toBe(true);
+  });
+
+  it('a success gives the address its attempt back, so successes never add up to a lock', async () => {
+    const rule = THROTTLE_RULES.signInAddress;
+    for (let i = 0; i < rule.maxFailures * 2; i++) {
+      const counters = signInCounters(`contrato-nat-${i}@exemplo.com.br`, '198.51.100.70');
+      expect((await countAttempt(counters)).allowed).toBe(true);
+      await settleSuccess(counters);
+    }
+  });
+
+  it('sweeps counters whose window and lock are over, and only those', async () => {
+    const db = await getDb();
+    const now = 1_900_000_000_000;
+    const old = now - LONGEST_WINDOW_MS - 1;
+    await db('login_throttle').insert([
+      { throttle_key: 'sweep:old', failures: 3, window_start: old, locked_until: null },
+      { throttle_key: 'sweep:old-lock-over', failures: 9, window_start: old, locked_until: now - 1 },
+      { throttle_key: 'sweep:still-locked', failures: 9, window_start: old, locked_until: now + 60_000 },
+      { throttle_key: 'sweep:recent', failures: 1, window_start: now - 1000, locked_until: null },
+    ]);
+    await sweepExpiredCounters(db, now);
+    const left = await db('login_throttle').where('throttle_key', 'like', 'sweep:%').select('throttle_key');
+    expect(left.map((row: DbRow) => String(row.throttle_key)).sort()).toEqual(['sweep:recent', 'sweep:still-locked']);
   });
 
   it('locks a counter until its lock runs out, then gives a fresh set of attempts', async () => {

@@ -1,6 +1,6 @@
 import { operations } from '@/lib/api/operations';
 import { ApiReference } from '@scalar/nextjs-api-reference';
-import { publicRoute } from '@/lib/http/route';
+import { otherMethodsNotAllowed, publicRoute } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,3 +22,6 @@ const reference = ApiReference({
 });
 
 export const GET = publicRoute(operations.apiReference, () => reference());
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

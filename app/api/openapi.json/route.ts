@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { publicRoute } from '@/lib/http/route';
+import { otherMethodsNotAllowed, publicRoute } from '@/lib/http/route';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 
 export const dynamic = 'force-dynamic';
@@ -13,3 +13,6 @@ export const GET = publicRoute(operations.openApiDocument, () => {
     headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
   });
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { publicRoute } from '@/lib/http/route';
+import { otherMethodsNotAllowed, publicRoute } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { readiness } from '@/lib/health/readiness';
 
@@ -10,3 +10,6 @@ export const GET = publicRoute(operations.readiness, async () => {
   const { ready, checks } = await readiness();
   return jsonResponse({ status: ready ? 'ready' : 'not-ready', checks }, { status: ready ? 200 : 503 });
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

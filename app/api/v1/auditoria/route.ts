@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { listAudit } from '@/lib/audit/audit-trail';
 
@@ -12,3 +12,6 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute(operations.listAuditTrail, async ({ query }) => {
   return jsonResponse(await listAudit(query));
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

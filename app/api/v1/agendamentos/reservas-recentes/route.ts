@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { getDb } from '@/lib/data';
 import { jsonResponse } from '@/lib/http/problem';
 import { listRecentReservations } from '@/lib/scheduling/recent-reservations-source';
@@ -13,3 +13,6 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute(operations.listRecentReservations, async ({ query, principal }) => {
   return jsonResponse(await listRecentReservations(await getDb(), principal, query.limite, Date.now()));
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

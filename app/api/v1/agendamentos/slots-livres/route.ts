@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { listFreeSlots } from '@/lib/scheduling/service';
 
@@ -9,3 +9,6 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute(operations.listFreeSlots, async ({ query, principal }) => {
   return jsonResponse(await listFreeSlots(query, principal));
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

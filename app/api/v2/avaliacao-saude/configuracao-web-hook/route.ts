@@ -1,7 +1,7 @@
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { operations } from '@/lib/api/operations';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { searchWebhooks } from '@/lib/webhooks/service';
 
@@ -15,3 +15,6 @@ export const GET = apiRoute(operations.listWebhookConfigurations, async ({ reque
   const search = q?.trim().slice(0, 200) || undefined;
   return jsonResponse(await searchWebhooks(principal, search));
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);

@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { apiRoute } from '@/lib/http/route';
+import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { ApiError } from '@/lib/http/errors';
 import { webhookIdSchema } from '@/lib/webhooks/contract';
@@ -38,3 +38,6 @@ export const PUT = apiRoute<Params>(operations.updateWebhookConfiguration, async
   const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
   return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
 });
+
+// Every other method: 405 problem+json with Allow (lib/http/route.ts).
+export const { POST, DELETE, PATCH } = otherMethodsNotAllowed(GET, PUT);

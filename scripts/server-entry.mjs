@@ -1,0 +1,32 @@
+// Loaded before Next's standalone server (scripts/serve.mjs, and `node --import` in the Dockerfile).
+// It adjusts each request at the socket layer, where Next's route handlers cannot reach:
+//
+// 1. Route handlers see only headers, never the socket, and Next keeps a caller's own
+//    X-Forwarded-For, so a caller could pick the address rate limits count against. The TCP peer's
+//    address goes into a header of its own, replacing anything a caller sent under that name;
+//    lib/http/client-address.ts reads it and believes X-Forwarded-For only from TRUSTED_PROXIES.
+// 2. TRACE cannot be represented by the Fetch API's Request, so Next fails on it with a text/plain
+//    500 and a stack trace in the log. It reaches the app as PATCH instead, a method no operation may
+//    have (HttpMethod in lib/api/operations.ts), which every API route answers with 405
+//    problem+json and its real `Allow`; the method sent is kept for the log. (Fetch forbids TRACK and
+//    CONNECT too, but Node never delivers them as requests: its parser answers TRACK with 400, and
+//    CONNECT goes to the server's 'connect' event, which closes the socket when nobody listens.)
+import http from 'node:http';
+
+const PEER_ADDRESS_HEADER = 'x-integration-peer-address'; // lib/http/entry-headers.ts
+const SENT_METHOD_HEADER = 'x-integration-sent-method'; // lib/http/entry-headers.ts
+const UNREPRESENTABLE_METHODS = new Set(['TRACE']);
+
+const createServer = http.createServer;
+http.createServer = function createServerWithEntryChecks(...args) {
+  const server = createServer.apply(this, args);
+  server.prependListener('request', (request) => {
+    request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
+    delete request.headers[SENT_METHOD_HEADER];
+    if (UNREPRESENTABLE_METHODS.has(request.method)) {
+      request.headers[SENT_METHOD_HEADER] = request.method;
+      request.method = 'PATCH';
+    }
+  });
+  return server;
+};
