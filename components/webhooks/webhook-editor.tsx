@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
-import { FormProvider, useForm, type Path } from 'react-hook-form';
+import { FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -24,6 +24,7 @@ import {
   type WebhookEventFlag,
   type WebhookHeader,
 } from '@/lib/webhooks/contract';
+import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-policy';
 import { HeadersEditor } from './headers-editor';
 import { EventToggles } from './event-toggles';
 
@@ -190,11 +191,12 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
               autoComplete="off"
               spellCheck={false}
               invalid={Boolean(urlError)}
-              aria-describedby={describedBy('url', { description: true, error: Boolean(urlError) })}
+              aria-describedby={`${describedBy('url', { description: true, error: Boolean(urlError) })} url-ascii-form`}
               className="font-mono"
               {...register('url')}
             />
           </Field>
+          <UrlAsciiForm />
         </Card>
 
         <HeadersEditor />
@@ -211,5 +213,24 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
         </div>
       </form>
     </FormProvider>
+  );
+}
+
+/**
+ * Under a URL whose host name has non-Latin letters, the punycode form it is saved and called as:
+ * `аpple.com` with a Cyrillic а reads like apple.com, its ASCII form `xn--pple-43d.com` does not.
+ */
+function UrlAsciiForm() {
+  const t = useT();
+  const url = useWatch<WebhookFormValues, 'url'>({ name: 'url' });
+  const asciiForm = asciiFormOfUnicodeHost(url ?? '');
+  return (
+    <p id="url-ascii-form" aria-live="polite" className="mt-2 text-sm text-amber-800 empty:mt-0">
+      {asciiForm ? (
+        <>
+          {t('webhook.urlPunycode')} <code className="font-mono break-all">{asciiForm}</code>
+        </>
+      ) : null}
+    </p>
   );
 }

@@ -6,7 +6,7 @@ import { STAFF, WEBHOOK_IDS } from '../support/test-seed';
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
 test.use({ locale: 'pt-BR' });
 
-/** State-changing specs here use webhook ids a3, a4 and a5 only (the API specs use the others). */
+/** State-changing specs here use webhook ids a3, a4, a5 and a10 only (the API specs use the others). */
 
 async function openEditor(page: Page, host: string) {
   await page.goto('/webhooks');
@@ -164,4 +164,21 @@ test.describe('webhook configuration editor', () => {
     expect((await page.goto(`/webhooks/${WEBHOOK_IDS.a5.toUpperCase()}`))?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
   });
+});
+
+test('a look-alike host name shows its punycode form before saving, and is saved in it', async ({ page }) => {
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  await openEditor(page, 'receptor-a10');
+  const url = page.getByLabel('url', { exact: true });
+  // "аpple.com" with a Cyrillic а: it reads as apple.com.
+  await url.fill('https://\u0430pple.com/hooks');
+  const asciiForm = page.locator('#url-ascii-form');
+  await expect(asciiForm).toHaveText(
+    'Este endereço tem caracteres não latinos. Ele será gravado e chamado como: https://xn--pple-43d.com/hooks',
+  );
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
+  await expect(url).toHaveValue('https://xn--pple-43d.com/hooks');
+  await expect(asciiForm).toBeEmpty();
 });

@@ -49,6 +49,10 @@ export const WEBHOOK_IDS = {
   a6: 'aaaaaaaa-0006-4000-8000-000000000006',
   a7: 'aaaaaaaa-0007-4000-8000-000000000007',
   a8: 'aaaaaaaa-0008-4000-8000-000000000008',
+  /** invisible-characters.spec.ts (API). */
+  a9: 'aaaaaaaa-0009-4000-8000-000000000009',
+  /** The browser's look-alike host spec. */
+  a10: 'aaaaaaaa-0010-4000-8000-000000000010',
   b1: 'bbbbbbbb-0001-4000-8000-000000000001',
 };
 
@@ -118,6 +122,8 @@ export function buildTestSeed(now = new Date()) {
       webhook(WEBHOOK_IDS.a6, TENANT_A, 'https://receptor-a6.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.a7, TENANT_A, 'https://receptor-a7.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.a8, TENANT_A, 'https://receptor-a8.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a9, TENANT_A, 'https://receptor-a9.exemplo.com.br/hooks'),
+      webhook(WEBHOOK_IDS.a10, TENANT_A, 'https://receptor-a10.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.b1, TENANT_B, 'https://receptor-b1.exemplo.com.br/hooks'),
     ],
     procedures: [

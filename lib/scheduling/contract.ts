@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
+import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noInvisibleCharacters } from '@/lib/validation/text';
 
 /**
  * The slot reservation contract (service-interface.md §2.2, §2.3, §7.2). No server imports: the
@@ -33,6 +33,7 @@ export const slotReservationSchema = z
       .min(1)
       .max(TOKEN_RESERVA_MAX)
       .refine((value) => !hasControlCharacters(value), noControlCharacters)
+      .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters)
       .optional(),
     cdPessoaFisica: longId,
     cdConvenio: longCode,
@@ -43,13 +44,15 @@ export const slotReservationSchema = z
       .min(1)
       .max(40)
       .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } })
-      .refine((value) => !hasControlCharacters(value), noControlCharacters),
+      .refine((value) => !hasControlCharacters(value), noControlCharacters)
+      .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters),
     nmUsuario: z
       .string()
       .min(1)
       .max(NM_USUARIO_MAX)
       .refine((value) => value.trim() === value, { params: { key: 'noSurroundingSpaces' } })
-      .refine((value) => !hasControlCharacters(value), noControlCharacters),
+      .refine((value) => !hasControlCharacters(value), noControlCharacters)
+      .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters),
   })
   .superRefine(
     (body, ctx) => {

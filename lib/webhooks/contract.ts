@@ -9,7 +9,7 @@ import {
   MAX_HEADERS_TOTAL_BYTES,
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, normalizeWebhookUrl, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 
 /**
  * The webhook configuration contract (service-interface.md §2.1, §4.1). No server imports: the
@@ -97,8 +97,9 @@ export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
     .superRefine(policyCheck((url) => checkWebhookUrl(url, policy), { min: 1, max: MAX_WEBHOOK_URL_LENGTH }))
     .meta({
       format: 'uri',
-      description: `Absolute https URL (http only where the server allows it), at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials, not a loopback, private, link-local, CGNAT or cloud-metadata target.`,
-    });
+      description: `Absolute https URL (http only where the server allows it), at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials, no invisible (zero-width, bidi) characters, not a loopback, private, link-local, CGNAT or cloud-metadata target. Stored normalised (WHATWG form, host names in punycode).`,
+    })
+    .transform(normalizeWebhookUrl);
 }
 
 /**

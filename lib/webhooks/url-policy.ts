@@ -10,6 +10,8 @@
  * caught when the delivery resolves them; this save-time check does not replace that one.
  */
 
+import { hasInvisibleCharacters } from '@/lib/validation/text';
+
 export type UrlPolicy = {
   /** Plain http receivers are accepted (local development only). */
   allowHttp: boolean;
@@ -23,7 +25,14 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /** Issue keys (see url-policy messages in policy-messages.ts). */
 export type UrlPolicyViolation =
-  'urlTooLong' | 'urlInvalid' | 'urlUnsafeCharacters' | 'urlScheme' | 'urlHttpsRequired' | 'urlCredentials' | 'urlPrivateTarget';
+  | 'urlTooLong'
+  | 'urlInvalid'
+  | 'urlUnsafeCharacters'
+  | 'urlInvisibleCharacters'
+  | 'urlScheme'
+  | 'urlHttpsRequired'
+  | 'urlCredentials'
+  | 'urlPrivateTarget';
 
 /** The first rule the URL breaks, or undefined when it may be saved. */
 export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLICY): UrlPolicyViolation | undefined {
@@ -31,6 +40,10 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
   // The WHATWG parser silently strips tabs/newlines and turns `\` into `/`; other parsers do not.
   // Refusing them keeps what we checked and what any client would connect to the same URL.
   if (/[\u0000-\u0020\u007f\\]/.test(raw)) return 'urlUnsafeCharacters';
+  // IDNA mapping drops zero-width characters and soft hyphens from a host name without a word
+  // (`exa\u200Bmple.com` is example.com) and refuses bidi controls: what staff read would not be
+  // where deliveries go. Refused anywhere in the URL.
+  if (hasInvisibleCharacters(raw)) return 'urlInvisibleCharacters';
   let url: URL;
   try {
     url = new URL(raw);
@@ -165,4 +178,29 @@ function isPrivateIpv6(groups: number[] | undefined): boolean {
   if (g0 === 0x2001 && ((g1 & 0xfe00) === 0 || g1 === 0x0db8)) return true;
   if (g0 === 0x3fff && (g1 & 0xf000) === 0) return true;
   return false;
+}
+
+/**
+ * The URL as stored and delivered to: the WHATWG serialization, with an internationalised host name
+ * in its punycode (ASCII) form, so `https://аpple.com` (Cyrillic а) is kept, shown and called as
+ * `https://xn--pple-43d.com/` and cannot pass for the Latin name. Call only on a URL that passed
+ * checkWebhookUrl; anything else is returned as it was.
+ */
+export function normalizeWebhookUrl(raw: string): string {
+  try {
+    return new URL(raw).href;
+  } catch {
+    return raw;
+  }
+}
+
+/** The normalized form when it spells the host differently from what was typed (an IDN host), else undefined. */
+export function asciiFormOfUnicodeHost(raw: string): string | undefined {
+  if (/^[\u0000-\u007f]*$/.test(raw)) return undefined;
+  try {
+    const url = new URL(raw);
+    return url.hostname.split('.').some((label) => label.startsWith('xn--')) ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
