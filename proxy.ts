@@ -1,13 +1,20 @@
-import { NextResponse } from 'next/server';
-import { withAuth } from 'next-auth/middleware';
+import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server';
+import { withAuth, type NextRequestWithAuth } from 'next-auth/middleware';
+import { env } from '@/lib/config/env';
 import { signingSecret } from '@/lib/auth/signing-secret';
 import { problems } from '@/lib/http/errors';
 import { problemResponse } from '@/lib/http/problem';
 import { isApiPath, pathDecodes } from '@/lib/http/request-path';
+import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strictTransportSecurity } from '@/lib/http/security-headers';
 
 /**
  * First gate for console pages: no valid session cookie → the sign-in page. It is only the first
- * gate; every page and API route checks the session and the role again itself.
+ * gate; every page and API route checks the session and the role again itself. The sign-in page
+ * needs no session (next-auth's middleware would pass it through untouched), so it gets its
+ * security headers directly.
+ *
+ * Every page gets its own CSP nonce and the security headers (lib/http/security-headers.ts): the
+ * CSP goes on the request too, where Next finds the nonce for its scripts.
  *
  * API routes answer 401/403 as problem+json themselves, so `authorized` lets every /api path
  * through without a session. The proxy sees API paths only when they carry a `%` (matcher below):
@@ -18,15 +25,30 @@ import { isApiPath, pathDecodes } from '@/lib/http/request-path';
  * The secret may be generated on first start and kept in DATA_DIR, so it is read per request
  * (a getter) rather than when this module loads. Proxy runs on the Node.js runtime in Next 16.
  */
-export default withAuth(
+const SIGN_IN_PATH = '/sign-in';
+
+function withSecurityHeaders(request: NextRequest): NextResponse {
+  const nonce = newNonce();
+  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set(CSP_HEADER, policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set(CSP_HEADER, policy);
+  response.headers.set('Permissions-Policy', PERMISSIONS_POLICY);
+  const hsts = strictTransportSecurity(env().NEXTAUTH_URL);
+  if (hsts) response.headers.set('Strict-Transport-Security', hsts);
+  return response;
+}
+
+const requireSession = withAuth(
   (request) => {
-    if (isApiPath(request.nextUrl.pathname) && !pathDecodes(request.nextUrl.pathname)) {
-      return problemResponse(problems.malformedPath());
+    if (isApiPath(request.nextUrl.pathname)) {
+      return pathDecodes(request.nextUrl.pathname) ? NextResponse.next() : problemResponse(problems.malformedPath());
     }
-    return NextResponse.next();
+    return withSecurityHeaders(request);
   },
   {
-    pages: { signIn: '/sign-in' },
+    pages: { signIn: SIGN_IN_PATH },
     get secret() {
       return signingSecret();
     },
@@ -36,7 +58,12 @@ export default withAuth(
   },
 );
 
+export default function proxy(request: NextRequest, event: NextFetchEvent) {
+  if (request.nextUrl.pathname === SIGN_IN_PATH) return withSecurityHeaders(request);
+  return requireSession(request as NextRequestWithAuth, event);
+}
+
 export const config = {
-  // Public files: Next's assets, the sign-in page, icons and vendor bundles (the API reference's script).
-  matcher: ['/((?!api/|_next/|vendor/|sign-in|favicon.ico|icon.svg).*)', '/api/(.*%.*)'],
+  // Public files: Next's assets, icons and vendor bundles (the API reference's script).
+  matcher: ['/((?!api/|_next/|vendor/|favicon.ico|icon.svg).*)', '/api/(.*%.*)'],
 };

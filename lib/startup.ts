@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
+import { signingSecret } from '@/lib/auth/signing-secret';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
@@ -9,6 +10,8 @@ import { getDb } from '@/lib/data';
 export async function startServer(): Promise<void> {
   try {
     env();
+    // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.
+    signingSecret();
     await getDb();
   } catch (error) {
     console.error(`Integration Console cannot start: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/browser-test';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { STAFF } from '../support/test-seed';
 
@@ -99,4 +99,20 @@ test.describe('console sign-in, roles and brute-force protection', () => {
       await expect(page).toHaveURL(/\/sign-in/);
     }
   });
+});
+
+test('the console’s CSP blocks injected markup’s inline script and event handlers', async ({ page, cspViolations }) => {
+  await page.goto('/sign-in');
+  // What a stored-XSS payload does once some value reaches the page as HTML.
+  const ran = await page.evaluate(async () => {
+    const frame = document.createElement('div');
+    frame.innerHTML = '<img src="data:," onerror="window.__injected = true">';
+    document.body.append(frame);
+    document.body.insertAdjacentHTML('beforeend', '<iframe srcdoc="<script>parent.__injected = true</script>"></iframe>');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return (window as unknown as { __injected?: boolean }).__injected === true;
+  });
+  expect(ran).toBe(false);
+  expect(cspViolations.map((violation) => violation.directive)).toContain('script-src-attr');
+  cspViolations.length = 0; // these were on purpose
 });

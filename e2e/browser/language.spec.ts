@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/browser-test';
 import { signIn } from '../support/console';
 import { STAFF } from '../support/test-seed';
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor, webhookPath } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { STAFF, WEBHOOK_IDS } from '../support/test-seed';

@@ -15,6 +15,7 @@ import { problemResponse } from './problem';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { isSameOrigin } from './same-origin';
 import { SENT_METHOD_HEADER } from './entry-headers';
+import { strictTransportSecurity } from './security-headers';
 
 /**
  * The one wrapper every API route is built on: it authenticates (Bearer token or console session),
@@ -110,6 +111,8 @@ function traced<C>(route: (request: Request, context: C) => Promise<Response>): 
     return withRequestId(requestId, async () => {
       const response = await route(request, context);
       response.headers.set(REQUEST_ID_HEADER, requestId);
+      const hsts = strictTransportSecurity(env().NEXTAUTH_URL);
+      if (hsts) response.headers.set('Strict-Transport-Security', hsts);
       // The path only: query strings are the caller's text, and bodies never reach a log.
       log.info('api.request', {
         method: request.headers.get(SENT_METHOD_HEADER) ?? request.method,

@@ -1,4 +1,5 @@
 'use client';
+import '@/lib/client/zod-jitless';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { translator, type Locale, type Translate } from './index';
 
