@@ -2,6 +2,7 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
 import { signingSecret } from '@/lib/auth/signing-secret';
+import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
@@ -17,4 +18,6 @@ export async function startServer(): Promise<void> {
     console.error(`Integration Console cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
+  // Each server process sends the deliveries it claims (lib/webhooks/delivery/worker.ts).
+  deliveryWorker().start();
 }

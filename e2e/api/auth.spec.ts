@@ -33,7 +33,7 @@ test.describe('token endpoint', () => {
     expect(response.status()).toBe(200);
     expect(response.headers()['cache-control']).toContain('no-store');
     const body = await response.json();
-    expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900 });
+    expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, scope: 'webhooks scheduling' });
     expect((await request.get(LIST, { headers: bearer(body.access_token) })).status()).toBe(200);
   });
 

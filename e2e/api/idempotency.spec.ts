@@ -8,7 +8,7 @@ import { bearer, reservationBody, RESERVE_PATH, RESERVE_SAMPLE_PATH, tokenFor } 
 import { slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /** Idempotency-Key on the reservation POST, through the real route, database and scheduler (agendas 910–913). */
-const OWNER_A = ownerKey({ kind: 'api-client', issuer: 'embedded', ...TENANT_A });
+const OWNER_A = ownerKey({ kind: 'api-client', issuer: 'embedded', scopes: [], ...TENANT_A });
 let auth: Record<string, string>;
 test.beforeAll(async ({ request }) => {
   auth = bearer(await tokenFor(request));

@@ -94,7 +94,9 @@ test('the webhook schemas match the seed, the real answers and the problem bodie
   expect(update.safeParse({ urll: 'https://x.exemplo.com.br/' }).success).toBe(false);
 
   const config = await request.get(webhookPath(WEBHOOK_IDS.a3), { headers: auth });
-  expect(validator('WebhookConfiguration').safeParse(await config.json()).success).toBe(true);
+  expect(validator('WebhookDetail').safeParse(await config.json()).success).toBe(true);
+  const saved = await request.put(webhookPath(WEBHOOK_IDS.a3), { headers: auth, data: {} });
+  expect(validator('WebhookView').safeParse(await saved.json()).success).toBe(true);
 
   const problem = await request.put(webhookPath(WEBHOOK_IDS.a3), { headers: auth, data: { url: 'https://127.0.0.1/' } });
   expect(problem.status()).toBe(400);

@@ -24,6 +24,15 @@ export const THROTTLE_CLIENT = {
   sistemaOrigem: 9,
 };
 
+/** The health-evaluation system: it may only publish events (issue 10). */
+export const PRODUCER = {
+  clientId: 'e2e-produtor-eventos',
+  clientSecret: 'e2e-segredo-produtor-eventos',
+  usuarioId: '44444444-4444-4444-8444-444444444444',
+  sistemaOrigem: 1,
+  scopes: ['eventos:publicar'],
+};
+
 export const STAFF = {
   admin: { email: 'admin@e2e.exemplo.com.br', password: 'Admin#e2e-2026', name: 'Ana Admin', roles: ['admin'] as const },
   webhooks: { email: 'webhooks@e2e.exemplo.com.br', password: 'Webhooks#e2e-2026', name: 'Bruno Webhooks', roles: ['webhooks'] as const },
@@ -112,7 +121,7 @@ export function buildTestSeed(now = new Date()) {
 
   return {
     staff: Object.values(STAFF).map((user) => ({ ...user, roles: [...user.roles] })),
-    apiClients: [TENANT_A, TENANT_B, THROTTLE_CLIENT].map((tenant) => ({ ...tenant, name: `Cliente ${tenant.clientId}` })),
+    apiClients: [TENANT_A, TENANT_B, THROTTLE_CLIENT, PRODUCER].map((tenant) => ({ ...tenant, name: `Cliente ${tenant.clientId}` })),
     webhookConfigs: [
       webhook(WEBHOOK_IDS.a1, TENANT_A, 'https://receptor-a1.exemplo.com.br/hooks'),
       webhook(WEBHOOK_IDS.a2, TENANT_A, 'https://receptor-a2.exemplo.com.br/hooks'),

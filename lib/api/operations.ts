@@ -13,6 +13,7 @@ import {
   webhookIdParameter,
 } from '@/lib/openapi/fragments';
 import { freeSlotQuerySchema } from '@/lib/scheduling/contract';
+import { deliveryListQuerySchema } from '@/lib/webhooks/delivery-contract';
 import { recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 
 /**
@@ -35,6 +36,27 @@ export type Operation = {
   /** The OpenAPI operation object, less operationId; absent for the document and its HTML reference. */
   doc?: Record<string, unknown>;
 };
+
+const CONFIG_PATH = '/api/v2/avaliacao-saude/configuracao-web-hook/{id}';
+const deliveryIdParameter = {
+  name: 'entregaId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^msg_[0-9a-z]{29}$' },
+  description: 'The delivery’s id (its webhook-id header).',
+};
+const notYours = problem('No configuration (or delivery) of yours has this id.');
+
+/** Operations on one configuration's deliveries: the owner and staff with the webhooks role only. */
+function deliveryDoc(summary: string, description: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return {
+    summary,
+    tags: ['Entregas de webhook'],
+    description,
+    ...extra,
+    responses: { ...responses, ...commonProblems, '404': notYours },
+  };
+}
 
 /** The reservation POST's documentation; both of its paths share it (one handler). */
 function reservationDoc(summary: string) {
@@ -158,7 +180,7 @@ export const operations = {
       responses: {
         '200': {
           description: 'The configurations of your usuarioId.',
-          content: json({ type: 'array', items: ref('WebhookConfiguration') }),
+          content: json({ type: 'array', items: ref('WebhookView') }),
         },
         ...commonProblems,
       },
@@ -173,7 +195,7 @@ export const operations = {
       tags: ['Webhooks'],
       parameters: [webhookIdParameter],
       responses: {
-        '200': { description: 'The configuration.', headers: etagHeader, content: json(ref('WebhookConfiguration')) },
+        '200': { description: 'The configuration.', headers: etagHeader, content: json(ref('WebhookDetail')) },
         '400': problem('id is not a UUID.'),
         ...commonProblems,
         '404': problem('No configuration of yours has this id.'),
@@ -204,7 +226,7 @@ export const operations = {
         '200': {
           description: 'The whole configuration after the change.',
           headers: etagHeader,
-          content: json(ref('WebhookConfiguration')),
+          content: json(ref('WebhookView')),
         },
         ...bodyProblems,
         ...commonProblems,
@@ -307,6 +329,114 @@ export const operations = {
     path: '/api/v1/agendamentos/exames/slots-livres/reservas',
     capability: 'scheduling',
     doc: reservationDoc('Reserve or release a slot (path of the contract’s sample requests; identical behaviour)'),
+  },
+  publishEvent: {
+    method: 'POST',
+    path: '/api/v2/avaliacao-saude/eventos',
+    capability: 'events',
+    doc: {
+      summary: 'Publish a health-evaluation or proposal event',
+      tags: ['Entregas de webhook'],
+      description:
+        'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing.',
+      requestBody: { required: true, content: json(ref('PublishEvent')) },
+      responses: {
+        '202': { description: 'Accepted; deliveries are under way.', content: json(ref('PublishedEvent')) },
+        '200': { description: 'This idEvento was already published: the first event.', content: json(ref('PublishedEvent')) },
+        ...bodyProblems,
+        ...commonProblems,
+      },
+    },
+  },
+  listDeliveries: {
+    method: 'GET',
+    path: `${CONFIG_PATH}/entregas`,
+    capability: 'webhooks',
+    query: deliveryListQuerySchema,
+    doc: deliveryDoc(
+      'The deliveries of a configuration, newest first',
+      'Each with its status, attempts, next attempt and last answer (status, duration, the first 1 KiB of the body, error class).',
+      {
+        '200': { description: 'Deliveries.', content: json({ type: 'array', items: ref('Delivery') }) },
+        '400': problem('A filter is invalid.'),
+      },
+      {
+        parameters: [
+          webhookIdParameter,
+          ...queryParameters(deliveryListQuerySchema, {
+            status: 'Only deliveries in this state.',
+            limite: 'At most this many.',
+            antes: 'Only deliveries created before this instant (paging).',
+          }),
+        ],
+      },
+    ),
+  },
+  getDelivery: {
+    method: 'GET',
+    path: `${CONFIG_PATH}/entregas/{entregaId}`,
+    capability: 'webhooks',
+    doc: deliveryDoc(
+      'One delivery with every attempt',
+      'The request sent (custom header values masked) and each attempt’s status, duration, answer excerpt and error.',
+      { '200': { description: 'The delivery.', content: json(ref('DeliveryDetail')) } },
+      { parameters: [webhookIdParameter, deliveryIdParameter] },
+    ),
+  },
+  redeliver: {
+    method: 'POST',
+    path: `${CONFIG_PATH}/entregas/{entregaId}/reenvio`,
+    capability: 'webhooks',
+    doc: deliveryDoc(
+      'Send a delivery again now',
+      'A new attempt at once, with the same webhook-id, so the receiver can tell it is the same message.',
+      { '202': { description: 'Queued.', content: json(ref('DeliveryCreated')) } },
+      { parameters: [webhookIdParameter, deliveryIdParameter] },
+    ),
+  },
+  recoverDeliveries: {
+    method: 'POST',
+    path: `${CONFIG_PATH}/recuperacao`,
+    capability: 'webhooks',
+    doc: deliveryDoc(
+      'Send again what failed or was skipped since a date',
+      'For a receiver back after an outage, or a configuration enabled again.',
+      { '202': { description: 'How many deliveries were queued.', content: json(ref('RecoveryResult')) }, ...bodyProblems },
+      { parameters: [webhookIdParameter], requestBody: { required: true, content: json(ref('Recovery')) } },
+    ),
+  },
+  sendTestEvent: {
+    method: 'POST',
+    path: `${CONFIG_PATH}/teste`,
+    capability: 'webhooks',
+    doc: deliveryDoc(
+      'Send a test event',
+      'A webhook.teste event to this configuration alone, even while it is disabled; follow it with the delivery’s id.',
+      { '202': { description: 'The test delivery.', content: json(ref('DeliveryCreated')) } },
+      { parameters: [webhookIdParameter] },
+    ),
+  },
+  getWebhookSecret: {
+    method: 'GET',
+    path: `${CONFIG_PATH}/segredo`,
+    capability: 'webhooks',
+    doc: deliveryDoc(
+      'The configuration’s signing secret',
+      'whsec_ + base64 of the HMAC-SHA256 key that signs webhook-signature (Standard Webhooks).',
+      { '200': { description: 'The secret.', content: json(ref('WebhookSecret')) } },
+      { parameters: [webhookIdParameter] },
+    ),
+  },
+  rotateWebhookSecret: {
+    method: 'POST',
+    path: `${CONFIG_PATH}/segredo/rotacao`,
+    capability: 'webhooks',
+    doc: deliveryDoc(
+      'Rotate the signing secret',
+      'A new secret signs from now on; the previous one keeps signing beside it (a second signature) for WEBHOOK_SECRET_OVERLAP_HOURS, so a receiver can switch without losing messages.',
+      { '200': { description: 'The new secret.', content: json(ref('WebhookSecret')) } },
+      { parameters: [webhookIdParameter] },
+    ),
   },
   openApiDocument: { method: 'GET', path: '/api/openapi.json' },
   apiReference: { method: 'GET', path: '/api/docs' },

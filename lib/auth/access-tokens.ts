@@ -4,6 +4,7 @@ import { env } from '@/lib/config/env';
 import { signingSecret } from './signing-secret';
 import type { ApiClientPrincipal } from './principal';
 import { verifyPlatformToken } from './platform-tokens';
+import { parseScopes } from './scopes';
 
 /**
  * Short-lived HS256 access tokens for API clients (OAuth 2.0 client credentials). Verification
@@ -22,10 +23,11 @@ function key(): Uint8Array {
 }
 
 export async function issueAccessToken(
-  client: Pick<ApiClientPrincipal, 'clientId' | 'usuarioId' | 'sistemaOrigem'>,
+  client: Pick<ApiClientPrincipal, 'clientId' | 'usuarioId' | 'sistemaOrigem' | 'scopes'>,
 ): Promise<{ token: string; expiresIn: number }> {
   const { ACCESS_TOKEN_TTL_SECONDS, TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
-  const token = await new SignJWT({ usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem })
+  const claims = { usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem, scope: client.scopes.join(' ') };
+  const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setSubject(client.clientId)
     .setIssuer(TOKEN_ISSUER)
@@ -81,6 +83,8 @@ async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | 
       clientId: payload.sub,
       usuarioId: payload.usuarioId,
       sistemaOrigem: payload.sistemaOrigem,
+      // Tokens issued before scopes existed carry none: they keep what every client could do then.
+      scopes: parseScopes(payload.scope),
     };
   } catch {
     return undefined;

@@ -3,6 +3,7 @@ import { getDb } from '@/lib/data';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { verifyClientSecret } from './client-secrets';
 import type { ApiClientPrincipal } from './principal';
+import { parseScopes } from './scopes';
 
 /** Checks client credentials; unknown clients take the same (short) time as known ones. */
 export async function authenticateApiClient(clientId: string, clientSecret: string): Promise<ApiClientPrincipal | undefined> {
@@ -17,5 +18,6 @@ export async function authenticateApiClient(clientId: string, clientSecret: stri
     clientId: String(row.client_id),
     usuarioId: String(row.usuario_id),
     sistemaOrigem: toNumber(row.sistema_origem),
+    scopes: parseScopes(row.scopes),
   };
 }

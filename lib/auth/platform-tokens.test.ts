@@ -88,6 +88,8 @@ describe('platform access tokens (JWKS)', () => {
       clientId: 'parceiro-via-plataforma',
       usuarioId: tenant.usuarioId,
       sistemaOrigem: tenant.sistemaOrigem,
+      // No scope claim: what every client could do before scopes existed.
+      scopes: ['webhooks', 'scheduling'],
     });
     const viaEc = await verifyAccessToken(await platformToken({}, { key: ec.privateKey, alg: 'ES256', kid: 'ec-1' }));
     expect(viaEc?.usuarioId).toBe(tenant.usuarioId);
@@ -110,7 +112,16 @@ describe('platform access tokens (JWKS)', () => {
       clientId: 'app-x',
       usuarioId: tenant.usuarioId,
       sistemaOrigem: 42,
+      scopes: ['webhooks', 'scheduling'],
     });
+  });
+
+  it('reads the granted scopes from `scope` (space-separated) or `scp` (a list)', async () => {
+    expect((await verifyAccessToken(await platformToken({ scope: 'eventos:publicar webhooks' })))?.scopes).toEqual([
+      'eventos:publicar',
+      'webhooks',
+    ]);
+    expect((await verifyAccessToken(await platformToken({ scp: ['scheduling'] })))?.scopes).toEqual(['scheduling']);
   });
 
   const rejected: Array<[string, () => Promise<string>]> = [
@@ -182,8 +193,9 @@ describe('the embedded issuer', () => {
       clientId: tenant.clientId,
       usuarioId: tenant.usuarioId,
       sistemaOrigem: tenant.sistemaOrigem,
+      scopes: ['webhooks'],
     });
-    expect(await verifyAccessToken(token)).toMatchObject({ clientId: tenant.clientId });
+    expect(await verifyAccessToken(token)).toMatchObject({ clientId: tenant.clientId, scopes: ['webhooks'] });
   });
 
   it('when switched off, its tokens are refused and its endpoint answers 404', async () => {
@@ -191,6 +203,7 @@ describe('the embedded issuer', () => {
       clientId: tenant.clientId,
       usuarioId: tenant.usuarioId,
       sistemaOrigem: tenant.sistemaOrigem,
+      scopes: ['webhooks'],
     });
     configure({ AUTH_EMBEDDED_ISSUER: 'false' });
     expect(await verifyAccessToken(token)).toBeUndefined();

@@ -1,3 +1,4 @@
+import { parseScopes } from './scopes';
 import 'server-only';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { problems } from '@/lib/http/errors';
@@ -65,7 +66,9 @@ function principalFrom(payload: JWTPayload, config: PlatformTokenConfig): ApiCli
     log.warn('auth.platform_token_rejected', { reason: 'claims' });
     return undefined;
   }
-  return { kind: 'api-client', issuer: 'platform', clientId, usuarioId: usuarioId.toLowerCase(), sistemaOrigem: sistema as number };
+  // RFC 9068 / RFC 8693: `scope` is space-separated; some issuers send `scp` as a list instead.
+  const scopes = parseScopes(payload.scope ?? payload.scp);
+  return { kind: 'api-client', issuer: 'platform', clientId, usuarioId: usuarioId.toLowerCase(), sistemaOrigem: sistema as number, scopes };
 }
 
 /** A claim by name or dotted path (`ext.usuario_id`). */

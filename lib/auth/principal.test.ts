@@ -4,6 +4,7 @@ import { actorId, ownerKey, type ApiClientPrincipal, type StaffPrincipal } from 
 const embedded: ApiClientPrincipal = {
   kind: 'api-client',
   issuer: 'embedded',
+  scopes: ['webhooks', 'scheduling'],
   clientId: 'portal-parceiro',
   usuarioId: '11111111-1111-4111-8111-111111111111',
   sistemaOrigem: 3,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { StaffRole } from '@/lib/auth/roles';
+import { SCOPES } from './scopes';
 
 /** Who is calling: an API client with a Bearer token, or a staff user signed in to the console. */
 export type ApiClientPrincipal = {
@@ -9,6 +10,8 @@ export type ApiClientPrincipal = {
   clientId: string;
   usuarioId: string;
   sistemaOrigem: number;
+  /** The OAuth scopes the token grants (RFC 6749 §3.3). */
+  scopes: readonly string[];
 };
 
 export type StaffPrincipal = {
@@ -23,17 +26,27 @@ export type Principal = ApiClientPrincipal | StaffPrincipal;
 
 /**
  * The area of the product a staff role opens. API clients reach webhooks and scheduling for their
- * own data only. The audit trail is for operators: it spans every tenant and names staff users, so
- * only the staff `admin` role reads it, never an API client.
+ * own data only, each with its scope, and publish events with `eventos:publicar`. The audit trail is
+ * for operators: it spans every tenant and names staff users, so only the staff `admin` role reads
+ * it, never an API client. Among staff, only admins publish events.
  */
-export type Capability = 'webhooks' | 'scheduling' | 'audit';
+export type Capability = 'webhooks' | 'scheduling' | 'audit' | 'events';
 
-const API_CLIENT_CAPABILITIES: readonly Capability[] = ['webhooks', 'scheduling'];
+/** The scope that opens each capability to an API client; none opens the audit trail. */
+export const SCOPE_OF_CAPABILITY: Record<Capability, string | undefined> = {
+  webhooks: SCOPES.webhooks,
+  scheduling: SCOPES.scheduling,
+  events: SCOPES.publishEvents,
+  audit: undefined,
+};
 
 export function hasCapability(principal: Principal, capability: Capability): boolean {
-  if (principal.kind === 'api-client') return API_CLIENT_CAPABILITIES.includes(capability);
+  if (principal.kind === 'api-client') {
+    const scope = SCOPE_OF_CAPABILITY[capability];
+    return scope !== undefined && principal.scopes.includes(scope);
+  }
   if (principal.roles.includes('admin')) return true;
-  return capability !== 'audit' && principal.roles.includes(capability);
+  return capability !== 'audit' && capability !== 'events' && principal.roles.includes(capability);
 }
 
 /** The identifier kept in the audit trail for a principal: readable, not necessarily unique. */

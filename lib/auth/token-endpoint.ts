@@ -95,8 +95,15 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   }
   await settleSuccess(counters);
 
-  const { token, expiresIn } = await issueAccessToken(client);
-  return new Response(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: expiresIn } satisfies TokenResponse), {
+  // RFC 6749 §3.3: the client asks for some of its scopes, or gets all of them.
+  const requested = params.get('scope');
+  const scopes = requested === null ? client.scopes : [...new Set(requested.split(' ').filter(Boolean))];
+  if (scopes.length === 0 || scopes.some((scope) => !client.scopes.includes(scope))) {
+    return oauthError(400, 'invalid_scope', `Scopes allowed for this client: ${client.scopes.join(' ')}.`);
+  }
+  const { token, expiresIn } = await issueAccessToken({ ...client, scopes });
+  const body: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
+  return new Response(JSON.stringify(body), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   });

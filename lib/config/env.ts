@@ -66,6 +66,44 @@ const envSchema = z
         }
         return parsed;
       }),
+    /** Webhook deliveries (issue 10): an attempt succeeds on a 2xx within this many milliseconds. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /**
+     * Seconds between a failed attempt and the next (Standard Webhooks' schedule); after the last
+     * one the delivery has failed. Fractions allowed (tests use short ones).
+     */
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .default('5,300,1800,7200,18000,36000,36000')
+      .transform((value, ctx) => {
+        const steps = value.split(',').map((step) => Number(step.trim()));
+        if (steps.length === 0 || steps.some((step) => !Number.isFinite(step) || step <= 0 || step > 604_800)) {
+          ctx.addIssue({ code: 'custom', message: 'must be comma-separated positive seconds, e.g. 5,300,1800' });
+          return z.NEVER;
+        }
+        return steps;
+      }),
+    /** Attempts each server process makes at once. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
+    /** A configuration whose attempts have all failed for this many hours is disabled. */
+    WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0.0001).max(8760).default(120),
+    /** After a rotation the previous secret keeps signing (a second signature) for this many hours. */
+    WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(720).default(24),
+    /**
+     * DNS servers (ip or ip:port, comma-separated) that deliveries resolve receivers' names with;
+     * the system resolver when unset. Every answer is checked against the private-target policy.
+     */
+    WEBHOOK_DNS_SERVERS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        value
+          ? value
+              .split(',')
+              .map((server) => server.trim())
+              .filter(Boolean)
+          : undefined,
+      ),
     /** Which scheduling back-end answers reservations. */
     SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
     /** Embedded scheduler: nrMinDuracao at most this many times the exam's usual duration. */

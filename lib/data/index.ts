@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
 import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from '@/lib/seed/seed';
+import { ensureWebhookSecrets } from '@/lib/webhooks/secrets';
 
 /**
  * The process's one database handle, migrated and seeded before first use: the composition of
@@ -24,6 +25,7 @@ async function open(): Promise<Knex> {
   await migrateWithRetry(db);
   await seedOnce(db, loadSeed());
   if (usesDemoSeed()) await topUpDemoSlots(db);
+  await ensureWebhookSecrets(db);
   return db;
 }
 

@@ -3,7 +3,17 @@ import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib
 import { problemSchema } from '@/lib/http/problem-schema';
 import { freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
 import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
-import { webhookConfigurationSchema, webhookUpdateSchema } from '@/lib/webhooks/contract';
+import { webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
+import {
+  deliveryCreatedSchema,
+  deliveryDetailSchema,
+  deliverySchema,
+  publishedEventSchema,
+  publishEventSchema,
+  recoveryResultSchema,
+  recoverySchema,
+  webhookSecretSchema,
+} from '@/lib/webhooks/delivery-contract';
 
 import { operations } from '@/lib/api/operations';
 import { jsonSchema } from './fragments';
@@ -43,6 +53,11 @@ export function buildOpenApiDocument() {
       { name: 'Autenticação', description: 'Access tokens for API clients (OAuth 2.0 client credentials).' },
       { name: 'Webhooks', description: 'Webhook configurations for health-evaluation and proposal events (contract §4.1).' },
       {
+        name: 'Entregas de webhook',
+        description:
+          'Events in, signed notifications out (Standard Webhooks): publishing, the delivery log, redelivery, recovery, test events and signing secrets.',
+      },
+      {
         name: 'Agendamentos',
         description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
       },
@@ -53,7 +68,16 @@ export function buildOpenApiDocument() {
     components: {
       schemas: {
         WebhookUpdate: jsonSchema(webhookUpdateSchema, 'input'),
-        WebhookConfiguration: jsonSchema(webhookConfigurationSchema, 'output'),
+        WebhookView: jsonSchema(webhookViewSchema, 'output'),
+        WebhookDetail: jsonSchema(webhookDetailSchema, 'output'),
+        PublishEvent: jsonSchema(publishEventSchema, 'input'),
+        PublishedEvent: jsonSchema(publishedEventSchema, 'output'),
+        Delivery: jsonSchema(deliverySchema, 'output'),
+        DeliveryDetail: jsonSchema(deliveryDetailSchema, 'output'),
+        DeliveryCreated: jsonSchema(deliveryCreatedSchema, 'output'),
+        Recovery: jsonSchema(recoverySchema, 'input'),
+        RecoveryResult: jsonSchema(recoveryResultSchema, 'output'),
+        WebhookSecret: jsonSchema(webhookSecretSchema, 'output'),
         SlotReservationRequest: jsonSchema(slotReservationSchema, 'input'),
         SlotReservationResponse: jsonSchema(slotReservationResponseSchema, 'output'),
         FreeSlot: jsonSchema(freeSlotSchema, 'output'),
@@ -67,7 +91,19 @@ export function buildOpenApiDocument() {
       },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/token.' },
-        oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/api/v1/auth/token', scopes: {} } } },
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            clientCredentials: {
+              tokenUrl: '/api/v1/auth/token',
+              scopes: {
+                webhooks: 'Webhook configurations and their deliveries',
+                scheduling: 'Free slots and reservations',
+                'eventos:publicar': 'Publish health-evaluation and proposal events',
+              },
+            },
+          },
+        },
         clientBasic: {
           type: 'http',
           scheme: 'basic',

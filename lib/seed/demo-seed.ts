@@ -72,6 +72,15 @@ export function demoSeed(now = new Date()): SeedInput {
         usuarioId: 'b8e2a4c6-1d3f-4a5b-9c7d-2e4f6a8b0c1d',
         sistemaOrigem: 7,
       },
+      {
+        // The health-evaluation system: it publishes events (README: "Publishing an event").
+        clientId: 'avaliacao-saude',
+        clientSecret: 'segredo-demo-eventos-2026',
+        name: 'Sistema de Avaliação de Saúde',
+        usuarioId: '00000000-0000-4000-8000-00000000e001',
+        sistemaOrigem: 1,
+        scopes: ['eventos:publicar'],
+      },
     ],
     webhookConfigs: [
       {

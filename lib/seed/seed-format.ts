@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_FLAGS, webhookHeaderSchema, type WebhookEventFlag } from '@/lib/webhooks/contract';
 
 import { STAFF_ROLES } from '@/lib/auth/roles';
+import { DEFAULT_SCOPES, KNOWN_SCOPES } from '@/lib/auth/scopes';
 
 /** The seed file format (SEED_FILE); every key optional. */
 
@@ -32,6 +33,10 @@ export const seedSchema = z.strictObject({
         name: z.string().min(1),
         usuarioId: uuid,
         sistemaOrigem: z.number().int(),
+        scopes: z
+          .array(z.enum(KNOWN_SCOPES as [string, ...string[]]))
+          .min(1)
+          .default([...DEFAULT_SCOPES]),
       }),
     )
     .default([]),

@@ -95,6 +95,7 @@ export async function seedOnce(db: Knex, seed: SeedData | undefined): Promise<vo
           name: client.name,
           usuario_id: client.usuarioId,
           sistema_origem: client.sistemaOrigem,
+          scopes: client.scopes.join(' '),
           created_at: now,
         });
       }

@@ -23,6 +23,7 @@ import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/su
 const tenantA: ApiClientPrincipal = {
   kind: 'api-client',
   issuer: 'embedded',
+  scopes: ['webhooks', 'scheduling'],
   clientId: TENANT_A.clientId,
   usuarioId: TENANT_A.usuarioId,
   sistemaOrigem: TENANT_A.sistemaOrigem,
@@ -59,6 +60,7 @@ export function repositoryContract(): void {
     expect(await authenticateApiClient(TENANT_B.clientId, TENANT_B.clientSecret)).toEqual({
       kind: 'api-client',
       issuer: 'embedded',
+      scopes: ['webhooks', 'scheduling'],
       ...withoutSecret(TENANT_B),
     });
     expect(await authenticateApiClient(TENANT_B.clientId, 'wrong-secret')).toBeUndefined();

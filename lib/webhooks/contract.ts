@@ -111,6 +111,10 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
     url: webhookUrlSchema(policy).optional(),
     headers: webhookHeadersSchema.optional(),
     ...eventFlagShape,
+    ativo: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Beyond the contract: false stops deliveries (events are kept as skipped); true resumes them.' }),
   });
 }
 
@@ -130,6 +134,27 @@ export const webhookConfigurationSchema = z.object({
 });
 
 export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
+
+/** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
+export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];
+
+/**
+ * A configuration as the API answers it: the contract's object plus `ativo` (whether deliveries go
+ * out). The GET adds why and since when deliveries stopped; the PUT answers only the object and `ativo`.
+ */
+export const webhookViewSchema = webhookConfigurationSchema.extend({
+  ativo: z.boolean().meta({ description: 'Beyond the contract: whether events are delivered to this configuration.' }),
+});
+export type WebhookView = z.infer<typeof webhookViewSchema>;
+
+export const webhookDetailSchema = webhookViewSchema.extend({
+  desativacao: z
+    .object({ motivo: z.enum(DISABLED_REASONS), em: z.string() })
+    .nullable()
+    .meta({ description: 'Why and when deliveries stopped, while `ativo` is false.' }),
+});
+export type WebhookDetail = z.infer<typeof webhookDetailSchema>;
 
 // Any 8-4-4-4-12 hex identifier: ids minted by other systems need not carry an RFC 9562 version.
 export const webhookIdSchema = z.guid();

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { WebhookConfiguration, WebhookEventFlag, WebhookHeader } from './contract';
+import { newEncryptedSecret } from './secrets';
 
 /** Column of each event flag; the contract's names are too long for portable identifiers. */
 export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
@@ -12,7 +13,10 @@ export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
   eventoPropostaCancelada: 'ev_proposta_cancelada',
 };
 
-export type StoredWebhook = { config: WebhookConfiguration; version: number };
+/** Whether deliveries go out, and if not, why and since when (issue 10 §3). */
+export type DeliveryState = { enabled: boolean; disabledReason: string | null; disabledAt: number | null };
+
+export type StoredWebhook = { config: WebhookConfiguration; version: number; state: DeliveryState };
 
 function fromRow(row: DbRow): StoredWebhook {
   const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [flag, toBoolean(row[column])])) as Record<
@@ -21,6 +25,11 @@ function fromRow(row: DbRow): StoredWebhook {
   >;
   return {
     version: toNumber(row.version),
+    state: {
+      enabled: toBoolean(row.enabled),
+      disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,
+      disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : toNumber(row.disabled_at),
+    },
     config: {
       id: String(row.id),
       usuarioId: String(row.usuario_id),
@@ -74,7 +83,15 @@ function toRow(config: WebhookConfiguration, version: number) {
 }
 
 export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
-  await trx('webhook_configs').insert(toRow(config, 1));
+  await trx('webhook_configs').insert({ ...toRow(config, 1), secret_enc: newEncryptedSecret(), enabled: true });
+}
+
+/** Switches deliveries on (clearing why they were off) or off (for `reason`); part of the version. */
+export async function saveDeliveryState(trx: Knex.Transaction, id: string, enabled: boolean, reason: string | null, now: number) {
+  const values = enabled
+    ? { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null }
+    : { enabled: false, disabled_reason: reason, disabled_at: now };
+  await trx('webhook_configs').where({ id }).update(values);
 }
 
 /** Writes a whole configuration, only if it still has `expectedVersion`; false when it did not. */

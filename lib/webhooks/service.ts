@@ -4,15 +4,15 @@ import { ApiError, problems } from '@/lib/http/errors';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskSecret } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
-import type { WebhookConfiguration, WebhookUpdate } from './contract';
-import { findWebhook, listWebhooks, saveWebhook, type StoredWebhook } from './repository';
+import type { DisabledReason, WebhookConfiguration, WebhookDetail, WebhookUpdate, WebhookView } from './contract';
+import { findWebhook, listWebhooks, saveDeliveryState, saveWebhook, type StoredWebhook } from './repository';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
  * usuarioId; any other id, someone else's included, answers exactly like an unknown one (404), so
  * ids of other tenants cannot be probed. Staff with the webhooks role see every configuration.
  */
-function visibleTo(principal: Principal, stored: StoredWebhook | undefined): stored is StoredWebhook {
+export function visibleTo(principal: Principal, stored: StoredWebhook | undefined): stored is StoredWebhook {
   if (!stored) return false;
   // Stored ids are lowercase (seed-format.ts); a platform token may spell its claim otherwise.
   return principal.kind === 'staff' || stored.config.usuarioId === principal.usuarioId.toLowerCase();
@@ -22,16 +22,31 @@ export function etagOf(stored: StoredWebhook): string {
   return `"${stored.config.id}.v${stored.version}"`;
 }
 
+/** The PUT's answer: the contract's object and whether deliveries go out. */
+export function viewOf(stored: StoredWebhook): WebhookView {
+  return { ...stored.config, ativo: stored.state.enabled };
+}
+
+/** The GET's answer: also why and since when deliveries stopped. */
+export function detailOf(stored: StoredWebhook): WebhookDetail {
+  const { enabled, disabledReason, disabledAt } = stored.state;
+  const desativacao =
+    !enabled && disabledReason && disabledAt !== null
+      ? { motivo: disabledReason as DisabledReason, em: new Date(disabledAt).toISOString() }
+      : null;
+  return { ...viewOf(stored), desativacao };
+}
+
 export async function getWebhook(principal: Principal, id: string): Promise<StoredWebhook> {
   const stored = await findWebhook(await getDb(), id);
   if (!visibleTo(principal, stored)) throw problems.notFound('Webhook configuration not found.');
   return stored;
 }
 
-export async function searchWebhooks(principal: Principal, search: string | undefined): Promise<WebhookConfiguration[]> {
+export async function searchWebhooks(principal: Principal, search: string | undefined): Promise<WebhookView[]> {
   const usuarioId = principal.kind === 'api-client' ? principal.usuarioId : undefined;
   const found = await listWebhooks(await getDb(), { usuarioId, search, limit: 500 });
-  return found.map((stored) => stored.config);
+  return found.map(viewOf);
 }
 
 /**
@@ -55,20 +70,22 @@ export async function updateWebhook(
           'The configuration was changed by someone else since you read it. Reload it and apply your change again.',
         );
       }
-      const next: WebhookConfiguration = { ...current.config, ...definedOnly(update) };
+      const { ativo, ...fields } = update;
+      const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
       if (!(await saveWebhook(trx, next, current.version))) {
         throw problems.preconditionFailed('The configuration was changed at the same time. Reload it and apply your change again.');
       }
+      const state = ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo);
       await recordAudit(trx, {
         principal,
         action: 'webhook.update',
         target: `webhook:${id}`,
         outcome: 'updated',
         httpStatus: 200,
-        before: auditView(current.config),
-        after: auditView(next),
+        before: { ...auditView(current.config), ativo: current.state.enabled },
+        after: { ...auditView(next), ativo: state.enabled },
       });
-      return { config: next, version: current.version + 1 };
+      return { config: next, version: current.version + 1, state };
     });
   } catch (error) {
     // The transaction rolled back; the refusal is recorded on its own.
@@ -97,7 +114,13 @@ export async function recordRefusedUpdate(principal: Principal, id: string, erro
   });
 }
 
-function definedOnly(update: WebhookUpdate): Partial<WebhookConfiguration> {
+async function switchDeliveries(trx: Parameters<typeof saveDeliveryState>[0], id: string, enabled: boolean) {
+  const now = Date.now();
+  await saveDeliveryState(trx, id, enabled, enabled ? null : 'manual', now);
+  return { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : now };
+}
+
+function definedOnly(update: Omit<WebhookUpdate, 'ativo'>): Partial<WebhookConfiguration> {
   return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
 }
 

@@ -276,6 +276,7 @@ export const en: Messages = {
   'validation.unknownField': 'Unknown field: not part of the contract.',
   'validation.invalidFormat': 'Invalid format ({format}).',
   'validation.invalid': 'Invalid value.',
+  'validation.code.eventDataTooLarge': 'Must be at most {max} bytes as JSON.',
   'validation.code.invisibleCharacters': 'Must not contain invisible characters (zero-width spaces or text-direction marks).',
   'validation.code.controlCharacters': 'Must not contain control characters (such as NUL, tab or a line break).',
   'validation.code.noSurroundingSpaces': 'Must not start or end with spaces.',

@@ -278,6 +278,7 @@ export const ptBR = {
   'validation.unknownField': 'Campo desconhecido: não faz parte do contrato.',
   'validation.invalidFormat': 'Formato inválido ({format}).',
   'validation.invalid': 'Valor inválido.',
+  'validation.code.eventDataTooLarge': 'Deve ter no máximo {max} bytes em JSON.',
   'validation.code.invisibleCharacters': 'Não pode conter caracteres invisíveis (espaços de largura zero ou marcas de direção de texto).',
   'validation.code.controlCharacters': 'Não pode conter caracteres de controle (como NUL, tabulação ou quebra de linha).',
   'validation.code.noSurroundingSpaces': 'Não pode começar nem terminar com espaços.',

@@ -67,6 +67,7 @@ END;`;
 const principal: ApiClientPrincipal = {
   kind: 'api-client',
   issuer: 'embedded',
+  scopes: ['webhooks', 'scheduling'],
   clientId: 'portal-parceiro',
   usuarioId: '7d4f1c2a-3b5e-4c6d-8e9f-0a1b2c3d4e5f',
   sistemaOrigem: 3,

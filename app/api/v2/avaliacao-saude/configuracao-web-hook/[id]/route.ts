@@ -2,25 +2,18 @@ import { operations } from '@/lib/api/operations';
 import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
 import { ApiError } from '@/lib/http/errors';
-import { webhookIdSchema } from '@/lib/webhooks/contract';
-import { FieldRejected } from '@/lib/validation/field-rejected';
+import { parseWebhookId as parseId } from '@/lib/webhooks/path-params';
 import { configuredWebhookUpdateSchema } from '@/lib/webhooks/configured-schema';
 import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
-import { etagOf, getWebhook, recordRefusedUpdate, updateWebhook } from '@/lib/webhooks/service';
+import { detailOf, etagOf, getWebhook, recordRefusedUpdate, updateWebhook, viewOf } from '@/lib/webhooks/service';
 
 export const dynamic = 'force-dynamic';
 
 type Params = { id: string };
 
-/** The path's id, lowercase as ids are stored; 400 naming `id` (a path parameter, so no pointer). */
-function parseId(id: string): string {
-  if (!webhookIdSchema.safeParse(id).success) throw new FieldRejected('id', 'uuid', '', 'The path parameter id is not a UUID.');
-  return id.toLowerCase();
-}
-
 export const GET = apiRoute<Params>(operations.getWebhookConfiguration, async ({ principal, params }) => {
   const stored = await getWebhook(principal, parseId(params.id));
-  return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
+  return jsonResponse(detailOf(stored), { headers: { ETag: etagOf(stored) } });
 });
 
 export const PUT = apiRoute<Params>(operations.updateWebhookConfiguration, async ({ request, principal, params, json, parse }) => {
@@ -36,7 +29,7 @@ export const PUT = apiRoute<Params>(operations.updateWebhookConfiguration, async
     }
   })();
   const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
-  return jsonResponse(stored.config, { headers: { ETag: etagOf(stored) } });
+  return jsonResponse(viewOf(stored), { headers: { ETag: etagOf(stored) } });
 });
 
 // Every other method: 405 problem+json with Allow (lib/http/route.ts).

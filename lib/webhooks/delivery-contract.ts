@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './contract';
+
+/**
+ * Webhook deliveries (issue 10, following the Standard Webhooks specification): what a producer
+ * publishes, what a receiver gets, and the delivery log as the API answers it. No server imports:
+ * the console reads the same types and names.
+ */
+
+/** The event type a receiver sees for each of §2.1's flags, plus the console's test event. */
+export const EVENT_TYPE_OF_FLAG: Record<WebhookEventFlag, string> = {
+  eventoAvaliacaoSaudeAprovada: 'avaliacao-saude.aprovada',
+  eventoAvaliacaoSaudeAguardandoAprovacao: 'avaliacao-saude.aguardando-aprovacao',
+  eventoAvaliacaoSaudeArquivada: 'avaliacao-saude.arquivada',
+  eventoAvaliacaoSaudeDesarquivada: 'avaliacao-saude.desarquivada',
+  eventoPropostaCancelada: 'proposta.cancelada',
+};
+export const TEST_EVENT_TYPE = 'webhook.teste';
+
+export const MAX_EVENT_DATA_BYTES = 32 * 1024;
+
+export const publishEventSchema = z.strictObject({
+  tipo: z.enum(WEBHOOK_EVENT_FLAGS).meta({ description: 'The §2.1 flag whose configurations receive the event.' }),
+  usuarioId: z.guid().transform((value) => value.toLowerCase()),
+  dados: z
+    .record(z.string(), z.unknown())
+    .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= MAX_EVENT_DATA_BYTES, {
+      params: { key: 'eventDataTooLarge', max: MAX_EVENT_DATA_BYTES },
+    })
+    .meta({ description: `A JSON object of at most ${MAX_EVENT_DATA_BYTES} bytes, sent to receivers inside \`data\`.` }),
+  idEvento: z
+    .string()
+    .min(1)
+    .max(100)
+    .refine((value) => !hasControlCharacters(value), noControlCharacters)
+    .optional()
+    .meta({ description: 'The producer’s own id: the same id again answers the first event and sends nothing twice.' }),
+});
+export type PublishEvent = z.output<typeof publishEventSchema>;
+
+export const publishedEventSchema = z.object({ id: z.string(), entregas: z.number().int() });
+export type PublishedEvent = z.infer<typeof publishedEventSchema>;
+
+export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Why an attempt failed, when it got no 2xx (stored as `last_error` / an attempt's `erro`). */
+export const ATTEMPT_ERRORS = [
+  'status-http',
+  'tempo-esgotado',
+  'conexao-recusada',
+  'dns',
+  'destino-bloqueado',
+  'redirecionamento',
+  'erro-rede',
+] as const;
+export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
+
+export const deliveryListQuerySchema = z.strictObject({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  limite: z.coerce.number().int().min(1).max(200).default(50),
+  antes: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only deliveries created before this instant (paging).' }),
+});
+
+export const recoverySchema = z.strictObject({
+  desde: z.iso.datetime({ offset: true }).meta({ description: 'Failed and skipped deliveries created since this instant are sent again.' }),
+});
+
+const lastResponseSchema = z.object({
+  status: z.number().int().nullable(),
+  duracaoMs: z.number().int(),
+  corpo: z.string().nullable().meta({ description: 'The first 1 KiB of the receiver’s answer.' }),
+  erro: z.enum(ATTEMPT_ERRORS).nullable(),
+});
+
+export const deliverySchema = z.object({
+  id: z.string().meta({ description: 'The `webhook-id` header: the same on every attempt.' }),
+  idEvento: z.string(),
+  tipo: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  tentativas: z.number().int(),
+  criadaEm: z.string(),
+  proximaTentativaEm: z.string().nullable(),
+  ultimaResposta: lastResponseSchema.nullable(),
+});
+export type Delivery = z.infer<typeof deliverySchema>;
+
+export const attemptSchema = z.object({
+  numero: z.number().int(),
+  em: z.string(),
+  status: z.number().int().nullable(),
+  duracaoMs: z.number().int(),
+  corpo: z.string().nullable(),
+  erro: z.enum(ATTEMPT_ERRORS).nullable(),
+  cabecalhos: z.record(z.string(), z.string()).meta({ description: 'The request headers sent; custom header values masked.' }),
+});
+
+export const deliveryDetailSchema = deliverySchema.extend({
+  requisicao: z.object({ url: z.string(), corpo: z.string() }),
+  tentativasDetalhadas: z.array(attemptSchema),
+});
+export type DeliveryDetail = z.infer<typeof deliveryDetailSchema>;
+
+export const webhookSecretSchema = z.object({ segredo: z.string() });
+export const deliveryCreatedSchema = z.object({ id: z.string() });
+export const recoveryResultSchema = z.object({ reenviadas: z.number().int() });

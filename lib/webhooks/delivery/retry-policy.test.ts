@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { decide, retryAfterSeconds, type RetrySettings } from './retry-policy';
+
+const settings: RetrySettings = { scheduleSeconds: [5, 300, 1800], disableAfterMs: 3_600_000 };
+const now = 1_800_000_000_000;
+
+describe('webhook retry policy', () => {
+  it('a 2xx delivers and clears the failing streak', () => {
+    expect(decide({ status: 204, error: null }, 3, now - 1000, now, settings)).toEqual({
+      status: 'entregue',
+      nextAttemptAt: null,
+      failingSince: null,
+    });
+  });
+
+  it('a failure waits the schedule’s step for that attempt, then fails after the last step', () => {
+    expect(decide({ status: 500, error: 'status-http' }, 1, null, now, settings)).toEqual({
+      status: 'pendente',
+      nextAttemptAt: now + 5000,
+      failingSince: now,
+    });
+    expect(decide({ status: null, error: 'tempo-esgotado' }, 3, now - 10, now, settings)).toMatchObject({ nextAttemptAt: now + 1_800_000 });
+    expect(decide({ status: 500, error: 'status-http' }, 4, now - 10, now, settings)).toMatchObject({
+      status: 'falhou',
+      nextAttemptAt: null,
+    });
+  });
+
+  it('Retry-After delays the next attempt, capped at the longest step', () => {
+    expect(decide({ status: 429, error: 'status-http', retryAfterSeconds: 60 }, 1, null, now, settings).nextAttemptAt).toBe(now + 60_000);
+    expect(decide({ status: 503, error: 'status-http', retryAfterSeconds: 99_999 }, 1, null, now, settings).nextAttemptAt).toBe(
+      now + 1_800_000,
+    );
+    expect(decide({ status: 503, error: 'status-http', retryAfterSeconds: 1 }, 2, null, now, settings).nextAttemptAt).toBe(now + 300_000);
+  });
+
+  it('410 Gone fails the delivery and disables the configuration at once', () => {
+    expect(decide({ status: 410, error: 'status-http' }, 1, null, now, settings)).toMatchObject({
+      status: 'falhou',
+      disable: 'receptor-410',
+    });
+  });
+
+  it('failing for the whole disable window disables the configuration', () => {
+    expect(decide({ status: 500, error: 'status-http' }, 1, now - 3_600_000, now, settings)).toMatchObject({
+      status: 'falhou',
+      disable: 'falhas-consecutivas',
+    });
+    expect(decide({ status: 500, error: 'status-http' }, 1, now - 3_599_999, now, settings).disable).toBeUndefined();
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds(new Date(now + 30_000).toUTCString(), now)).toBe(30);
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds(undefined, now)).toBeUndefined();
+  });
+});

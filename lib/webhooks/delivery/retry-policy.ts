@@ -1,0 +1,43 @@
+import type { AttemptError, DeliveryStatus } from '../delivery-contract';
+
+/**
+ * What an attempt's outcome means for its delivery and configuration (issue 10 §3), as a pure
+ * function: success on a 2xx; otherwise the next attempt after the schedule's step for this
+ * attempt (at least a 429/503's Retry-After, at most the schedule's longest step), or failed after
+ * the last step. A 410 Gone disables the configuration at once; attempts that have all failed for
+ * the disable window disable it too.
+ */
+export type RetrySettings = { scheduleSeconds: readonly number[]; disableAfterMs: number };
+
+export type Outcome = { status: number | null; error: AttemptError | null; retryAfterSeconds?: number };
+
+export type Decision = {
+  status: DeliveryStatus;
+  nextAttemptAt: number | null;
+  disable?: 'receptor-410' | 'falhas-consecutivas';
+  failingSince: number | null;
+};
+
+export function isSuccess(outcome: Outcome): boolean {
+  return outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+}
+
+export function decide(outcome: Outcome, attemptNo: number, failingSince: number | null, now: number, settings: RetrySettings): Decision {
+  if (isSuccess(outcome)) return { status: 'entregue', nextAttemptAt: null, failingSince: null };
+  const since = failingSince ?? now;
+  if (outcome.status === 410) return { status: 'falhou', nextAttemptAt: null, disable: 'receptor-410', failingSince: since };
+  const disable = now - since >= settings.disableAfterMs ? ('falhas-consecutivas' as const) : undefined;
+  const step = settings.scheduleSeconds[attemptNo - 1];
+  if (step === undefined || disable) return { status: 'falhou', nextAttemptAt: null, disable, failingSince: since };
+  const longest = Math.max(...settings.scheduleSeconds);
+  const waitSeconds = Math.min(Math.max(step, outcome.retryAfterSeconds ?? 0), Math.max(longest, step));
+  return { status: 'pendente', nextAttemptAt: now + Math.round(waitSeconds * 1000), failingSince: since };
+}
+
+/** Retry-After as seconds (RFC 9110 §10.2.3: delay-seconds or an HTTP date); undefined if absent or unreadable. */
+export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}

@@ -1,0 +1,155 @@
+import 'server-only';
+import { env } from '@/lib/config/env';
+import { getDb } from '@/lib/data';
+import type { DbRow } from '@/lib/db/dialect';
+import { recordAudit } from '@/lib/audit/audit-trail';
+import { ownerKey, type Principal } from '@/lib/auth/principal';
+import { problems } from '@/lib/http/errors';
+import { log } from '@/lib/log';
+import type { Delivery, DeliveryDetail, DeliveryStatus, PublishEvent, PublishedEvent } from '../delivery-contract';
+import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
+import { getWebhook } from '../service';
+import { eventType, messageBody } from './message';
+import {
+  createTestDelivery,
+  findDelivery,
+  listDeliveries,
+  publishEvent,
+  recoverDeliveries,
+  requeueDelivery,
+  type DeliveryRow,
+} from './store';
+import { deliveryWorker } from './worker';
+
+/**
+ * Webhook deliveries as callers see them. Everything about a configuration's deliveries (log,
+ * redelivery, recovery, test events, its secret) is for its owner and staff with the webhooks role:
+ * getWebhook answers anyone else 404, exactly as for an unknown id.
+ */
+const DELIVERY_ID = /^msg_[0-9a-z]{29}$/;
+
+export async function publish(principal: Principal, input: PublishEvent): Promise<PublishedEvent & { repeated: boolean }> {
+  const published = await publishEvent(await getDb(), ownerKey(principal), input, Date.now());
+  // Ids and counts only: `dados` may carry personal data.
+  log.info('webhook.event_published', {
+    eventId: published.id,
+    tipo: input.tipo,
+    deliveries: published.entregas,
+    repeated: published.repeated,
+  });
+  if (!published.repeated && published.entregas > 0) deliveryWorker().wake();
+  return published;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function deliveryView(delivery: DeliveryRow, tipo: string, idEvento: string): Delivery {
+  return {
+    id: delivery.id,
+    idEvento,
+    tipo: eventType(tipo),
+    status: delivery.status,
+    tentativas: delivery.attempts,
+    criadaEm: new Date(delivery.createdAt).toISOString(),
+    proximaTentativaEm: iso(delivery.nextAttemptAt),
+    ultimaResposta:
+      delivery.lastAttemptAt === null
+        ? null
+        : { status: delivery.lastStatus, duracaoMs: delivery.lastDurationMs ?? 0, corpo: delivery.lastBody, erro: delivery.lastError },
+  };
+}
+
+export async function deliveriesOf(
+  principal: Principal,
+  configId: string,
+  query: { status?: DeliveryStatus; limite: number; antes?: string },
+): Promise<Delivery[]> {
+  await getWebhook(principal, configId);
+  const rows = await listDeliveries(await getDb(), configId, {
+    status: query.status,
+    limit: query.limite,
+    before: query.antes === undefined ? undefined : Date.parse(query.antes),
+  });
+  return rows.map((row) => deliveryView(row.delivery, row.tipo, row.idEvento));
+}
+
+async function visibleDelivery(principal: Principal, configId: string, deliveryId: string) {
+  await getWebhook(principal, configId);
+  const found = DELIVERY_ID.test(deliveryId) ? await findDelivery(await getDb(), configId, deliveryId) : undefined;
+  if (!found) throw problems.notFound('Delivery not found.');
+  return found;
+}
+
+export async function deliveryDetail(principal: Principal, configId: string, deliveryId: string): Promise<DeliveryDetail> {
+  const { context, attempts } = await visibleDelivery(principal, configId, deliveryId);
+  const { event } = context;
+  return {
+    ...deliveryView(context.delivery, event.tipo, event.idEvento ?? event.id),
+    requisicao: { url: context.config.url, corpo: messageBody(event) },
+    tentativasDetalhadas: attempts.map((attempt) => ({
+      numero: attempt.number,
+      em: new Date(attempt.startedAt).toISOString(),
+      status: attempt.status,
+      duracaoMs: attempt.durationMs,
+      corpo: attempt.body,
+      erro: attempt.error,
+      cabecalhos: attempt.headers,
+    })),
+  };
+}
+
+export async function redeliver(principal: Principal, configId: string, deliveryId: string): Promise<{ id: string }> {
+  await visibleDelivery(principal, configId, deliveryId);
+  await requeueDelivery(await getDb(), deliveryId, Date.now());
+  deliveryWorker().wake();
+  return { id: deliveryId };
+}
+
+export async function recover(principal: Principal, configId: string, since: string): Promise<{ reenviadas: number }> {
+  await getWebhook(principal, configId);
+  const reenviadas = await recoverDeliveries(await getDb(), configId, Date.parse(since), Date.now());
+  if (reenviadas > 0) deliveryWorker().wake();
+  return { reenviadas };
+}
+
+export async function sendTestEvent(principal: Principal, configId: string): Promise<{ id: string }> {
+  const stored = await getWebhook(principal, configId);
+  const id = await createTestDelivery(await getDb(), configId, stored.config.usuarioId, ownerKey(principal), Date.now());
+  deliveryWorker().wake();
+  return { id };
+}
+
+export async function secretOf(principal: Principal, configId: string): Promise<{ segredo: string }> {
+  await getWebhook(principal, configId);
+  const db = await getDb();
+  const rows: DbRow[] = await db('webhook_configs').where({ id: configId }).select('secret_enc');
+  return { segredo: decryptSecret(String(rows[0]?.secret_enc)) };
+}
+
+/** A new secret; the previous one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS. */
+export async function rotateSecret(principal: Principal, configId: string): Promise<{ segredo: string }> {
+  await getWebhook(principal, configId);
+  const segredo = generateWebhookSecret();
+  const now = Date.now();
+  const db = await getDb();
+  await db.transaction(async (trx) => {
+    const rows: DbRow[] = await trx('webhook_configs').where({ id: configId }).select('secret_enc');
+    await trx('webhook_configs')
+      .where({ id: configId })
+      .update({
+        secret_enc: encryptSecret(segredo),
+        previous_secret_enc: rows[0]?.secret_enc ?? null,
+        previous_secret_until: now + env().WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+      });
+    await recordAudit(trx, {
+      principal,
+      action: 'webhook.secret_rotate',
+      target: `webhook:${configId}`,
+      outcome: 'rotated',
+      httpStatus: 200,
+    });
+  });
+  return { segredo };
+}
