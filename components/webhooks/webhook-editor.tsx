@@ -20,19 +20,22 @@ import { useLocale, useT } from '@/lib/i18n/client';
 import {
   webhookUpdateSchema,
   WEBHOOK_EVENT_FLAGS,
-  type WebhookConfiguration,
+  type WebhookDetail,
+  type WebhookView,
   type WebhookEventFlag,
   type WebhookHeader,
 } from '@/lib/webhooks/contract';
 import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-policy';
 import { HeadersEditor } from './headers-editor';
+import { DeliveriesPanel } from './deliveries-panel';
+import { DeliveryStateCard } from './delivery-state-card';
 import { EventToggles } from './event-toggles';
 
-export type WebhookFormValues = { url: string; headers: WebhookHeader[] } & Record<WebhookEventFlag, boolean>;
+export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
 
-function formValuesOf(config: WebhookConfiguration): WebhookFormValues {
+function formValuesOf(config: WebhookDetail): WebhookFormValues {
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, config[flag]])) as Record<WebhookEventFlag, boolean>;
-  return { url: config.url, headers: config.headers.map((header) => ({ ...header })), ...flags };
+  return { url: config.url, headers: config.headers.map((header) => ({ ...header })), ativo: config.ativo, ...flags };
 }
 
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
@@ -75,8 +78,13 @@ export function WebhookEditor({ id }: { id: string }) {
       </>
     );
   }
-  // A new version (saved here or reloaded after a conflict) starts a fresh form.
-  return <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />;
+  // A new version (saved here or reloaded after a conflict) starts a fresh form; the deliveries stay.
+  return (
+    <>
+      <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />
+      <DeliveriesPanel id={query.data.config.id} />
+    </>
+  );
 }
 
 function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; onReload: () => void; reloading: boolean }) {
@@ -99,7 +107,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
 
   const save = useMutation({
     mutationFn: (values: WebhookFormValues) =>
-      apiJson<WebhookConfiguration>(locale, apiPath(operations.updateWebhookConfiguration, { id: config.id }), {
+      apiJson<WebhookView>(locale, apiPath(operations.updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(values),
@@ -108,7 +116,13 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
       toast(t('webhook.saved'));
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all, refetchType: 'none' });
       void queryClient.invalidateQueries({ queryKey: ['webhooks', 'list'] });
-      queryClient.setQueryData<LoadedWebhook>(webhookKeys.detail(config.id), { config: body, etag: headers.get('etag') ?? '' });
+      // The PUT answers no `desativacao`: keep the one read until the refetch brings the new one.
+      const desativacao = body.ativo ? null : config.desativacao;
+      queryClient.setQueryData<LoadedWebhook>(webhookKeys.detail(config.id), {
+        config: { ...body, desativacao },
+        etag: headers.get('etag') ?? '',
+      });
+      void queryClient.invalidateQueries({ queryKey: webhookKeys.detail(config.id) });
     },
     onError: (error) => {
       if (error instanceof ApiProblem && error.status === 412) return setConflict(true);
@@ -199,6 +213,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
           <UrlAsciiForm />
         </Card>
 
+        <DeliveryStateCard config={config} />
         <HeadersEditor />
         <EventToggles />
 

@@ -6,7 +6,8 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
 import { useWebhookList } from '@/lib/client/webhook-queries';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookView } from '@/lib/webhooks/contract';
+import { Badge } from '@/components/ui/badge';
 import { QueryStatus } from '@/components/console/query-status';
 import { cn } from '@/components/ui/cn';
 
@@ -56,14 +57,21 @@ export function WebhookList() {
   );
 }
 
-function WebhookRow({ config }: { config: WebhookConfiguration }) {
+function WebhookRow({ config }: { config: WebhookView }) {
   const t = useT();
   const on = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).length;
   return (
     <li className="rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm sm:px-5" data-webhook-id={config.id}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 flex-1">
-          <p className="font-mono text-sm font-medium break-all text-slate-900">{config.url}</p>
+          <p className="font-mono text-sm font-medium break-all text-slate-900">
+            {config.url}
+            {config.ativo ? null : (
+              <Badge tone="warning" className="ml-2 align-middle font-sans">
+                {t('webhooks.disabled')}
+              </Badge>
+            )}
+          </p>
           <p className="mt-1 text-xs break-all text-slate-600">
             <span className="font-mono">{config.usuarioId}</span>
             <span aria-hidden> · </span>

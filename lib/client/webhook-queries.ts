@@ -1,6 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { WebhookConfiguration } from '@/lib/webhooks/contract';
+import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
+import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, operations } from '@/lib/api/operations';
 import { apiJson } from './api';
@@ -11,9 +12,14 @@ export const webhookKeys = {
   all: ['webhooks'] as const,
   list: (search: string) => ['webhooks', 'list', search] as const,
   detail: (id: string) => ['webhooks', 'detail', id] as const,
+  deliveries: (id: string, status: DeliveryStatus | '') => ['webhooks', 'deliveries', id, status] as const,
+  delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
 };
 
-export type LoadedWebhook = { config: WebhookConfiguration; etag: string };
+export type LoadedWebhook = { config: WebhookDetail; etag: string };
+
+/** While a delivery is pending the log refreshes itself: staff watch a test event arrive. */
+const PENDING_REFRESH_MS = 2000;
 
 export function useWebhookList(search: string) {
   const locale = useLocale();
@@ -21,7 +27,7 @@ export function useWebhookList(search: string) {
     queryKey: webhookKeys.list(search),
     queryFn: async () => {
       const query = search ? `?q=${encodeURIComponent(search)}` : '';
-      return (await apiJson<WebhookConfiguration[]>(locale, `${apiPath(operations.listWebhookConfigurations)}${query}`)).body;
+      return (await apiJson<WebhookView[]>(locale, `${apiPath(operations.listWebhookConfigurations)}${query}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -32,8 +38,30 @@ export function useWebhook(id: string) {
   return useQuery({
     queryKey: webhookKeys.detail(id),
     queryFn: async (): Promise<LoadedWebhook> => {
-      const { body, headers } = await apiJson<WebhookConfiguration>(locale, apiPath(operations.getWebhookConfiguration, { id }));
+      const { body, headers } = await apiJson<WebhookDetail>(locale, apiPath(operations.getWebhookConfiguration, { id }));
       return { config: body, etag: headers.get('etag') ?? '' };
     },
+  });
+}
+
+export function useDeliveries(id: string, status: DeliveryStatus | '') {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.deliveries(id, status),
+    queryFn: async () => {
+      const query = status ? `?status=${status}` : '';
+      return (await apiJson<Delivery[]>(locale, `${apiPath(operations.listDeliveries, { id })}${query}`)).body;
+    },
+    refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pendente') ? PENDING_REFRESH_MS : false),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useDeliveryDetail(id: string, deliveryId: string) {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.delivery(id, deliveryId),
+    queryFn: async () => (await apiJson<DeliveryDetail>(locale, apiPath(operations.getDelivery, { id, entregaId: deliveryId }))).body,
+    refetchInterval: (query) => (query.state.data?.status === 'pendente' ? PENDING_REFRESH_MS : false),
   });
 }

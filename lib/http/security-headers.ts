@@ -32,9 +32,7 @@ export const PERMISSIONS_POLICY = [
   'payment=()',
   'usb=()',
   'serial=()',
-  'bluetooth=()',
   'browsing-topics=()',
-  'interest-cohort=()',
 ].join(', ');
 
 /** HSTS only when the public URL is https: on plain http the header is ignored, and it must not pin a dev host. */

@@ -1,0 +1,219 @@
+'use client';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { apiJson } from '@/lib/client/api';
+import { useDeliveries, useDeliveryDetail } from '@/lib/client/webhook-queries';
+import { apiPath, operations } from '@/lib/api/operations';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '@/lib/webhooks/delivery-contract';
+import type { Tone } from '@/components/ui/alert';
+import { SigningSecret } from './signing-secret';
+
+/**
+ * What happened to the events sent to this configuration: a test event, the signing secret, and
+ * the delivery log (filterable, refreshing while something is pending) with each delivery's
+ * attempts and a "Reenviar" that sends it again with the same webhook-id.
+ */
+const STATUS_TONE: Record<DeliveryStatus, Tone> = { pendente: 'info', entregue: 'success', falhou: 'danger', ignorada: 'neutral' };
+
+export function DeliveriesPanel({ id }: { id: string }) {
+  const t = useT();
+  return (
+    <section aria-labelledby="deliveries-title" className="mt-8 flex flex-col gap-5">
+      <h2 id="deliveries-title" className="text-xl font-semibold tracking-tight">
+        {t('delivery.title')}
+      </h2>
+      <SigningSecret id={id} />
+      <DeliveryLog id={id} />
+    </section>
+  );
+}
+
+function useFormatTime() {
+  const locale = useLocale();
+  return (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
+}
+
+function DeliveryLog({ id }: { id: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const [openId, setOpenId] = useState<string | undefined>();
+  const [testId, setTestId] = useState<string | undefined>();
+  const deliveries = useDeliveries(id, status);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] });
+
+  const sendTest = useMutation({
+    mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(operations.sendTestEvent, { id }), { method: 'POST' })).body,
+    onSuccess: ({ id: deliveryId }) => {
+      setTestId(deliveryId);
+      void refresh();
+    },
+  });
+  const testDelivery = deliveries.data?.find((delivery) => delivery.id === testId);
+
+  return (
+    <Card
+      title={t('delivery.logTitle')}
+      titleId="delivery-log-title"
+      description={t('delivery.logHelp')}
+      actions={
+        <Button variant="secondary" size="sm" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
+          {t('delivery.sendTest')}
+        </Button>
+      }
+    >
+      <div role="status" aria-live="polite" className="mb-3 text-sm empty:mb-0">
+        {sendTest.isError ? <ProblemMessage error={sendTest.error} /> : null}
+        {testId ? (
+          <span data-testid="test-outcome">
+            {testDelivery
+              ? t(`delivery.testOutcome.${testDelivery.status}`, { detail: responseSummary(testDelivery, t) })
+              : t('delivery.testSent')}
+          </span>
+        ) : null}
+      </div>
+      <div className="mb-3 flex items-center gap-2">
+        <label htmlFor="delivery-status" className="text-sm font-medium text-slate-900">
+          {t('delivery.filter')}
+        </label>
+        <select
+          id="delivery-status"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as DeliveryStatus | '')}
+          className="rounded border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
+          <option value="">{t('delivery.filterAll')}</option>
+          {DELIVERY_STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {t(`delivery.status.${value}`)}
+            </option>
+          ))}
+        </select>
+        {deliveries.isFetching ? <Spinner label={t('common.loading')} /> : null}
+      </div>
+      {deliveries.isError ? <ProblemMessage error={deliveries.error} /> : null}
+      {deliveries.data && deliveries.data.length === 0 ? <p className="text-sm text-slate-600">{t('delivery.empty')}</p> : null}
+      <ul className="divide-y divide-slate-200" data-testid="delivery-list">
+        {deliveries.data?.map((delivery) => (
+          <DeliveryRow
+            key={delivery.id}
+            configId={id}
+            delivery={delivery}
+            open={openId === delivery.id}
+            onToggle={() => setOpenId(openId === delivery.id ? undefined : delivery.id)}
+            onResent={refresh}
+          />
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+type T = ReturnType<typeof useT>;
+
+function responseSummary(delivery: Pick<Delivery, 'ultimaResposta'>, t: T): string {
+  const last = delivery.ultimaResposta;
+  if (!last) return t('delivery.noAttempt');
+  const what = last.status !== null ? `HTTP ${last.status}` : t(`delivery.error.${last.erro ?? 'erro-rede'}`);
+  return `${what} · ${last.duracaoMs} ms`;
+}
+
+function DeliveryRow({
+  configId,
+  delivery,
+  open,
+  onToggle,
+  onResent,
+}: {
+  configId: string;
+  delivery: Delivery;
+  open: boolean;
+  onToggle: () => void;
+  onResent: () => Promise<void>;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  const formatTime = useFormatTime();
+  const resend = useMutation({
+    mutationFn: () => apiJson(locale, apiPath(operations.redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
+    onSuccess: onResent,
+  });
+  const detailId = `delivery-${delivery.id}`;
+  return (
+    <li className="py-3" data-delivery-id={delivery.id}>
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <Badge tone={STATUS_TONE[delivery.status]}>{t(`delivery.status.${delivery.status}`)}</Badge>
+        <span className="font-mono text-sm text-slate-900">{delivery.tipo}</span>
+        <span className="text-sm text-slate-600">{formatTime(delivery.criadaEm)}</span>
+        <span className="text-sm text-slate-600">
+          {t('delivery.attempts', { count: delivery.tentativas })} · {responseSummary(delivery, t)}
+        </span>
+        <span className="ml-auto flex gap-2">
+          <Button variant="secondary" size="sm" onClick={onToggle} aria-expanded={open} aria-controls={detailId}>
+            {open ? t('delivery.hideDetail') : t('delivery.showDetail')}
+          </Button>
+          <Button variant="secondary" size="sm" onClick={() => resend.mutate()} disabled={resend.isPending}>
+            {t('delivery.resend')}
+          </Button>
+        </span>
+      </div>
+      {delivery.proximaTentativaEm ? (
+        <p className="mt-1 text-xs text-slate-600">{t('delivery.nextAttempt', { when: formatTime(delivery.proximaTentativaEm) })}</p>
+      ) : null}
+      {resend.isError ? <ProblemMessage error={resend.error} /> : null}
+      {open ? <DeliveryDetailView configId={configId} deliveryId={delivery.id} elementId={detailId} /> : null}
+    </li>
+  );
+}
+
+function DeliveryDetailView({ configId, deliveryId, elementId }: { configId: string; deliveryId: string; elementId: string }) {
+  const t = useT();
+  const formatTime = useFormatTime();
+  const detail = useDeliveryDetail(configId, deliveryId);
+  if (detail.isError) return <ProblemMessage error={detail.error} />;
+  if (!detail.data) return <Spinner label={t('common.loading')} />;
+  const { requisicao, tentativasDetalhadas } = detail.data;
+  return (
+    <div id={elementId} className="mt-3 flex flex-col gap-3 rounded border border-slate-200 bg-slate-50 p-3 text-sm">
+      <div>
+        <h3 className="font-medium text-slate-900">{t('delivery.request')}</h3>
+        <p className="font-mono text-xs break-all text-slate-700">
+          POST {requisicao.url} · webhook-id {deliveryId}
+        </p>
+        <pre className="mt-1 max-h-48 overflow-auto rounded bg-white p-2 font-mono text-xs whitespace-pre-wrap text-slate-800">
+          {requisicao.corpo}
+        </pre>
+      </div>
+      {tentativasDetalhadas.length === 0 ? <p className="text-slate-600">{t('delivery.noAttempt')}</p> : null}
+      <ol className="flex flex-col gap-2">
+        {tentativasDetalhadas.map((attempt) => (
+          <li key={attempt.numero} className="rounded bg-white p-2">
+            <p className="font-medium text-slate-900">
+              {t('delivery.attemptTitle', { n: attempt.numero, when: formatTime(attempt.em) })} ·{' '}
+              {attempt.status !== null ? `HTTP ${attempt.status}` : t(`delivery.error.${attempt.erro ?? 'erro-rede'}`)} ·{' '}
+              {attempt.duracaoMs} ms
+            </p>
+            <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 font-mono text-xs text-slate-700">
+              {Object.entries(attempt.cabecalhos).map(([name, value]) => (
+                <div key={name} className="contents">
+                  <dt>{name}</dt>
+                  <dd className="break-all">{value}</dd>
+                </div>
+              ))}
+            </dl>
+            {attempt.corpo ? (
+              <pre className="mt-1 max-h-32 overflow-auto font-mono text-xs whitespace-pre-wrap text-slate-700">{attempt.corpo}</pre>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+'use client';
+import { useFormContext } from 'react-hook-form';
+import { Alert } from '@/components/ui/alert';
+import { Card } from '@/components/ui/card';
+import { Switch } from '@/components/ui/switch';
+import { useLocale, useT } from '@/lib/i18n/client';
+import type { WebhookDetail } from '@/lib/webhooks/contract';
+import type { WebhookFormValues } from './webhook-editor';
+
+/**
+ * Whether events are delivered to this configuration, saved with the form (`ativo` on the PUT), and
+ * why deliveries stopped when the server switched them off (a 410 Gone, or failing for days).
+ */
+export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
+  const t = useT();
+  const locale = useLocale();
+  const { register } = useFormContext<WebhookFormValues>();
+  const stopped = config.desativacao;
+  return (
+    <Card title={t('delivery.stateTitle')} titleId="delivery-state-title">
+      {stopped ? (
+        <Alert tone="warning" title={t('delivery.disabledTitle')} className="mb-4">
+          {t(`delivery.disabledReason.${stopped.motivo}`, {
+            when: new Date(stopped.em).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Sao_Paulo' }),
+          })}
+        </Alert>
+      ) : null}
+      <div className="flex items-start gap-3">
+        <Switch id="ativo" aria-describedby="ativo-description" {...register('ativo')} className="mt-0.5" />
+        <div>
+          <label htmlFor="ativo" className="block cursor-pointer text-sm font-medium text-slate-900">
+            {t('delivery.enabled')}
+          </label>
+          <p id="ativo-description" className="text-sm text-slate-600">
+            {t('delivery.enabledHelp')}
+          </p>
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,111 @@
+import type { Browser, Page } from '@playwright/test';
+import { Webhook } from 'standardwebhooks';
+import { apiPath, operations } from '@/lib/api/operations';
+import { expect, test } from '../support/browser-test';
+import { bearer } from '../support/api';
+import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { Receiver } from '../support/receiver';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
+
+/**
+ * The delivery half of the configuration page, in Chromium, against a server of its own whose
+ * receivers may be on loopback (the development relaxations) and a real receiver on 127.0.0.1.
+ */
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'pt-BR' });
+
+let server: RunningServer;
+let receiver: Receiver;
+
+test.beforeAll(async ({ playwright }) => {
+  test.setTimeout(90_000);
+  receiver = await new Receiver().start();
+  server = await startServer({
+    port: Number(process.env.E2E_PORT ?? 3210) + 40,
+    dataDir: newDataDir('deliveries-console'),
+    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '0.3,0.3' },
+  });
+  const api = await playwright.request.newContext({ baseURL: server.url });
+  const token = await api.post(apiPath(operations.issueToken), {
+    form: { grant_type: 'client_credentials', client_id: TENANT_A.clientId, client_secret: TENANT_A.clientSecret },
+  });
+  const auth = bearer(((await token.json()) as { access_token: string }).access_token);
+  const saved = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
+    headers: auth,
+    data: { url: receiver.url('/console') },
+  });
+  expect(saved.status()).toBe(200);
+  await api.dispose();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+});
+
+async function openConfiguration(browser: Browser, id: string = WEBHOOK_IDS.a1): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR' });
+  const page = await context.newPage();
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  await page.goto(`/webhooks/${id}`);
+  await expect(page.getByRole('heading', { level: 2, name: 'Entregas de eventos' })).toBeVisible();
+  return page;
+}
+
+test('a test event arrives signed with the secret the page reveals; its attempt is shown masked; Reenviar sends it again', async ({
+  browser,
+}) => {
+  const page = await openConfiguration(browser);
+  await page.getByRole('button', { name: 'Enviar evento de teste' }).click();
+  await expect(page.getByTestId('test-outcome')).toHaveText(/^Evento de teste entregue \(HTTP 204 · \d+ ms\)\.$/);
+  const [request] = await receiver.waitFor('/console', 1);
+
+  await page.getByRole('button', { name: 'Mostrar segredo' }).click();
+  await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  const secret = (await page.getByTestId('signing-secret').textContent())!;
+  expect(new Webhook(secret).verify(request!.body, request!.headers as Record<string, string>)).toMatchObject({ type: 'webhook.teste' });
+
+  const row = page.getByTestId('delivery-list').getByRole('listitem').first();
+  await expect(row).toContainText('Entregue');
+  await expect(row).toContainText('webhook.teste');
+  await row.getByRole('button', { name: 'Detalhes' }).click();
+  await expect(row).toContainText(`webhook-id${request!.headers['webhook-id'] as string}`);
+  await expect(row).toContainText('X-Api-Key••••••');
+  await expect(row).not.toContainText('segredo-do-receptor');
+  await expectNoSeriousA11yViolations(page);
+
+  await row.getByRole('button', { name: 'Reenviar' }).click();
+  const [, second] = await receiver.waitFor('/console', 2);
+  expect(second!.headers['webhook-id']).toBe(request!.headers['webhook-id']);
+  await expect(row).toContainText('2 tentativa(s)');
+  await page.context().close();
+});
+
+test('rotating the secret asks first, then shows the new one', async ({ browser }) => {
+  const page = await openConfiguration(browser);
+  await page.getByRole('button', { name: 'Mostrar segredo' }).click();
+  await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  const before = await page.getByTestId('signing-secret').textContent();
+  page.once('dialog', (dialog) => void dialog.dismiss());
+  await page.getByRole('button', { name: 'Gerar novo segredo' }).click();
+  await expect(page.getByTestId('signing-secret')).toHaveText(before!);
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Gerar novo segredo' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Novo segredo gerado' })).toBeVisible();
+  await expect(page.getByTestId('signing-secret')).not.toHaveText(before!);
+  await expect(page.getByTestId('signing-secret')).toHaveText(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  await page.context().close();
+});
+
+test('switching deliveries off is saved with the form and says since when', async ({ browser }) => {
+  // a2 keeps its seeded https URL: the console's form applies the production URL policy.
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a2);
+  await page.getByLabel('Enviar eventos a este receptor').uncheck();
+  await page.getByRole('button', { name: 'Salvar' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
+  await expect(page.getByText(/^Desativadas manualmente em /)).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.context().close();
+});
