@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { apiPath, operations } from '@/lib/api/operations';
 import { bearer, tokenFor } from '../support/api';
 import { Receiver } from '../support/receiver';
+import { privateDatabase } from '../support/databases';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { PRODUCER, TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
 
@@ -19,6 +20,7 @@ let api: APIRequestContext;
 let receiver: Receiver;
 let tenantA: Record<string, string>;
 let producer: Record<string, string>;
+let database: Awaited<ReturnType<typeof privateDatabase>>;
 
 const A_CONFIGS = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10'] as const;
 const FLAGS_OFF = {
@@ -32,10 +34,12 @@ const FLAGS_OFF = {
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   receiver = await new Receiver().start();
+  database = await privateDatabase('deliveries');
   server = await startServer({
     port: Number(process.env.E2E_PORT ?? 3210) + 35,
     dataDir: newDataDir('deliveries'),
     env: {
+      ...database.env,
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '0.3,2',
@@ -60,6 +64,7 @@ test.afterAll(async () => {
   await api?.dispose();
   await server?.stop();
   await receiver?.stop();
+  await database?.drop();
 });
 
 function webhookPath(id: string) {

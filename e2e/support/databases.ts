@@ -39,3 +39,15 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
     await client.end();
   }
 }
+
+/**
+ * For a spec whose server must not share the run's database (its delivery worker would take the
+ * other servers' deliveries, or theirs its own): a fresh database in a PostgreSQL run, nothing
+ * (the server's own SQLite file) otherwise. `drop` removes it at the end.
+ */
+export async function privateDatabase(label: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const adminUrl = adminDatabaseUrl();
+  if (!adminUrl) return { env: {}, drop: () => Promise.resolve() };
+  const url = await createDatabase(adminUrl, label);
+  return { env: { DATABASE_URL: url }, drop: () => dropDatabase(adminUrl, url) };
+}

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
  * answer repeats). Nothing is mocked: the server under test connects to it over TCP.
  */
 export type Received = { path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
-export type Answer = { status: number; headers?: Record<string, string>; body?: string };
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 export class Receiver {
   readonly received: Received[] = [];
@@ -21,7 +21,11 @@ export class Receiver {
       this.received.push({ path, headers: request.headers, body, at: Date.now() });
       const script = this.scripts.get(path) ?? [];
       const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 204 };
-      response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+      const reply = () => {
+        if (!response.destroyed) response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+      };
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
     });
   });
 
@@ -41,6 +45,11 @@ export class Receiver {
 
   at(path: string): Received[] {
     return this.received.filter((request) => request.path === path);
+  }
+
+  /** The distinct webhook-ids `path` received. */
+  ids(path: string): Set<string> {
+    return new Set(this.at(path).map((request) => String(request.headers['webhook-id'])));
   }
 
   /** Waits until `path` got `count` requests (or fails after `timeoutMs`). */

@@ -18,8 +18,14 @@ import { claimDue, loadAttemptContext, recordAttempt, skipDelivery, type Attempt
  * accepted by other instances, leases left by dead ones). Payloads never reach the log.
  */
 const POLL_MS = 1000;
-/** A claim outlives its attempt's timeout by this much before another instance may take it over. */
-const LEASE_MARGIN_MS = 30_000;
+
+/**
+ * How long a claim holds: twice the attempt's timeout plus 5 s, so a live instance always records
+ * its outcome first, and a dead instance's deliveries are taken over soon after (35 s by default).
+ */
+export function leaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 5000;
+}
 
 class DeliveryWorker {
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -64,7 +70,7 @@ class DeliveryWorker {
     for (;;) {
       const free = WEBHOOK_CONCURRENCY - this.inFlight;
       if (free <= 0) return;
-      const ids = await claimDue(db, this.owner, free, Date.now(), WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
+      const ids = await claimDue(db, this.owner, free, Date.now(), leaseMs(WEBHOOK_TIMEOUT_MS));
       if (ids.length === 0) return;
       for (const id of ids) {
         this.inFlight++;

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiPath, operations } from '@/lib/api/operations';
+import { bearer, tokenFor } from '../support/api';
+import { adminDatabaseUrl, createDatabase, dropDatabase, privateDatabase } from '../support/databases';
+import { Receiver } from '../support/receiver';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { PRODUCER, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
+
+/**
+ * Deliveries are state in the app database, not in a process: kill -9 in the middle of attempts
+ * loses none of them (the restarted server takes over the dead one's leases and sends them with the
+ * same webhook-ids), and two instances on one PostgreSQL database send each delivery once.
+ */
+const relaxed = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '1000' };
+
+async function pointAt(api: APIRequestContext, url: string) {
+  const auth = bearer(await tokenFor(api, TENANT_A));
+  const response = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
+    headers: auth,
+    data: { url, eventoPropostaCancelada: true },
+  });
+  expect(response.status()).toBe(200);
+}
+
+async function publishMany(api: APIRequestContext, count: number, prefix: string) {
+  const auth = bearer(await tokenFor(api, PRODUCER));
+  for (let i = 0; i < count; i++) {
+    const response = await api.post(apiPath(operations.publishEvent), {
+      headers: auth,
+      data: { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, idEvento: `${prefix}-${i}`, dados: { i } },
+    });
+    expect(response.status()).toBe(202);
+  }
+}
+
+test('kill -9 during attempts: after restart every delivery still arrives, with its own webhook-id', async ({ playwright }) => {
+  test.setTimeout(90_000);
+  const receiver = await new Receiver().start();
+  // Slow answers keep attempts in flight when the server dies.
+  receiver.script('/duravel', { status: 204, delayMs: 400 });
+  const dataDir = newDataDir('delivery-durability');
+  const port = Number(process.env.E2E_PORT ?? 3210) + 45;
+  const database = await privateDatabase('durable');
+  const env = { ...relaxed, WEBHOOK_CONCURRENCY: '4', ...database.env };
+  let server = await startServer({ port, dataDir, env });
+  try {
+    let api = await playwright.request.newContext({ baseURL: server.url });
+    await pointAt(api, receiver.url('/duravel'));
+    await publishMany(api, 20, 'duravel');
+    await receiver.waitFor('/duravel', 2);
+    await server.stop('SIGKILL');
+    await api.dispose();
+
+    server = await startServer({ port, dataDir, env });
+    api = await playwright.request.newContext({ baseURL: server.url });
+    await expect.poll(() => receiver.ids('/duravel').size, { timeout: 60_000 }).toBe(20);
+    const list = await api.get(`${apiPath(operations.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
+      headers: bearer(await tokenFor(api, TENANT_A)),
+    });
+    const deliveries = (await list.json()) as { status: string }[];
+    await expect
+      .poll(
+        async () => {
+          const again = await api.get(`${apiPath(operations.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
+            headers: bearer(await tokenFor(api, TENANT_A)),
+          });
+          return ((await again.json()) as { status: string }[]).filter((delivery) => delivery.status === 'entregue').length;
+        },
+        { timeout: 30_000 },
+      ) // an attempt cut off by the kill is sent again once its lease runs out (7 s here)
+      .toBe(20);
+    expect(deliveries).toHaveLength(20);
+    await api.dispose();
+  } finally {
+    await server.stop();
+    await receiver.stop();
+    await database.drop();
+  }
+});
+
+const adminUrl = adminDatabaseUrl();
+
+test('two instances on one PostgreSQL database: 200 events, every delivery arrives, none twice', async ({ playwright }) => {
+  test.skip(!adminUrl, 'needs a server database: run with E2E_DATABASE_URL (npm run test:e2e:pg)');
+  test.setTimeout(120_000);
+  const receiver = await new Receiver().start();
+  const databaseUrl = await createDatabase(adminUrl!, 'deliveries');
+  const shared = { ...relaxed, DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') };
+  const basePort = Number(process.env.E2E_PORT ?? 3210) + 46;
+  const servers: RunningServer[] = [];
+  try {
+    servers.push(await startServer({ port: basePort, dataDir: newDataDir('deliveries-0'), env: shared }));
+    servers.push(await startServer({ port: basePort + 1, dataDir: newDataDir('deliveries-1'), env: shared }));
+    const apis = await Promise.all(servers.map((server) => playwright.request.newContext({ baseURL: server.url })));
+    await pointAt(apis[0]!, receiver.url('/duas'));
+    // Half the events through each instance: each wakes its own worker, and both poll.
+    await Promise.all(apis.map((api, index) => publishMany(api, 100, `duas-${index}`)));
+    await expect.poll(() => receiver.ids('/duas').size, { timeout: 60_000 }).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.at('/duas')).toHaveLength(200);
+    await Promise.all(apis.map((api) => api.dispose()));
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver.stop();
+    await dropDatabase(adminUrl!, databaseUrl);
+  }
+});
