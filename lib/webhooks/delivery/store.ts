@@ -234,54 +234,57 @@ export type AttemptDecision = {
   failingSince: number | null;
 };
 
+export type AttemptRecord = { context: AttemptContext; outcome: AttemptOutcome; decision: AttemptDecision };
+
 /**
- * Writes an attempt and its consequences in one transaction, only if this process still holds the
- * delivery's lease (an instance whose lease ran out must not overwrite the one that took over).
+ * Writes attempts and their consequences, several in one transaction (one commit, one fsync on
+ * SQLite, for attempts that ended together), each only if this process still holds the delivery's
+ * lease: an instance whose lease ran out must not overwrite the one that took over. Answers, per
+ * record, whether it was written.
  */
-export async function recordAttempt(
-  db: Knex,
-  owner: string,
-  context: AttemptContext,
-  outcome: AttemptOutcome,
-  decision: AttemptDecision,
-): Promise<boolean> {
+export async function recordAttempts(db: Knex, owner: string, records: readonly AttemptRecord[]): Promise<boolean[]> {
   return db.transaction(async (trx) => {
-    const attemptNo = context.delivery.attempts + 1;
-    const updated = await trx('webhook_deliveries').where({ id: context.delivery.id, lease_owner: owner }).update({
-      status: decision.status,
-      attempts: attemptNo,
-      next_attempt_at: decision.nextAttemptAt,
-      lease_owner: null,
-      lease_until: null,
-      last_attempt_at: outcome.startedAt,
-      last_status: outcome.status,
-      last_duration_ms: outcome.durationMs,
-      last_body: outcome.body,
-      last_error: outcome.error,
-    });
-    if (updated !== 1) return false;
-    await trx('webhook_attempts').insert({
-      id: newId('att', outcome.startedAt),
-      delivery_id: context.delivery.id,
-      attempt_no: attemptNo,
-      started_at: outcome.startedAt,
-      duration_ms: outcome.durationMs,
-      status: outcome.status,
-      body_excerpt: outcome.body,
-      error: outcome.error,
-      request_headers_json: JSON.stringify(outcome.requestHeaders),
-    });
-    const configUpdate: Record<string, unknown> = {};
-    if (decision.failingSince !== context.config.failingSince) configUpdate.failing_since = decision.failingSince;
-    if (decision.disable)
-      Object.assign(configUpdate, { enabled: false, disabled_reason: decision.disable, disabled_at: outcome.startedAt });
-    if (Object.keys(configUpdate).length > 0) {
-      // Only a configuration still enabled is disabled: a reason given by staff is not overwritten.
-      const query = trx('webhook_configs').where({ id: context.config.id });
-      await (decision.disable ? query.andWhere({ enabled: true }) : query).update(configUpdate);
-    }
-    return true;
+    const written: boolean[] = [];
+    for (const record of records) written.push(await recordOne(trx, owner, record));
+    return written;
   });
+}
+
+async function recordOne(trx: Knex.Transaction, owner: string, { context, outcome, decision }: AttemptRecord): Promise<boolean> {
+  const attemptNo = context.delivery.attempts + 1;
+  const updated = await trx('webhook_deliveries').where({ id: context.delivery.id, lease_owner: owner }).update({
+    status: decision.status,
+    attempts: attemptNo,
+    next_attempt_at: decision.nextAttemptAt,
+    lease_owner: null,
+    lease_until: null,
+    last_attempt_at: outcome.startedAt,
+    last_status: outcome.status,
+    last_duration_ms: outcome.durationMs,
+    last_body: outcome.body,
+    last_error: outcome.error,
+  });
+  if (updated !== 1) return false;
+  await trx('webhook_attempts').insert({
+    id: newId('att', outcome.startedAt),
+    delivery_id: context.delivery.id,
+    attempt_no: attemptNo,
+    started_at: outcome.startedAt,
+    duration_ms: outcome.durationMs,
+    status: outcome.status,
+    body_excerpt: outcome.body,
+    error: outcome.error,
+    request_headers_json: JSON.stringify(outcome.requestHeaders),
+  });
+  const configUpdate: Record<string, unknown> = {};
+  if (decision.failingSince !== context.config.failingSince) configUpdate.failing_since = decision.failingSince;
+  if (decision.disable) Object.assign(configUpdate, { enabled: false, disabled_reason: decision.disable, disabled_at: outcome.startedAt });
+  if (Object.keys(configUpdate).length > 0) {
+    // Only a configuration still enabled is disabled: a reason given by staff is not overwritten.
+    const query = trx('webhook_configs').where({ id: context.config.id });
+    await (decision.disable ? query.andWhere({ enabled: true }) : query).update(configUpdate);
+  }
+  return true;
 }
 
 /** A delivery claimed for a configuration that is disabled now: skipped, to be recovered later. */

@@ -9,7 +9,7 @@ import { resolverFor } from './checked-lookup';
 import { messageBody } from './message';
 import { decide } from './retry-policy';
 import { send } from './send';
-import { claimDue, loadAttemptContext, recordAttempt, skipDelivery, type AttemptContext } from './store';
+import { claimDue, loadAttemptContext, recordAttempts, skipDelivery, type AttemptContext, type AttemptRecord } from './store';
 
 /**
  * The delivery worker inside each server process: it claims due deliveries (at most
@@ -27,8 +27,45 @@ export function leaseMs(timeoutMs: number): number {
   return 2 * timeoutMs + 5000;
 }
 
+/**
+ * Outcomes of attempts that end close together are committed in one transaction (group commit): on
+ * SQLite with synchronous=FULL each commit is an fsync, and at hundreds of deliveries a second one
+ * per outcome would cap throughput. Each attempt still waits for its own outcome's commit.
+ */
+class OutcomeWriter {
+  private queue: { record: AttemptRecord; resolve: (written: boolean) => void; reject: (error: unknown) => void }[] = [];
+  private scheduled = false;
+
+  constructor(private readonly owner: string) {}
+
+  write(db: Knex, record: AttemptRecord): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ record, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => void this.flush(db));
+    });
+  }
+
+  private async flush(db: Knex): Promise<void> {
+    this.scheduled = false;
+    const batch = this.queue.splice(0);
+    try {
+      const written = await recordAttempts(
+        db,
+        this.owner,
+        batch.map((entry) => entry.record),
+      );
+      batch.forEach((entry, index) => entry.resolve(written[index] ?? false));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    }
+  }
+}
+
 class DeliveryWorker {
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly outcomes = new OutcomeWriter(this.owner);
   private inFlight = 0;
   private pumping = false;
   private again = false;
@@ -110,7 +147,7 @@ class DeliveryWorker {
       scheduleSeconds: settings.WEBHOOK_RETRY_SCHEDULE,
       disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     });
-    const recorded = await recordAttempt(db, this.owner, context, result, decision);
+    const recorded = await this.outcomes.write(db, { context, outcome: result, decision });
     // Ids, codes and timings only: the body and headers may carry personal data or secrets.
     log.info('webhook.attempt', {
       deliveryId,
