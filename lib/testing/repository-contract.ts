@@ -12,6 +12,7 @@ import { activeHolds, listRecentReservations, recordRelease, recordReservation }
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
 import { LONGEST_WINDOW_MS, THROTTLE_RULES } from '@/lib/auth/throttle-policy';
 import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
+import { claimDue, findDelivery, loadAttemptContext, publishEvent, recordAttempts } from '@/lib/webhooks/delivery/store';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
@@ -46,6 +47,7 @@ const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.e
 export function repositoryContract(): void {
   throttleContract();
   idempotencyContract();
+  deliveryContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
     const applied = await db('knex_migrations').select<{ name: string }[]>('name');
@@ -246,6 +248,49 @@ function idempotencyContract(): void {
     expect(await claimKey(db, second, 'h', t0)).toEqual({ kind: 'claimed', claimedAt: t0 });
     await releaseKey(db, second, t0);
     expect((await claimKey(db, second, 'h', t0 + 1)).kind).toBe('claimed');
+  });
+}
+
+function deliveryContract(): void {
+  it('claims due deliveries once while leased, records outcomes, and lets another owner take over an expired lease', async () => {
+    const db = await getDb();
+    const now = 1_850_000_000_000;
+    const published = await publishEvent(
+      db,
+      'contrato',
+      { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, dados: { n: 1 }, idEvento: 'contrato-1' },
+      now,
+    );
+    expect(published.entregas).toBeGreaterThanOrEqual(1);
+    const again = await publishEvent(
+      db,
+      'contrato',
+      { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, dados: {}, idEvento: 'contrato-1' },
+      now,
+    );
+    expect(again).toEqual({ ...published, repeated: true });
+
+    const first = await claimDue(db, 'instancia-1', 100, now, 10_000);
+    expect(first.length).toBe(published.entregas);
+    expect(await claimDue(db, 'instancia-2', 100, now + 1, 10_000)).toEqual([]);
+    // instancia-1 died: after its lease, instancia-2 takes the deliveries over; instancia-1's late outcome is not written.
+    const takenOver = await claimDue(db, 'instancia-2', 100, now + 10_001, 10_000);
+    expect(takenOver.sort()).toEqual([...first].sort());
+    const context = await loadAttemptContext(db, first[0]!);
+    const outcome = {
+      startedAt: now + 10_002,
+      durationMs: 3,
+      status: 204,
+      body: '',
+      error: null,
+      requestHeaders: { 'webhook-id': first[0]! },
+    };
+    const decision = { status: 'entregue' as const, nextAttemptAt: null, failingSince: null };
+    expect(await recordAttempts(db, 'instancia-1', [{ context: context!, outcome, decision }])).toEqual([false]);
+    expect(await recordAttempts(db, 'instancia-2', [{ context: context!, outcome, decision }])).toEqual([true]);
+    const detail = await findDelivery(db, context!.config.id, first[0]!);
+    expect(detail?.context.delivery).toMatchObject({ status: 'entregue', attempts: 1, lastStatus: 204 });
+    expect(detail?.attempts).toEqual([expect.objectContaining({ number: 1, status: 204, headers: { 'webhook-id': first[0] } })]);
   });
 }
 

@@ -163,10 +163,8 @@ export async function claimDue(db: Knex, owner: string, limit: number, now: numb
     const dialect = dialectOf(db);
     let rows: DbRow[];
     if (dialect === 'postgres') rows = (await due.orderBy('next_attempt_at').limit(limit).forUpdate().skipLocked()) as DbRow[];
-    else if (dialect === 'oracle') {
-      // Oracle cannot lock a FETCH FIRST query; ROWNUM is applied before the lock, which is enough here.
-      rows = (await due.andWhereRaw('ROWNUM <= ?', [limit]).forUpdate().skipLocked()) as DbRow[];
-    } else rows = (await due.orderBy('next_attempt_at').limit(limit)) as DbRow[];
+    else if (dialect === 'oracle') rows = rowsOf(await trx.raw(ORACLE_CLAIM_SQL, [now, now, limit]));
+    else rows = (await due.orderBy('next_attempt_at').limit(limit)) as DbRow[];
     const ids = rows.map((row) => String(row.id));
     for (let i = 0; i < ids.length; i += 100) {
       await trx('webhook_deliveries')
@@ -175,6 +173,22 @@ export async function claimDue(db: Knex, owner: string, limit: number, now: numb
     }
     return ids;
   });
+}
+
+/**
+ * Oracle's claim, written out: knex refuses SKIP LOCKED on Oracle, and Oracle cannot lock a FETCH
+ * FIRST query. ROWNUM is applied before the lock, so a claim may take fewer rows than it could;
+ * the next pump takes the rest. Identifiers are quoted lowercase, as knex created them.
+ */
+export const ORACLE_CLAIM_SQL =
+  'select "id" from "webhook_deliveries" where "status" = \'pendente\' and "next_attempt_at" <= ? ' +
+  'and ("lease_until" is null or "lease_until" < ?) and rownum <= ? for update skip locked';
+
+/** knex.raw answers the driver's shape: rows, or an object holding them. */
+function rowsOf(result: unknown): DbRow[] {
+  if (Array.isArray(result)) return result as DbRow[];
+  const { rows } = (result ?? {}) as { rows?: unknown };
+  return Array.isArray(rows) ? (rows as DbRow[]) : [];
 }
 
 export type AttemptContext = {
