@@ -186,6 +186,47 @@ export const operations = {
       },
     },
   },
+  createWebhookConfiguration: {
+    method: 'POST',
+    path: '/api/v2/avaliacao-saude/configuracao-web-hook',
+    capability: 'webhooks',
+    doc: {
+      summary: 'Create a webhook configuration',
+      tags: ['Webhooks'],
+      description:
+        'The PUT’s rules with url required. An API client creates one for its own tenant (usuarioId and sistemaOrigem omitted or its own); staff with the webhooks role name the tenant. Omitted events are off. It gets its own signing secret.',
+      requestBody: { required: true, content: json(ref('WebhookCreate')) },
+      responses: {
+        '201': {
+          description: 'Created; Location names it.',
+          headers: {
+            ...etagHeader,
+            Location: { description: 'The new configuration’s path.', schema: { type: 'string' } },
+          },
+          content: json(ref('WebhookView')),
+        },
+        ...bodyProblems,
+        ...commonProblems,
+      },
+    },
+  },
+  deleteWebhookConfiguration: {
+    method: 'DELETE',
+    path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
+    capability: 'webhooks',
+    doc: {
+      summary: 'Delete a webhook configuration',
+      tags: ['Webhooks'],
+      description: 'With its delivery log. Afterwards the id answers 404.',
+      parameters: [webhookIdParameter],
+      responses: {
+        '204': { description: 'Deleted.' },
+        '400': problem('id is not a UUID.'),
+        ...commonProblems,
+        '404': problem('No configuration of yours has this id.'),
+      },
+    },
+  },
   getWebhookConfiguration: {
     method: 'GET',
     path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',

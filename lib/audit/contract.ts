@@ -4,7 +4,14 @@ import { z } from 'zod';
  * The audit trail as operators read it (`GET /api/v1/auditoria`). No server imports: the console's
  * audit page filters with this same schema.
  */
-export const AUDIT_ACTIONS = ['webhook.update', 'webhook.secret_rotate', 'slot.reserve', 'slot.release'] as const;
+export const AUDIT_ACTIONS = [
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.secret_rotate',
+  'slot.reserve',
+  'slot.release',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const auditQuerySchema = z.strictObject({

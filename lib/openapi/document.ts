@@ -3,7 +3,7 @@ import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib
 import { problemSchema } from '@/lib/http/problem-schema';
 import { freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
 import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
-import { webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
+import { webhookCreateSchema, webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
 import {
   deliveryCreatedSchema,
   deliveryDetailSchema,
@@ -68,6 +68,7 @@ export function buildOpenApiDocument() {
     components: {
       schemas: {
         WebhookUpdate: jsonSchema(webhookUpdateSchema, 'input'),
+        WebhookCreate: jsonSchema(webhookCreateSchema, 'input'),
         WebhookView: jsonSchema(webhookViewSchema, 'output'),
         WebhookDetail: jsonSchema(webhookDetailSchema, 'output'),
         PublishEvent: jsonSchema(publishEventSchema, 'input'),

@@ -102,6 +102,7 @@ export function toFieldErrors(error: z.ZodError, input: unknown, locale: Locale)
 /** The message of a custom check by its code, for checks made in a schema or outside one (e.g. in a service). */
 export function customMessage(code: string, locale: Locale, values: TranslateValues = {}): string {
   const t = translator(locale);
-  const key = `validation.code.${code}`;
-  return isMessageKey(key) ? t(key, values) : t('validation.invalid');
+  // A domain code (validation.code.*), or one of zod's own (validation.required…) a domain check reuses.
+  const key = [`validation.code.${code}`, `validation.${code}`].find(isMessageKey);
+  return key ? t(key, values) : t('validation.invalid');
 }

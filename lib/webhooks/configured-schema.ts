@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { webhookUpdateSchemaFor } from './contract';
+import { webhookCreateSchemaFor, webhookUpdateSchemaFor } from './contract';
 import type { UrlPolicy } from './url-policy';
 
 /** The URL policy this server enforces: strict unless WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE_TARGETS relax it. */
@@ -15,4 +15,12 @@ let cached: ReturnType<typeof webhookUpdateSchemaFor> | undefined;
 export function configuredWebhookUpdateSchema() {
   cached ??= webhookUpdateSchemaFor(configuredUrlPolicy());
   return cached;
+}
+
+let cachedCreate: ReturnType<typeof webhookCreateSchemaFor> | undefined;
+
+/** The POST body schema under the configured policy. */
+export function configuredWebhookCreateSchema() {
+  cachedCreate ??= webhookCreateSchemaFor(configuredUrlPolicy());
+  return cachedCreate;
 }

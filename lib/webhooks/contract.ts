@@ -120,6 +120,28 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
 
 export const webhookUpdateSchema = webhookUpdateSchemaFor(STRICT_URL_POLICY);
 
+/**
+ * The POST body (issue 11 §3): the PUT's rules with `url` required, plus the tenant. An API client
+ * creates for its own tenant (usuarioId/sistemaOrigem may be omitted, or must be its own); staff
+ * name the tenant. Omitted flags are false, omitted headers none.
+ */
+export function webhookCreateSchemaFor(policy: UrlPolicy) {
+  const update = webhookUpdateSchemaFor(policy);
+  return update.extend({
+    url: webhookUrlSchema(policy),
+    usuarioId: z
+      .guid()
+      .transform((value) => value.toLowerCase())
+      .optional()
+      .meta({ description: 'The tenant; required for staff, your own (or omitted) for an API client.' }),
+    sistemaOrigem: z.number().int().optional().meta({ description: 'Required for staff; your own (or omitted) for an API client.' }),
+    clientId: z.string().min(1).max(100).nullable().optional().meta({ description: 'For staff: the API client it belongs to, if any.' }),
+  });
+}
+
+export const webhookCreateSchema = webhookCreateSchemaFor(STRICT_URL_POLICY);
+export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
+
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
 /** The configuration object of §2.1, exactly the fields the contract lists (the API's answer). */

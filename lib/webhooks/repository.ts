@@ -107,3 +107,11 @@ export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfigur
   const updated = await trx('webhook_configs').where({ id, version: expectedVersion }).update(changeable);
   return updated === 1;
 }
+
+/** A configuration with its deliveries and their attempts (the events stay: other configurations may share them). */
+export async function deleteWebhookRows(trx: Knex.Transaction, id: string): Promise<void> {
+  const deliveries = trx('webhook_deliveries').where({ config_id: id }).select('id');
+  await trx('webhook_attempts').whereIn('delivery_id', deliveries).delete();
+  await trx('webhook_deliveries').where({ config_id: id }).delete();
+  await trx('webhook_configs').where({ id }).delete();
+}

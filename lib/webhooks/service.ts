@@ -4,8 +4,26 @@ import { ApiError, problems } from '@/lib/http/errors';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskSecret } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
-import type { DisabledReason, WebhookConfiguration, WebhookDetail, WebhookUpdate, WebhookView } from './contract';
-import { findWebhook, listWebhooks, saveDeliveryState, saveWebhook, type StoredWebhook } from './repository';
+import type {
+  DisabledReason,
+  WebhookConfiguration,
+  WebhookCreate,
+  WebhookDetail,
+  WebhookEventFlag,
+  WebhookUpdate,
+  WebhookView,
+} from './contract';
+import { WEBHOOK_EVENT_FLAGS } from './contract';
+import {
+  deleteWebhookRows,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  saveDeliveryState,
+  saveWebhook,
+  type StoredWebhook,
+} from './repository';
+import { FieldRejected } from '@/lib/validation/field-rejected';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -133,4 +151,65 @@ function etagMatches(ifMatch: string, etag: string): boolean {
 /** Header values often hold receivers' secrets: the trail keeps their names only. */
 function auditView(config: WebhookConfiguration) {
   return { ...config, headers: config.headers.map((header) => ({ chave: header.chave, valor: maskSecret(header.valor) })) };
+}
+
+/**
+ * Creates a configuration (POST). An API client creates one for its own tenant: a usuarioId or
+ * sistemaOrigem other than its own is refused (403), so no tenant can plant configurations in
+ * another's; staff name the tenant (400 naming the field when they do not).
+ */
+export async function createWebhook(principal: Principal, input: WebhookCreate): Promise<StoredWebhook> {
+  const tenant = tenantFor(principal, input);
+  const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, input[flag] ?? false])) as Record<WebhookEventFlag, boolean>;
+  const config: WebhookConfiguration = { id: crypto.randomUUID(), ...tenant, url: input.url, headers: input.headers ?? [], ...flags };
+  const enabled = input.ativo ?? true;
+  const db = await getDb();
+  await db.transaction(async (trx) => {
+    await insertWebhook(trx, config);
+    if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
+    await recordAudit(trx, {
+      principal,
+      action: 'webhook.create',
+      target: `webhook:${config.id}`,
+      outcome: 'created',
+      httpStatus: 201,
+      after: { ...auditView(config), ativo: enabled },
+    });
+  });
+  return { config, version: 1, state: { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : Date.now() } };
+}
+
+function tenantFor(principal: Principal, input: WebhookCreate): Pick<WebhookConfiguration, 'usuarioId' | 'sistemaOrigem' | 'clientId'> {
+  if (principal.kind === 'api-client') {
+    const own = principal.usuarioId.toLowerCase();
+    if (
+      (input.usuarioId !== undefined && input.usuarioId !== own) ||
+      (input.sistemaOrigem !== undefined && input.sistemaOrigem !== principal.sistemaOrigem)
+    ) {
+      throw problems.forbidden('An API client creates configurations for its own tenant only.');
+    }
+    return { usuarioId: own, sistemaOrigem: principal.sistemaOrigem, clientId: principal.clientId };
+  }
+  if (input.usuarioId === undefined) throw new FieldRejected('usuarioId', 'required', '/usuarioId', 'usuarioId is required.');
+  if (input.sistemaOrigem === undefined)
+    throw new FieldRejected('sistemaOrigem', 'required', '/sistemaOrigem', 'sistemaOrigem is required.');
+  return { usuarioId: input.usuarioId, sistemaOrigem: input.sistemaOrigem, clientId: input.clientId ?? null };
+}
+
+/** Deletes a configuration and its delivery log; another tenant's or an unknown id is a 404. */
+export async function deleteWebhook(principal: Principal, id: string): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (trx) => {
+    const current = await findWebhook(trx, id, { lock: true });
+    if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
+    await deleteWebhookRows(trx, id);
+    await recordAudit(trx, {
+      principal,
+      action: 'webhook.delete',
+      target: `webhook:${id}`,
+      outcome: 'deleted',
+      httpStatus: 204,
+      before: { ...auditView(current.config), ativo: current.state.enabled },
+    });
+  });
 }

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/http/errors';
 import { parseWebhookId as parseId } from '@/lib/webhooks/path-params';
 import { configuredWebhookUpdateSchema } from '@/lib/webhooks/configured-schema';
 import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
-import { detailOf, etagOf, getWebhook, recordRefusedUpdate, updateWebhook, viewOf } from '@/lib/webhooks/service';
+import { deleteWebhook, detailOf, etagOf, getWebhook, recordRefusedUpdate, updateWebhook, viewOf } from '@/lib/webhooks/service';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,5 +32,10 @@ export const PUT = apiRoute<Params>(operations.updateWebhookConfiguration, async
   return jsonResponse(viewOf(stored), { headers: { ETag: etagOf(stored) } });
 });
 
+export const DELETE = apiRoute<Params>(operations.deleteWebhookConfiguration, async ({ principal, params }) => {
+  await deleteWebhook(principal, parseId(params.id));
+  return new Response(null, { status: 204 });
+});
+
 // Every other method: 405 problem+json with Allow (lib/http/route.ts).
-export const { POST, DELETE, PATCH } = otherMethodsNotAllowed(GET, PUT);
+export const { POST, PATCH } = otherMethodsNotAllowed(GET, PUT, DELETE);
