@@ -1,5 +1,6 @@
 'use client';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
 import { FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
@@ -12,7 +13,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { useUnsavedChanges } from '@/components/console/use-unsaved-changes';
-import { ApiProblem, apiJson } from '@/lib/client/api';
+import { ApiProblem, apiFetch, apiJson, readProblem } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, operations } from '@/lib/api/operations';
@@ -219,6 +220,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
 
         <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(formState.errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
+          <DeleteWebhookButton id={config.id} />
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>
@@ -247,5 +249,39 @@ function UrlAsciiForm() {
         </>
       ) : null}
     </p>
+  );
+}
+
+/** Deletes the configuration (and its delivery log) after a confirmation, then back to the list. */
+function DeleteWebhookButton({ id }: { id: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () =>
+      apiFetch(locale, apiPath(operations.deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
+        if (!response.ok) throw new ApiProblem(await readProblem(response));
+      }),
+    onSuccess: () => {
+      toast(t('webhook.deleted'));
+      void queryClient.invalidateQueries({ queryKey: webhookKeys.all });
+      router.push('/webhooks');
+    },
+  });
+  return (
+    <span className="mr-auto flex items-center gap-2">
+      <Button
+        variant="danger"
+        onClick={() => {
+          if (window.confirm(t('webhook.deleteConfirm'))) remove.mutate();
+        }}
+        disabled={remove.isPending}
+      >
+        {t('webhook.delete')}
+      </Button>
+      {remove.error ? <ProblemMessage error={remove.error} /> : null}
+    </span>
   );
 }

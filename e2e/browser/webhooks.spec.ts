@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor, webhookPath } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
-import { STAFF, WEBHOOK_IDS } from '../support/test-seed';
+import { STAFF, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
 
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
 test.use({ locale: 'pt-BR' });
@@ -182,4 +182,30 @@ test('a look-alike host name shows its punycode form before saving, and is saved
   await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
   await expect(url).toHaveValue('https://xn--pple-43d.com/hooks');
   await expect(asciiForm).toBeEmpty();
+});
+
+test('staff create a configuration for a tenant, find it in the list, and delete it after a confirmation', async ({ page }) => {
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  await page.getByRole('link', { name: 'Nova configuração' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nova configuração');
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: 'Criar' }).click();
+  await expect(page.getByText('Corrija os campos destacados.')).toBeVisible();
+
+  await page.getByLabel('usuarioId').fill(TENANT_B.usuarioId);
+  await page.getByLabel('sistemaOrigem').fill(String(TENANT_B.sistemaOrigem));
+  await page.getByLabel('url', { exact: true }).fill('https://criado-no-console.exemplo.com.br/eventos');
+  await page.getByLabel('eventoPropostaCancelada').check();
+  await page.getByRole('button', { name: 'Criar' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
+  await expect(page.getByLabel('url', { exact: true })).toHaveValue('https://criado-no-console.exemplo.com.br/eventos');
+  await expect(page.getByLabel('eventoPropostaCancelada')).toBeChecked();
+  const id = page.url().split('/').pop()!;
+
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Excluir configuração' }).click();
+  await expect(page).toHaveURL(/\/webhooks$/);
+  await page.getByLabel('Buscar').fill('criado-no-console');
+  await expect(page.getByText('Nenhuma configuração encontrada.')).toBeVisible();
+  expect((await page.request.get(`/api/v2/avaliacao-saude/configuracao-web-hook/${id}`)).status()).toBe(404);
 });

@@ -1,0 +1,162 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FormProvider, useForm, type Path } from 'react-hook-form';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { useToast } from '@/components/ui/toast';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { ApiProblem, apiJson } from '@/lib/client/api';
+import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
+import { translator } from '@/lib/i18n';
+import type { Locale } from '@/lib/i18n/locale';
+import type { FieldError } from '@/lib/validation/issues';
+import { webhookKeys } from '@/lib/client/webhook-queries';
+import { apiPath, operations } from '@/lib/api/operations';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { WEBHOOK_EVENT_FLAGS, webhookCreateSchema, type WebhookEventFlag, type WebhookView } from '@/lib/webhooks/contract';
+import { EventToggles } from './event-toggles';
+import { HeadersEditor } from './headers-editor';
+import type { WebhookFormValues } from './webhook-editor';
+
+/**
+ * A new configuration (staff): the tenant it belongs to, then the editor's own sections (receiver,
+ * headers, events) validated with the same contract as the POST.
+ */
+type CreateFormValues = WebhookFormValues & { usuarioId: string; sistemaOrigem: string; clientId: string };
+
+const EMPTY: CreateFormValues = {
+  usuarioId: '',
+  sistemaOrigem: '',
+  clientId: '',
+  url: 'https://',
+  headers: [],
+  ativo: true,
+  ...(Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<WebhookEventFlag, boolean>),
+};
+
+/** The form's strings as the POST body: a number for sistemaOrigem, nothing for a field left empty. */
+function toBody({ usuarioId, sistemaOrigem, clientId, ...rest }: CreateFormValues) {
+  return {
+    ...rest,
+    usuarioId: usuarioId.trim() || undefined,
+    sistemaOrigem: sistemaOrigem.trim() === '' ? undefined : Number(sistemaOrigem),
+    clientId: clientId.trim() || undefined,
+  };
+}
+
+/** Staff must name the tenant (the POST answers the same, as 400 naming the field). */
+function tenantRequired(locale: Locale) {
+  const t = translator(locale);
+  return (values: CreateFormValues): FieldError[] =>
+    (['usuarioId', 'sistemaOrigem'] as const)
+      .filter((field) => values[field].trim() === '')
+      .map((field) => ({ field, pointer: `/${field}`, code: 'required', message: t('validation.required') }));
+}
+
+export function WebhookCreate() {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const form = useForm<CreateFormValues>({
+    defaultValues: EMPTY,
+    resolver: withFieldChecks(contractResolver(webhookCreateSchema, locale, toBody), tenantRequired(locale)),
+    mode: 'onChange',
+  });
+  const { register, handleSubmit, formState, setError } = form;
+  const create = useMutation({
+    mutationFn: (values: CreateFormValues) =>
+      apiJson<WebhookView>(locale, apiPath(operations.createWebhookConfiguration), {
+        method: 'POST',
+        body: JSON.stringify(toBody(values)),
+      }),
+    onSuccess: ({ body }) => {
+      toast(t('webhook.created'));
+      void queryClient.invalidateQueries({ queryKey: webhookKeys.all });
+      router.push(`/webhooks/${body.id}`);
+    },
+    onError: (error) => {
+      if (!(error instanceof ApiProblem) || error.status !== 400) return;
+      for (const fieldError of error.problem.errors ?? []) {
+        setError(
+          (fieldError.field || 'root.server') as Path<CreateFormValues>,
+          { type: 'server', message: fieldError.message },
+          { shouldFocus: true },
+        );
+      }
+    },
+  });
+  const errors = formState.errors;
+  const tenantField = (name: 'usuarioId' | 'sistemaOrigem' | 'clientId', help: string, optional = false) => (
+    <Field id={name} label={name} mono description={help} error={errors[name]?.message} badge={optional ? t('common.optional') : undefined}>
+      <Input
+        id={name}
+        className="font-mono"
+        inputMode={name === 'sistemaOrigem' ? 'numeric' : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        invalid={Boolean(errors[name])}
+        aria-describedby={describedBy(name, { description: true, error: Boolean(errors[name]) })}
+        {...register(name)}
+      />
+    </Field>
+  );
+  const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-5">
+        <div>
+          <Link href="/webhooks" className="text-sm text-slate-700 hover:underline">
+            ← {t('webhook.backToList')}
+          </Link>
+          <h1 className="mt-3 text-2xl font-semibold tracking-tight">{t('webhook.createTitle')}</h1>
+        </div>
+        {unexpected ? (
+          <Alert tone="danger" role="alert">
+            <ProblemMessage error={unexpected} />
+          </Alert>
+        ) : null}
+        <Card title={t('webhook.tenant')} titleId="tenant-title" description={t('webhook.tenantHelp')}>
+          <div className="grid gap-4 sm:grid-cols-3">
+            {tenantField('usuarioId', t('webhook.usuarioIdHelp'))}
+            {tenantField('sistemaOrigem', t('webhook.sistemaOrigemHelp'))}
+            {tenantField('clientId', t('webhook.clientIdHelp'), true)}
+          </div>
+        </Card>
+        <Card title={t('webhook.receiver')} titleId="url-title">
+          <Field id="url" label={t('webhook.url')} mono description={t('webhook.urlHelp')} error={errors.url?.message}>
+            <Input
+              id="url"
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+              invalid={Boolean(errors.url)}
+              aria-describedby={describedBy('url', { description: true, error: Boolean(errors.url) })}
+              {...register('url')}
+            />
+          </Field>
+        </Card>
+        <HeadersEditor />
+        <EventToggles />
+        <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+          {Object.keys(errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
+          <Link href="/webhooks" className={buttonClasses('secondary')}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? t('common.saving') : t('webhook.create')}
+          </Button>
+        </div>
+      </form>
+    </FormProvider>
+  );
+}
