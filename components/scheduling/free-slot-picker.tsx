@@ -8,7 +8,7 @@ import { QueryStatus } from '@/components/console/query-status';
 import { useFreeSlots, type FreeSlotFilters } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
-import { brasiliaDateTime, brasiliaInputToIso } from './slot-time';
+import { brasiliaDateTime, brasiliaInputToIso } from '@/lib/i18n/brasilia-time';
 import { formText } from '@/components/ui/form-text';
 
 const sameFilters = (a: FreeSlotFilters, b: FreeSlotFilters) => a.de === b.de && a.ate === b.ate && a.cdAgenda === b.cdAgenda;

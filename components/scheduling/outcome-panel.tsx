@@ -8,7 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useRecentReservations } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
-import { brasiliaDateTime } from './slot-time';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 
 /**
  * What the panel shows: an answer of the route, or the state of the latest attempt that has none

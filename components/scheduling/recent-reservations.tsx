@@ -6,7 +6,7 @@ import { QueryStatus } from '@/components/console/query-status';
 import { useRecentReservations } from '@/lib/client/scheduling-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
-import { brasiliaDateTime } from './slot-time';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 
 type RowProps = { reservation: RecentReservation; onRelease: (reservation: RecentReservation) => void };
 

@@ -10,6 +10,7 @@ import { apiJson } from '@/lib/client/api';
 import { useDeliveries, useDeliveryDetail } from '@/lib/client/webhook-queries';
 import { apiPath, operations } from '@/lib/api/operations';
 import { useLocale, useT } from '@/lib/i18n/client';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '@/lib/webhooks/delivery-contract';
 import type { Tone } from '@/components/ui/alert';
 import { SigningSecret } from './signing-secret';
@@ -36,7 +37,7 @@ export function DeliveriesPanel({ id }: { id: string }) {
 
 function useFormatTime() {
   const locale = useLocale();
-  return (iso: string) => new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Sao_Paulo' });
+  return (iso: string) => brasiliaDateTime(iso, locale, { seconds: true });
 }
 
 function DeliveryLog({ id }: { id: string }) {

@@ -4,6 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
 import { useLocale, useT } from '@/lib/i18n/client';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import type { WebhookDetail } from '@/lib/webhooks/contract';
 import type { WebhookFormValues } from './webhook-editor';
 
@@ -21,7 +22,7 @@ export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
       {stopped ? (
         <Alert tone="warning" title={t('delivery.disabledTitle')} className="mb-4">
           {t(`delivery.disabledReason.${stopped.motivo}`, {
-            when: new Date(stopped.em).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Sao_Paulo' }),
+            when: brasiliaDateTime(stopped.em, locale),
           })}
         </Alert>
       ) : null}

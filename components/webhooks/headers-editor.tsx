@@ -7,13 +7,18 @@ import { describedBy, fieldIds } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
 import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/contract';
+import { looksSecret } from '@/lib/webhooks/header-policy';
 import type { WebhookFormValues } from './webhook-editor';
 
-/** `chave`/`valor` rows. Values often hold the receiver's secrets, so they stay masked until shown. */
+/**
+ * `chave`/`valor` rows. Values of names that look like credentials (looksSecret) stay masked until
+ * shown; others are shown; each row has its own toggle either way.
+ */
 export function HeadersEditor() {
   const t = useT();
-  const { control, register, formState } = useFormContext<WebhookFormValues>();
+  const { control, register, formState, watch } = useFormContext<WebhookFormValues>();
   const { fields, append, remove } = useFieldArray({ control, name: 'headers' });
+  // Rows whose visibility was toggled away from their default.
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
     setShown((current) => {
@@ -61,7 +66,7 @@ export function HeadersEditor() {
           const valueId = `headers-${index}-valor`;
           const keyError = formState.errors.headers?.[index]?.chave?.message;
           const valueError = formState.errors.headers?.[index]?.valor?.message;
-          const visible = shown.has(field.id);
+          const visible = looksSecret(watch(`headers.${index}.chave`) ?? '') === shown.has(field.id);
           return (
             <li
               key={field.id}

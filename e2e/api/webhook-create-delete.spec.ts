@@ -46,6 +46,9 @@ test('a configuration for another tenant, or without url, is refused', async ({ 
   expect(((await privateTarget.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('urlPrivateTarget');
 });
 
+/** A tenant no other spec lists: configurations created here must not show up in their lists. */
+const NEW_TENANT = { usuarioId: '55555555-5555-4555-8555-555555555555', sistemaOrigem: 5 };
+
 test('staff create for any tenant, naming it', async ({ request, baseURL }) => {
   const staff = { cookie: await staffSessionCookie(STAFF.webhooks.email), origin: new URL(baseURL!).origin };
   const unnamed = await request.post(LIST, { headers: staff, data: { url: 'https://staff.receptor.exemplo.com.br/' } });
@@ -53,13 +56,15 @@ test('staff create for any tenant, naming it', async ({ request, baseURL }) => {
   expect(((await unnamed.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toEqual(['usuarioId']);
   const created = await request.post(LIST, {
     headers: staff,
-    data: { url: 'https://staff.receptor.exemplo.com.br/', usuarioId: TENANT_B.usuarioId, sistemaOrigem: TENANT_B.sistemaOrigem },
+    data: { url: 'https://staff.receptor.exemplo.com.br/', ...NEW_TENANT },
   });
   expect(created.status()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  // Tenant B sees it; tenant A does not.
-  expect((await request.get(path(id), { headers: bearer(await tokenFor(request, TENANT_B)) })).status()).toBe(200);
+  const { id, usuarioId } = (await created.json()) as { id: string; usuarioId: string };
+  expect(usuarioId).toBe(NEW_TENANT.usuarioId);
+  // Staff see it; a client of another tenant does not.
+  expect((await request.get(path(id), { headers: staff })).status()).toBe(200);
   expect((await request.get(path(id), { headers: bearer(await tokenFor(request, TENANT_A)) })).status()).toBe(404);
+  expect((await request.delete(path(id), { headers: staff })).status()).toBe(204);
 });
 
 test('DELETE: 204 for the owner, 404 for anyone else and afterwards', async ({ request }) => {

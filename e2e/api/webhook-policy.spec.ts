@@ -176,5 +176,5 @@ test('configuration relaxes the URL policy for local development only when asked
     await server.stop();
   }
   // …while the shared server, configured strictly, still refuses it.
-  await expectRefused(request, { url: 'http://localhost:4000/hooks' }, 'url', 'urlHttpsRequired');
+  await expectRefused(request, { url: 'http://localhost:4000/hooks' }, 'url', 'urlPrivateTarget');
 });

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor, webhookPath } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
-import { STAFF, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
+import { STAFF, WEBHOOK_IDS } from '../support/test-seed';
 
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
 test.use({ locale: 'pt-BR' });
@@ -42,6 +42,8 @@ test.describe('webhook configuration editor', () => {
     await page.getByRole('button', { name: /Adicionar cabeçalho/ }).click();
     await page.getByLabel('chave do cabeçalho 2', { exact: true }).fill('X-Origem');
     await page.getByLabel('valor do cabeçalho 2', { exact: true }).fill('console');
+    // A name that does not look like a credential: its value is shown (X-Api-Key's stays masked).
+    await expect(page.getByLabel('valor do cabeçalho 2', { exact: true })).toHaveAttribute('type', 'text');
 
     // Each switch reads as the event's name, with its API name beneath.
     await expect(page.locator('label[for="eventoAvaliacaoSaudeAprovada"]')).toHaveText(
@@ -192,8 +194,9 @@ test('staff create a configuration for a tenant, find it in the list, and delete
   await page.getByRole('button', { name: 'Criar' }).click();
   await expect(page.getByText('Corrija os campos destacados.')).toBeVisible();
 
-  await page.getByLabel('usuarioId').fill(TENANT_B.usuarioId);
-  await page.getByLabel('sistemaOrigem').fill(String(TENANT_B.sistemaOrigem));
+  // A tenant of its own: the API specs' lists must not see it while it exists.
+  await page.getByLabel('usuarioId').fill('66666666-6666-4666-8666-666666666666');
+  await page.getByLabel('sistemaOrigem').fill('6');
   await page.getByLabel('url', { exact: true }).fill('https://criado-no-console.exemplo.com.br/eventos');
   await page.getByLabel('eventoPropostaCancelada').check();
   await page.getByRole('button', { name: 'Criar' }).click();

@@ -6,6 +6,7 @@ import {
   checkHeaderValue,
   duplicateHeaderIndexes,
   headersWireLength,
+  looksSecret,
   MAX_HEADERS_TOTAL_BYTES,
   utf8Length,
 } from './header-policy';
@@ -155,5 +156,17 @@ describe('headers as a whole', () => {
   it('accepts a large set that still fits', () => {
     expect(webhookUpdateSchema.safeParse({ headers: Array.from({ length: 3 }, (_, i) => header(i, 4000)) }).success).toBe(true);
     expect(headersWireLength([{ chave: 'Ab', valor: 'ção' }])).toBe(2 + 5 + 4);
+  });
+});
+
+describe('looksSecret', () => {
+  it.each(['Authorization', 'Cookie', 'X-Api-Key', 'x-token', 'X-Client-Secret', 'X-Password', 'X-Signature', 'Proxy-Auth'])(
+    '%s is masked',
+    (name) => {
+      expect(looksSecret(name)).toBe(true);
+    },
+  );
+  it.each(['X-Origem', 'X-Tenant', 'Accept-Language', 'X-Request-Source'])('%s is shown', (name) => {
+    expect(looksSecret(name)).toBe(false);
   });
 });

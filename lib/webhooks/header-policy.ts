@@ -77,3 +77,13 @@ export function headersWireLength(headers: readonly { chave: string; valor: stri
 export function utf8Length(value: string): number {
   return new TextEncoder().encode(value).byteLength;
 }
+
+/**
+ * Header names whose values are likely credentials (Authorization, Cookie, X-Api-Key, X-Token,
+ * X-Signature…): the console masks those values until shown, and shows harmless ones (X-Origem).
+ */
+const SECRET_LOOKING = /authorization|cookie|key|token|secret|password|passwd|signature|credential|auth/i;
+
+export function looksSecret(headerName: string): boolean {
+  return SECRET_LOOKING.test(headerName);
+}

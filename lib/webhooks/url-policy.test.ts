@@ -95,3 +95,11 @@ describe('normalizeWebhookUrl and asciiFormOfUnicodeHost', () => {
     expect(asciiFormOfUnicodeHost('not a url ç')).toBeUndefined();
   });
 });
+
+describe('the reason a URL is refused', () => {
+  it('names the private target before the missing https', () => {
+    expect(checkWebhookUrl('http://127.0.0.1/hooks')).toBe('urlPrivateTarget');
+    expect(checkWebhookUrl('http://localhost:8080/')).toBe('urlPrivateTarget');
+    expect(checkWebhookUrl('http://receptor.exemplo.com.br/')).toBe('urlHttpsRequired');
+  });
+});

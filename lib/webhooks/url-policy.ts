@@ -51,12 +51,14 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
     return 'urlInvalid';
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'urlScheme';
+  // The target before the scheme: `http://127.0.0.1/` must say why it can never be allowed, not
+  // just "use https" (which would be refused next anyway).
+  if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return 'urlPrivateTarget';
   if (url.protocol === 'http:' && !policy.allowHttp) return 'urlHttpsRequired';
   // `https://@host` has empty credentials the parser drops; any `@` in the authority is refused.
   if (url.username !== '' || url.password !== '' || authorityOf(raw).includes('@')) return 'urlCredentials';
   // Port 0 cannot be connected to; the parser keeps it, so it is refused here.
   if (url.port === '0') return 'urlInvalid';
-  if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return 'urlPrivateTarget';
   return undefined;
 }
 

@@ -1,19 +1,23 @@
 import type { Locale } from '@/lib/i18n';
 
 /**
- * Every time on the scheduling page is São Paulo wall-clock time (the hospital's), whatever zone
+ * Every time in the console is São Paulo wall-clock time (the hospital's), whatever zone
  * the operator's browser is in, and is labelled as such ("horário de Brasília"). Brazil has kept
  * UTC−03:00 all year since daylight saving ended in 2019, so the filters may append a fixed offset.
  */
 export const BRASILIA_TIME_ZONE = 'America/Sao_Paulo';
 export const BRASILIA_OFFSET = '-03:00';
 
-/** An instant as São Paulo date and time, in the locale's own short format. */
+/**
+ * An instant as São Paulo date and time, in the locale's own format with a four-digit year: pt-BR's
+ * short date is 10/03/2031; English's short one (3/10/31) reads as any of three dates, so English
+ * gets the medium one (Mar 10, 2031).
+ */
 export function brasiliaDateTime(iso: string, locale: Locale, { seconds = false } = {}): string {
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return iso;
   return new Intl.DateTimeFormat(locale, {
-    dateStyle: 'short',
+    dateStyle: locale === 'en' ? 'medium' : 'short',
     timeStyle: seconds ? 'medium' : 'short',
     timeZone: BRASILIA_TIME_ZONE,
   }).format(instant);
