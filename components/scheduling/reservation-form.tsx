@@ -194,6 +194,8 @@ export function ReservationForm({
   });
   const exam = chosenProcedure({ nrSeqProcInterno: code }, procedures.data ?? []);
   const needsSide = ieOpcao === 'R' && exam?.IE_LADO_OBRIGATORIO === 'S';
+  // The hint and the "side required" error say the same thing: while the error shows, it alone.
+  const sideError = useFieldError('ieLado');
   const usualDuration = exam && String(exam.NR_MIN_DURACAO) !== duration.trim() ? exam.NR_MIN_DURACAO : undefined;
   return (
     <Card title={t('scheduling.formTitle')} titleId="request-title">
@@ -224,7 +226,7 @@ export function ReservationForm({
           <SelectField
             name="ieLado"
             need={needsSide ? 'required' : 'optional'}
-            description={needsSide ? t('scheduling.exam.needsSide') : undefined}
+            description={needsSide && !sideError ? t('scheduling.exam.needsSide') : undefined}
             options={[
               { value: '', label: t('scheduling.ieLado.none') },
               ...IE_LADO.map((value) => ({ value, label: t(`scheduling.ieLado.${value}`) })),

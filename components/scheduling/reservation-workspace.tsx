@@ -76,7 +76,13 @@ export function ReservationWorkspace() {
     onSuccess: ({ values, view }) => {
       setOutcome(view);
       setNotice(undefined);
-      if (view.kind === 'codigo' && view.codigo === '0') sentFor.current.set(view.body.TOKEN_RESERVA_P, values);
+      if (view.kind === 'codigo' && view.codigo === '0') {
+        sentFor.current.set(view.body.TOKEN_RESERVA_P, values);
+        // The slot just taken leaves every cached listing at once, not when the refetch lands.
+        queryClient.setQueriesData<FreeSlot[]>({ queryKey: schedulingKeys.allSlots }, (slots) =>
+          slots?.filter((slot) => slot.NR_SEQ_AGENDA !== Number(values.nrSeqAgenda)),
+        );
+      }
       if (view.kind === 'validation') {
         for (const error of view.errors) {
           if (error.field) form.setError(error.field as Path<ReservationFormValues>, { type: 'server', message: error.message });

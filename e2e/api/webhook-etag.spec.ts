@@ -105,7 +105,7 @@ test('refused changes are audited too: a stale If-Match and a private target, wi
   ]);
   expect(added[1]!.after).toEqual({
     problem: expect.stringContaining('validation'),
-    errors: [{ field: 'url', code: 'urlCredentials' }],
+    errors: [{ field: 'url', code: 'urlPrivateTarget' }],
   });
   expect(added[1]!.after_json).not.toContain('senha-secreta');
 });

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { expect, test } from '../support/browser-test';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
@@ -41,9 +41,15 @@ test.describe('slot reservation page', () => {
     await signIn(page, STAFF.scheduling, '/scheduling');
     const slot = await pickFirstSlot(page, 920);
     await fillBeneficiary(page, 920001);
+    // Listings asked for after the reservation never answer here: the slot must leave the list
+    // from the reservation's own answer.
+    const holdListings = (route: Route) => (route.request().method() === 'GET' ? undefined : route.continue());
+    await page.route(/slots-livres\?/, holdListings);
     await page.getByRole('button', { name: 'Reservar horário' }).click();
 
     await expect(outcome(page)).toHaveAttribute('data-codigo', '0');
+    await expect(page.getByRole('button', { name: new RegExp(`^Usar horário ${slot} `) })).toHaveCount(0);
+    await page.unroute(/slots-livres\?/, holdListings);
     await expect(outcome(page)).toContainText('HTTP 200');
     await expect(outcome(page)).toContainText('CODIGO_P 0 — Horário reservado');
     await expect(page.getByTestId('ie-reservado-p')).toContainText('S');
@@ -147,6 +153,8 @@ test.describe('slot reservation page', () => {
     await expect(outcome(page)).not.toContainText('CODIGO_P');
     await expect(field(page, 'ieLado')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.locator('#field-ieLado-error')).toHaveText('Este exame exige lateralidade: informe E, D ou A.');
+    // One message about laterality, not the hint and the error saying the same thing.
+    await expect(page.locator('#field-ieLado-description')).not.toHaveText('O exame escolhido exige lateralidade: escolha E, D ou A.');
     expect(posted).toBe(0);
     await field(page, 'ieLado').selectOption('D');
     await page.getByRole('button', { name: 'Reservar horário' }).click();
