@@ -21,7 +21,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </a>
       <ConsoleHeader
         user={{ name: staff.name, email: staff.email, roles: staff.roles }}
-        areas={{ webhooks: hasCapability(staff, 'webhooks'), scheduling: hasCapability(staff, 'scheduling') }}
+        areas={{
+          webhooks: hasCapability(staff, 'webhooks'),
+          scheduling: hasCapability(staff, 'scheduling'),
+          administration: hasCapability(staff, 'administration'),
+        }}
       />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:py-8">
         {children}

@@ -10,7 +10,7 @@ import { LanguageSwitch } from './language-switch';
 
 type Props = {
   user: { name: string; email: string; roles: StaffRole[] };
-  areas: { webhooks: boolean; scheduling: boolean };
+  areas: { webhooks: boolean; scheduling: boolean; administration: boolean };
 };
 
 export function ConsoleHeader({ user, areas }: Props) {
@@ -19,6 +19,7 @@ export function ConsoleHeader({ user, areas }: Props) {
   const links = [
     areas.webhooks && { href: '/webhooks', label: t('nav.webhooks') },
     areas.scheduling && { href: '/scheduling', label: t('nav.scheduling') },
+    areas.administration && { href: '/admin/clientes', label: t('nav.apiClients') },
   ].filter((link): link is { href: string; label: string } => Boolean(link));
 
   async function handleSignOut() {

@@ -18,7 +18,8 @@ async function pointAt(api: APIRequestContext, url: string) {
   const auth = bearer(await tokenFor(api, TENANT_A));
   const response = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
     headers: auth,
-    data: { url, eventoPropostaCancelada: true },
+    // A flag no other seeded configuration has on: each event makes exactly one delivery.
+    data: { url, eventoAvaliacaoSaudeArquivada: true },
   });
   expect(response.status()).toBe(200);
 }
@@ -28,7 +29,7 @@ async function publishMany(api: APIRequestContext, count: number, prefix: string
   for (let i = 0; i < count; i++) {
     const response = await api.post(apiPath(operations.publishEvent), {
       headers: auth,
-      data: { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, idEvento: `${prefix}-${i}`, dados: { i } },
+      data: { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento: `${prefix}-${i}`, dados: { i } },
     });
     expect(response.status()).toBe(202);
   }

@@ -58,6 +58,26 @@ function deliveryDoc(summary: string, description: string, responses: Record<str
   };
 }
 
+const clientIdParameter = {
+  name: 'clientId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', maxLength: 100 },
+  description: 'The API client’s client_id.',
+};
+
+/** Administration (staff admins, console session only). */
+function adminDoc(summary: string, description: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return {
+    summary,
+    tags: ['Administração'],
+    description,
+    security: [{ consoleSession: [] }],
+    ...extra,
+    responses: { ...responses, ...commonProblems },
+  };
+}
+
 /** The reservation POST's documentation; both of its paths share it (one handler). */
 function reservationDoc(summary: string) {
   const procedureAnswer = (description: string) => ({ description, content: json(ref('SlotReservationResponse')) });
@@ -477,6 +497,51 @@ export const operations = {
       'A new secret signs from now on; the previous one keeps signing beside it (a second signature) for WEBHOOK_SECRET_OVERLAP_HOURS, so a receiver can switch without losing messages.',
       { '200': { description: 'The new secret.', content: json(ref('WebhookSecret')) } },
       { parameters: [webhookIdParameter] },
+    ),
+  },
+  listApiClients: {
+    method: 'GET',
+    path: '/api/v1/admin/clientes-api',
+    capability: 'administration',
+    doc: adminDoc('API clients', 'Every API client with its tenant, scopes, state and when it last obtained a token; never a secret.', {
+      '200': { description: 'The clients.', content: json({ type: 'array', items: ref('ApiClient') }) },
+    }),
+  },
+  createApiClient: {
+    method: 'POST',
+    path: '/api/v1/admin/clientes-api',
+    capability: 'administration',
+    doc: adminDoc(
+      'Create an API client',
+      'Its secret (256 random bits) is in this answer only; the server keeps its hash.',
+      {
+        '201': { description: 'Created, with the secret.', content: json(ref('ApiClientWithSecret')) },
+        ...bodyProblems,
+        '409': problem('A client with this clientId exists.'),
+      },
+      { requestBody: { required: true, content: json(ref('ApiClientCreate')) } },
+    ),
+  },
+  rotateApiClientSecret: {
+    method: 'POST',
+    path: '/api/v1/admin/clientes-api/{clientId}/segredo/rotacao',
+    capability: 'administration',
+    doc: adminDoc(
+      'Rotate an API client’s secret',
+      'A new secret, shown once; the previous one keeps working for CLIENT_SECRET_OVERLAP_HOURS so the partner can switch.',
+      { '200': { description: 'The new secret.', content: json(ref('ApiClientWithSecret')) }, '404': problem('No such client.') },
+      { parameters: [clientIdParameter] },
+    ),
+  },
+  revokeApiClient: {
+    method: 'POST',
+    path: '/api/v1/admin/clientes-api/{clientId}/revogacao',
+    capability: 'administration',
+    doc: adminDoc(
+      'Revoke an API client',
+      'It gets no more tokens, and the tokens it holds stop working within a minute.',
+      { '200': { description: 'The client, revoked.', content: json(ref('ApiClient')) }, '404': problem('No such client.') },
+      { parameters: [clientIdParameter] },
     ),
   },
   openApiDocument: { method: 'GET', path: '/api/openapi.json' },

@@ -9,6 +9,9 @@ export const AUDIT_ACTIONS = [
   'webhook.update',
   'webhook.delete',
   'webhook.secret_rotate',
+  'client.create',
+  'client.rotate',
+  'client.revoke',
   'slot.reserve',
   'slot.release',
 ] as const;
@@ -18,7 +21,7 @@ export const auditQuerySchema = z.strictObject({
   acao: z.enum(AUDIT_ACTIONS).optional(),
   /** API client id or staff e-mail. */
   ator: z.string().min(1).max(200).optional(),
-  /** `webhook:<id>` or `slot:<nrSeqAgenda>`. */
+  /** `webhook:<id>`, `client:<clientId>` or `slot:<nrSeqAgenda>`. */
   alvo: z.string().min(1).max(100).optional(),
   /** Entries strictly older than this instant, for paging back. */
   antes: z.iso.datetime({ offset: true }).optional(),

@@ -5,6 +5,7 @@ import { signingSecret } from './signing-secret';
 import type { ApiClientPrincipal } from './principal';
 import { verifyPlatformToken } from './platform-tokens';
 import { parseScopes } from './scopes';
+import { clientIsActive } from './client-state';
 
 /**
  * Short-lived HS256 access tokens for API clients (OAuth 2.0 client credentials). Verification
@@ -74,6 +75,8 @@ async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | 
       clockTolerance: CLOCK_SKEW_SECONDS,
     });
     if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
+    // A revoked client's tokens stop working (within the state cache's 30 s).
+    if (typeof payload.sub === 'string' && !(await clientIsActive(payload.sub))) return undefined;
     if (typeof payload.sub !== 'string' || typeof payload.usuarioId !== 'string' || typeof payload.sistemaOrigem !== 'number') {
       return undefined;
     }

@@ -28,9 +28,10 @@ export type Principal = ApiClientPrincipal | StaffPrincipal;
  * The area of the product a staff role opens. API clients reach webhooks and scheduling for their
  * own data only, each with its scope, and publish events with `eventos:publicar`. The audit trail is
  * for operators: it spans every tenant and names staff users, so only the staff `admin` role reads
- * it, never an API client. Among staff, only admins publish events.
+ * it, never an API client. Among staff, only admins publish events and administer (API clients,
+ * staff accounts).
  */
-export type Capability = 'webhooks' | 'scheduling' | 'audit' | 'events';
+export type Capability = 'webhooks' | 'scheduling' | 'audit' | 'events' | 'administration';
 
 /** The scope that opens each capability to an API client; none opens the audit trail. */
 export const SCOPE_OF_CAPABILITY: Record<Capability, string | undefined> = {
@@ -38,6 +39,7 @@ export const SCOPE_OF_CAPABILITY: Record<Capability, string | undefined> = {
   scheduling: SCOPES.scheduling,
   events: SCOPES.publishEvents,
   audit: undefined,
+  administration: undefined,
 };
 
 export function hasCapability(principal: Principal, capability: Capability): boolean {
@@ -46,7 +48,8 @@ export function hasCapability(principal: Principal, capability: Capability): boo
     return scope !== undefined && principal.scopes.includes(scope);
   }
   if (principal.roles.includes('admin')) return true;
-  return capability !== 'audit' && capability !== 'events' && principal.roles.includes(capability);
+  // Only admins read the audit trail, publish events and administer clients and staff.
+  return capability === 'webhooks' || capability === 'scheduling' ? principal.roles.includes(capability) : false;
 }
 
 /** The identifier kept in the audit trail for a principal: readable, not necessarily unique. */

@@ -104,6 +104,8 @@ const envSchema = z
               .filter(Boolean)
           : undefined,
       ),
+    /** After an API client's secret is rotated, the previous one keeps working this many hours. */
+    CLIENT_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(720).default(24),
     /** Which scheduling back-end answers reservations. */
     SCHEDULING_BACKEND: z.enum(['embedded', 'oracle']).default('embedded'),
     /** Embedded scheduler: nrMinDuracao at most this many times the exam's usual duration. */

@@ -298,11 +298,32 @@ const webhookDeliveries: Migration = {
   },
 };
 
+/**
+ * API clients managed in the console (issue 11 §2): revocation, when each last obtained a token,
+ * and the previous secret's hash while a rotation's overlap lasts.
+ */
+const apiClientLifecycle: Migration = {
+  async up(db) {
+    await db.schema.alterTable('api_clients', (t) => {
+      t.bigInteger('revoked_at');
+      t.bigInteger('last_token_at');
+      t.string('previous_secret_hash', 255);
+      t.bigInteger('previous_secret_until');
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('api_clients', (t) => {
+      for (const column of ['revoked_at', 'last_token_at', 'previous_secret_hash', 'previous_secret_until']) t.dropColumn(column);
+    });
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
   '003_reservation_ownership': reservationOwnership,
   '004_webhook_deliveries': webhookDeliveries,
+  '005_api_client_lifecycle': apiClientLifecycle,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

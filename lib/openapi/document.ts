@@ -16,6 +16,7 @@ import {
 } from '@/lib/webhooks/delivery-contract';
 
 import { operations } from '@/lib/api/operations';
+import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import { jsonSchema } from './fragments';
 
 /**
@@ -61,6 +62,7 @@ export function buildOpenApiDocument() {
         name: 'Agendamentos',
         description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
       },
+      { name: 'Administração', description: 'API clients managed by staff admins.' },
       { name: 'Auditoria', description: 'The audit trail of changes, reservations and releases (staff admins).' },
       { name: 'Operação', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
     ],
@@ -69,6 +71,9 @@ export function buildOpenApiDocument() {
       schemas: {
         WebhookUpdate: jsonSchema(webhookUpdateSchema, 'input'),
         WebhookCreate: jsonSchema(webhookCreateSchema, 'input'),
+        ApiClient: jsonSchema(apiClientViewSchema, 'output'),
+        ApiClientCreate: jsonSchema(apiClientCreateSchema, 'input'),
+        ApiClientWithSecret: jsonSchema(apiClientWithSecretSchema, 'output'),
         WebhookView: jsonSchema(webhookViewSchema, 'output'),
         WebhookDetail: jsonSchema(webhookDetailSchema, 'output'),
         PublishEvent: jsonSchema(publishEventSchema, 'input'),

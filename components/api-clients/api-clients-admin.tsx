@@ -1,0 +1,210 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, type Path } from 'react-hook-form';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { apiPath, operations } from '@/lib/api/operations';
+import { apiClientCreateSchema, type ApiClientView, type ApiClientWithSecret } from '@/lib/api-clients/contract';
+import { KNOWN_SCOPES } from '@/lib/auth/scopes';
+import { ApiProblem, apiJson } from '@/lib/client/api';
+import { contractResolver } from '@/lib/client/form-errors';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
+import { useLocale, useT } from '@/lib/i18n/client';
+
+/**
+ * API clients for staff admins: the list (state, scopes, last token), a new client, and per client
+ * "rotate secret" and "revoke" after a confirmation. A secret appears once, in the answer that
+ * made it, with a copy button; it cannot be shown again.
+ */
+const KEY = ['admin', 'api-clients'] as const;
+
+type FormValues = { clientId: string; name: string; usuarioId: string; sistemaOrigem: string; scopes: string[] };
+
+function toBody(values: FormValues) {
+  return { ...values, sistemaOrigem: values.sistemaOrigem.trim() === '' ? undefined : Number(values.sistemaOrigem) };
+}
+
+export function ApiClientsAdmin() {
+  const t = useT();
+  const locale = useLocale();
+  const [revealed, setRevealed] = useState<ApiClientWithSecret | undefined>();
+  const clients = useQuery({
+    queryKey: KEY,
+    queryFn: async () => (await apiJson<ApiClientView[]>(locale, apiPath(operations.listApiClients))).body,
+  });
+  return (
+    <div className="flex flex-col gap-5">
+      {revealed ? (
+        <Alert tone="warning" role="status" title={t('apiClients.secretTitle', { clientId: revealed.clientId })}>
+          <p>{t('apiClients.secretOnce')}</p>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <code className="rounded bg-white px-2 py-1 font-mono text-sm break-all" data-testid="client-secret">
+              {revealed.clientSecret}
+            </code>
+            <CopyButton value={revealed.clientSecret} label={t('common.copy')} copiedLabel={t('common.copied')} />
+          </div>
+        </Alert>
+      ) : null}
+      <NewClientForm onCreated={setRevealed} />
+      <Card title={t('apiClients.listTitle')} titleId="clients-title">
+        {clients.isError ? <ProblemMessage error={clients.error} /> : null}
+        <ul className="divide-y divide-slate-200" data-testid="api-client-list">
+          {clients.data?.map((client) => (
+            <ClientRow key={client.clientId} client={client} onSecret={setRevealed} />
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}
+
+function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (value: ApiClientWithSecret) => void }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const rotate = useMutation({
+    mutationFn: async () =>
+      (
+        await apiJson<ApiClientWithSecret>(locale, apiPath(operations.rotateApiClientSecret, { clientId: client.clientId }), {
+          method: 'POST',
+        })
+      ).body,
+    onSuccess: (value) => {
+      onSecret(value);
+      void refresh();
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: () => apiJson(locale, apiPath(operations.revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
+    onSuccess: refresh,
+  });
+  const revoked = client.revogadoEm !== null;
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-client-id={client.clientId}>
+      <div className="min-w-0 flex-1">
+        <p className="font-mono text-sm font-medium text-slate-900">
+          {client.clientId}{' '}
+          {revoked ? (
+            <Badge tone="danger" className="font-sans">
+              {t('apiClients.revoked')}
+            </Badge>
+          ) : null}
+        </p>
+        <p className="text-sm text-slate-700">{client.name}</p>
+        <p className="font-mono text-xs break-all text-slate-600">
+          {client.usuarioId} · {client.sistemaOrigem} · {client.scopes.join(' ')}
+        </p>
+        <p className="text-xs text-slate-600">
+          {client.ultimoTokenEm
+            ? t('apiClients.lastToken', { when: brasiliaDateTime(client.ultimoTokenEm, locale) })
+            : t('apiClients.neverToken')}
+        </p>
+      </div>
+      {revoked ? null : (
+        <div className="flex gap-2">
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={rotate.isPending}
+            onClick={() => window.confirm(t('apiClients.rotateConfirm', { clientId: client.clientId })) && rotate.mutate()}
+          >
+            {t('apiClients.rotate')}
+          </Button>
+          <Button
+            variant="danger"
+            size="sm"
+            disabled={revoke.isPending}
+            onClick={() => window.confirm(t('apiClients.revokeConfirm', { clientId: client.clientId })) && revoke.mutate()}
+          >
+            {t('apiClients.revoke')}
+          </Button>
+        </div>
+      )}
+      {(rotate.error ?? revoke.error) ? <ProblemMessage error={rotate.error ?? revoke.error} /> : null}
+    </li>
+  );
+}
+
+function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) => void }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const form = useForm<FormValues>({
+    defaultValues: { clientId: '', name: '', usuarioId: '', sistemaOrigem: '', scopes: ['webhooks', 'scheduling'] },
+    resolver: contractResolver(apiClientCreateSchema, locale, toBody),
+  });
+  const { register, handleSubmit, formState, setError, reset } = form;
+  const create = useMutation({
+    mutationFn: async (values: FormValues) =>
+      (
+        await apiJson<ApiClientWithSecret>(locale, apiPath(operations.createApiClient), {
+          method: 'POST',
+          body: JSON.stringify(toBody(values)),
+        })
+      ).body,
+    onSuccess: (value) => {
+      onCreated(value);
+      reset();
+      void queryClient.invalidateQueries({ queryKey: KEY });
+    },
+    onError: (error) => {
+      if (!(error instanceof ApiProblem) || error.status !== 400) return;
+      for (const fieldError of error.problem.errors ?? []) {
+        setError((fieldError.field || 'root.server') as Path<FormValues>, { type: 'server', message: fieldError.message });
+      }
+    },
+  });
+  const errors = formState.errors;
+  const text = (name: 'clientId' | 'name' | 'usuarioId' | 'sistemaOrigem') => (
+    <Field id={`client-${name}`} label={name} mono error={errors[name]?.message}>
+      <Input
+        id={`client-${name}`}
+        className="font-mono"
+        autoComplete="off"
+        spellCheck={false}
+        invalid={Boolean(errors[name])}
+        aria-describedby={describedBy(`client-${name}`, { error: Boolean(errors[name]) })}
+        {...register(name)}
+      />
+    </Field>
+  );
+  const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
+  return (
+    <Card title={t('apiClients.newTitle')} titleId="new-client-title" description={t('apiClients.newHelp')}>
+      <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          {text('clientId')}
+          {text('name')}
+          {text('usuarioId')}
+          {text('sistemaOrigem')}
+        </div>
+        <fieldset>
+          <legend className="font-mono text-sm text-slate-900">scopes</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {KNOWN_SCOPES.map((scope) => (
+              <label key={scope} className="flex items-center gap-2 font-mono text-sm">
+                <input type="checkbox" value={scope} {...register('scopes')} />
+                {scope}
+              </label>
+            ))}
+          </div>
+          {errors.scopes ? <p className="mt-1 text-xs font-medium text-red-700">{errors.scopes.message}</p> : null}
+        </fieldset>
+        {unexpected ? <ProblemMessage error={unexpected} /> : null}
+        <div>
+          <Button type="submit" disabled={create.isPending}>
+            {t('apiClients.create')}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

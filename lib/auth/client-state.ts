@@ -1,0 +1,25 @@
+import 'server-only';
+import { getDb } from '@/lib/data';
+import type { DbRow } from '@/lib/db/dialect';
+
+/**
+ * Whether an embedded client may still use the tokens it holds: revoking a client must stop them
+ * within a minute, but reading the client's row on every request would cost a query per call. So
+ * each process keeps the answer for CACHE_MS; the revoking process forgets it at once.
+ */
+const CACHE_MS = 30_000;
+const cache = new Map<string, { active: boolean; until: number }>();
+
+export async function clientIsActive(clientId: string, now = Date.now()): Promise<boolean> {
+  const cached = cache.get(clientId);
+  if (cached && cached.until > now) return cached.active;
+  const rows: DbRow[] = await (await getDb())('api_clients').where({ client_id: clientId }).select('revoked_at');
+  const active = rows[0] !== undefined && (rows[0].revoked_at === null || rows[0].revoked_at === undefined);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(clientId, { active, until: now + CACHE_MS });
+  return active;
+}
+
+export function forgetClientState(clientId: string): void {
+  cache.delete(clientId);
+}
