@@ -9,9 +9,9 @@ import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strict
 
 /**
  * First gate for console pages: no valid session cookie → the sign-in page. It is only the first
- * gate; every page and API route checks the session and the role again itself. The sign-in page
- * needs no session (next-auth's middleware would pass it through untouched), so it gets its
- * security headers directly.
+ * gate; every page and API route checks the session and the role again itself. Public pages
+ * (sign-in, setting a password with a one-time link) need no session, so they get their security
+ * headers directly.
  *
  * Every page gets its own CSP nonce and the security headers (lib/http/security-headers.ts): the
  * CSP goes on the request too, where Next finds the nonce for its scripts.
@@ -26,6 +26,8 @@ import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strict
  * (a getter) rather than when this module loads. Proxy runs on the Node.js runtime in Next 16.
  */
 const SIGN_IN_PATH = '/sign-in';
+/** Pages for people without a session: signing in, and setting a password with a one-time link. */
+const PUBLIC_PAGES = new Set([SIGN_IN_PATH, '/definir-senha']);
 
 function withSecurityHeaders(request: NextRequest): NextResponse {
   const nonce = newNonce();
@@ -59,7 +61,7 @@ const requireSession = withAuth(
 );
 
 export default function proxy(request: NextRequest, event: NextFetchEvent) {
-  if (request.nextUrl.pathname === SIGN_IN_PATH) return withSecurityHeaders(request);
+  if (PUBLIC_PAGES.has(request.nextUrl.pathname)) return withSecurityHeaders(request);
   return requireSession(request as NextRequestWithAuth, event);
 }
 

@@ -20,6 +20,8 @@ export function ConsoleHeader({ user, areas }: Props) {
     areas.webhooks && { href: '/webhooks', label: t('nav.webhooks') },
     areas.scheduling && { href: '/scheduling', label: t('nav.scheduling') },
     areas.administration && { href: '/admin/clientes', label: t('nav.apiClients') },
+    areas.administration && { href: '/admin/equipe', label: t('nav.staff') },
+    { href: '/conta', label: t('nav.account') },
   ].filter((link): link is { href: string; label: string } => Boolean(link));
 
   async function handleSignOut() {

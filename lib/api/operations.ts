@@ -66,6 +66,14 @@ const clientIdParameter = {
   description: 'The API client’s client_id.',
 };
 
+const staffIdParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', format: 'uuid' },
+  description: 'The staff user’s id.',
+};
+
 /** Administration (staff admins, console session only). */
 function adminDoc(summary: string, description: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
@@ -543,6 +551,75 @@ export const operations = {
       { '200': { description: 'The client, revoked.', content: json(ref('ApiClient')) }, '404': problem('No such client.') },
       { parameters: [clientIdParameter] },
     ),
+  },
+  listStaff: {
+    method: 'GET',
+    path: '/api/v1/admin/equipe',
+    capability: 'administration',
+    doc: adminDoc('Staff accounts', 'Every staff user with roles and state; never a password.', {
+      '200': { description: 'The staff.', content: json({ type: 'array', items: ref('StaffUser') }) },
+    }),
+  },
+  createStaff: {
+    method: 'POST',
+    path: '/api/v1/admin/equipe',
+    capability: 'administration',
+    doc: adminDoc(
+      'Create a staff account',
+      'Answers a one-time link (24 h) for the person to set a password; hand it over.',
+      {
+        '201': { description: 'Created, with the link.', content: json(ref('StaffCreated')) },
+        ...bodyProblems,
+        '409': problem('A user with this e-mail exists.'),
+      },
+      { requestBody: { required: true, content: json(ref('StaffCreate')) } },
+    ),
+  },
+  updateStaff: {
+    method: 'PUT',
+    path: '/api/v1/admin/equipe/{id}',
+    capability: 'administration',
+    doc: adminDoc(
+      'Change roles, disable or enable a staff account',
+      'A disabled user’s sessions end at their next request. Admins cannot remove their own admin role or disable themselves.',
+      { '200': { description: 'The account.', content: json(ref('StaffUser')) }, ...bodyProblems, '404': problem('No such user.') },
+      { parameters: [staffIdParameter], requestBody: { required: true, content: json(ref('StaffUpdate')) } },
+    ),
+  },
+  resetStaffPassword: {
+    method: 'POST',
+    path: '/api/v1/admin/equipe/{id}/link-senha',
+    capability: 'administration',
+    doc: adminDoc(
+      'A new one-time link to set the password',
+      'Valid 24 h; an earlier link stops working.',
+      { '200': { description: 'The link.', content: json(ref('PasswordLink')) }, '404': problem('No such user.') },
+      { parameters: [staffIdParameter] },
+    ),
+  },
+  setPasswordWithLink: {
+    method: 'POST',
+    path: '/api/v1/auth/definir-senha',
+    doc: {
+      summary: 'Set a password with a one-time link',
+      tags: ['Autenticação'],
+      security: [],
+      description: 'At least 12 characters, not containing the e-mail’s local part, not among the most common passwords.',
+      requestBody: { required: true, content: json(ref('SetPassword')) },
+      responses: { '204': { description: 'Set; sign in with it.' }, ...bodyProblems },
+    },
+  },
+  changeOwnPassword: {
+    method: 'POST',
+    path: '/api/v1/auth/senha',
+    capability: 'account',
+    doc: {
+      summary: 'Change your own password (staff)',
+      tags: ['Autenticação'],
+      security: [{ consoleSession: [] }],
+      requestBody: { required: true, content: json(ref('ChangePassword')) },
+      responses: { '204': { description: 'Changed.' }, ...bodyProblems, ...commonProblems },
+    },
   },
   openApiDocument: { method: 'GET', path: '/api/openapi.json' },
   apiReference: { method: 'GET', path: '/api/docs' },

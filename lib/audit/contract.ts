@@ -12,6 +12,10 @@ export const AUDIT_ACTIONS = [
   'client.create',
   'client.rotate',
   'client.revoke',
+  'staff.create',
+  'staff.update',
+  'staff.password_link',
+  'staff.password_change',
   'slot.reserve',
   'slot.release',
 ] as const;

@@ -63,7 +63,7 @@ async function authorize(credentials: Record<string, string> | undefined, header
   const row = (await db('staff_users').where({ email }).first()) as DbRow | undefined;
   // Unknown e-mails cost one scrypt too, and count as failures too: nothing tells them apart.
   const valid = await verifySecret(password, row ? String(row.password_hash) : await decoySecretHash());
-  if (!row || !valid) {
+  if (!row || !valid || (row.disabled_at !== null && row.disabled_at !== undefined)) {
     log.info('auth.sign_in_failed', { address });
     return null;
   }

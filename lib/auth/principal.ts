@@ -31,7 +31,7 @@ export type Principal = ApiClientPrincipal | StaffPrincipal;
  * it, never an API client. Among staff, only admins publish events and administer (API clients,
  * staff accounts).
  */
-export type Capability = 'webhooks' | 'scheduling' | 'audit' | 'events' | 'administration';
+export type Capability = 'webhooks' | 'scheduling' | 'audit' | 'events' | 'administration' | 'account';
 
 /** The scope that opens each capability to an API client; none opens the audit trail. */
 export const SCOPE_OF_CAPABILITY: Record<Capability, string | undefined> = {
@@ -40,6 +40,7 @@ export const SCOPE_OF_CAPABILITY: Record<Capability, string | undefined> = {
   events: SCOPES.publishEvents,
   audit: undefined,
   administration: undefined,
+  account: undefined,
 };
 
 export function hasCapability(principal: Principal, capability: Capability): boolean {
@@ -48,7 +49,9 @@ export function hasCapability(principal: Principal, capability: Capability): boo
     return scope !== undefined && principal.scopes.includes(scope);
   }
   if (principal.roles.includes('admin')) return true;
-  // Only admins read the audit trail, publish events and administer clients and staff.
+  // Every staff user manages their own account (password); only admins read the audit trail,
+  // publish events and administer clients and staff.
+  if (capability === 'account') return true;
   return capability === 'webhooks' || capability === 'scheduling' ? principal.roles.includes(capability) : false;
 }
 

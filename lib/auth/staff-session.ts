@@ -9,7 +9,8 @@ import type { StaffPrincipal } from './principal';
 /**
  * The staff user behind a console session cookie, read from a standard Request (no Next-only
  * APIs), so API routes serve the browser and programmatic callers through the same code. Roles are
- * read from the database on every call: a role removed by an admin takes effect at once.
+ * read from the database on every call: a role removed or an account disabled by an admin takes
+ * effect at once.
  */
 export const SESSION_COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
@@ -57,7 +58,8 @@ export async function staffFromSession(request: Request): Promise<StaffPrincipal
 export async function staffById(userId: string): Promise<StaffPrincipal | undefined> {
   const db = await getDb();
   const row = (await db('staff_users').where({ id: userId }).first()) as DbRow | undefined;
-  if (!row) return undefined;
+  // A disabled user's open sessions end with their next request.
+  if (!row || (row.disabled_at !== null && row.disabled_at !== undefined)) return undefined;
   return { kind: 'staff', userId: String(row.id), email: String(row.email), name: String(row.name), roles: parseRoles(String(row.roles)) };
 }
 

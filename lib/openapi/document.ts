@@ -17,6 +17,15 @@ import {
 
 import { operations } from '@/lib/api/operations';
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
+import {
+  changePasswordSchema,
+  passwordLinkSchema,
+  setPasswordSchema,
+  staffCreatedSchema,
+  staffCreateSchema,
+  staffUpdateSchema,
+  staffViewSchema,
+} from '@/lib/staff/contract';
 import { jsonSchema } from './fragments';
 
 /**
@@ -62,7 +71,7 @@ export function buildOpenApiDocument() {
         name: 'Agendamentos',
         description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
       },
-      { name: 'Administração', description: 'API clients managed by staff admins.' },
+      { name: 'Administração', description: 'API clients and staff accounts, managed by staff admins.' },
       { name: 'Auditoria', description: 'The audit trail of changes, reservations and releases (staff admins).' },
       { name: 'Operação', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
     ],
@@ -72,6 +81,13 @@ export function buildOpenApiDocument() {
         WebhookUpdate: jsonSchema(webhookUpdateSchema, 'input'),
         WebhookCreate: jsonSchema(webhookCreateSchema, 'input'),
         ApiClient: jsonSchema(apiClientViewSchema, 'output'),
+        StaffUser: jsonSchema(staffViewSchema, 'output'),
+        StaffCreate: jsonSchema(staffCreateSchema, 'input'),
+        StaffCreated: jsonSchema(staffCreatedSchema, 'output'),
+        StaffUpdate: jsonSchema(staffUpdateSchema, 'input'),
+        PasswordLink: jsonSchema(passwordLinkSchema, 'output'),
+        SetPassword: jsonSchema(setPasswordSchema, 'input'),
+        ChangePassword: jsonSchema(changePasswordSchema, 'input'),
         ApiClientCreate: jsonSchema(apiClientCreateSchema, 'input'),
         ApiClientWithSecret: jsonSchema(apiClientWithSecretSchema, 'output'),
         WebhookView: jsonSchema(webhookViewSchema, 'output'),

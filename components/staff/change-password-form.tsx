@@ -1,0 +1,70 @@
+'use client';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { useToast } from '@/components/ui/toast';
+import { apiPath, operations } from '@/lib/api/operations';
+import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
+import { useLocale, useT } from '@/lib/i18n/client';
+
+/** The signed-in user's own password: the current one, then the new one twice. */
+export function ChangePasswordForm() {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const [values, setValues] = useState({ current: '', next: '', confirmation: '' });
+  const [mismatch, setMismatch] = useState(false);
+  const save = useMutation({
+    mutationFn: async () => {
+      const response = await apiFetch(locale, apiPath(operations.changeOwnPassword), {
+        method: 'POST',
+        body: JSON.stringify({ senhaAtual: values.current, novaSenha: values.next }),
+      });
+      if (!response.ok) throw new ApiProblem(await readProblem(response));
+    },
+    onSuccess: () => {
+      toast(t('password.changed'));
+      setValues({ current: '', next: '', confirmation: '' });
+    },
+  });
+  const problem = save.error instanceof ApiProblem ? save.error.problem : undefined;
+  const errorOf = (field: string) => problem?.errors?.find((error) => error.field === field)?.message;
+  const field = (id: 'current' | 'next' | 'confirmation', label: string, error: string | undefined, autoComplete: string) => (
+    <Field id={`password-${id}`} label={label} error={error}>
+      <Input
+        id={`password-${id}`}
+        type="password"
+        autoComplete={autoComplete}
+        value={values[id]}
+        onChange={(event) => setValues({ ...values, [id]: event.target.value })}
+        invalid={Boolean(error)}
+        aria-describedby={describedBy(`password-${id}`, { error: Boolean(error) })}
+      />
+    </Field>
+  );
+  return (
+    <Card title={t('password.changeTitle')} titleId="password-title">
+      <form
+        noValidate
+        className="flex max-w-sm flex-col gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setMismatch(values.next !== values.confirmation);
+          if (values.next === values.confirmation) save.mutate();
+        }}
+      >
+        {field('current', t('password.current'), errorOf('senhaAtual'), 'current-password')}
+        {field('next', t('password.new'), errorOf('novaSenha'), 'new-password')}
+        {field('confirmation', t('password.confirm'), mismatch ? t('password.mismatch') : undefined, 'new-password')}
+        <div>
+          <Button type="submit" disabled={save.isPending}>
+            {t('password.save')}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,91 @@
+'use client';
+import Link from 'next/link';
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { apiPath, operations } from '@/lib/api/operations';
+import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
+import { useLocale, useT } from '@/lib/i18n/client';
+
+/**
+ * Sets the password a one-time link allows; the server's rules answer field by field. Plain state,
+ * not TanStack Query: this public page lives outside the console's providers.
+ */
+export function SetPasswordForm({ token }: { token: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const [state, setState] = useState<{ status: 'idle' | 'pending' | 'done' } | { status: 'failed'; error: unknown }>({ status: 'idle' });
+  async function submit() {
+    setState({ status: 'pending' });
+    try {
+      const response = await apiFetch(locale, apiPath(operations.setPasswordWithLink), {
+        method: 'POST',
+        body: JSON.stringify({ token, senha: password }),
+      });
+      if (!response.ok) throw new ApiProblem(await readProblem(response));
+      setState({ status: 'done' });
+    } catch (error) {
+      setState({ status: 'failed', error });
+    }
+  }
+  if (state.status === 'done') {
+    return (
+      <Alert tone="success" role="status" title={t('password.setDone')}>
+        <Link href="/sign-in" className="font-medium underline">
+          {t('password.goSignIn')}
+        </Link>
+      </Alert>
+    );
+  }
+  const problem = state.status === 'failed' && state.error instanceof ApiProblem ? state.error.problem : undefined;
+  const errorOf = (field: string) => problem?.errors?.find((error) => error.field === field)?.message;
+  const passwordError = errorOf('senha');
+  const tokenError = errorOf('token') ?? (token ? undefined : t('validation.code.passwordLinkInvalid'));
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setMismatch(password !== confirmation);
+        if (password === confirmation) void submit();
+      }}
+    >
+      {tokenError ? (
+        <Alert tone="danger" role="alert">
+          {tokenError}
+        </Alert>
+      ) : null}
+      <Field id="new-password" label={t('password.new')} error={passwordError}>
+        <Input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          invalid={Boolean(passwordError)}
+          aria-describedby={describedBy('new-password', { error: Boolean(passwordError) })}
+        />
+      </Field>
+      <Field id="confirm-password" label={t('password.confirm')} error={mismatch ? t('password.mismatch') : undefined}>
+        <Input
+          id="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={(event) => setConfirmation(event.target.value)}
+          invalid={mismatch}
+          aria-describedby={describedBy('confirm-password', { error: mismatch })}
+        />
+      </Field>
+      <Button type="submit" disabled={state.status === 'pending' || !token}>
+        {t('password.save')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,202 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, type Path } from 'react-hook-form';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { apiPath, operations } from '@/lib/api/operations';
+import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
+import { ApiProblem, apiJson } from '@/lib/client/api';
+import { contractResolver } from '@/lib/client/form-errors';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { staffCreateSchema, type PasswordLink, type StaffView } from '@/lib/staff/contract';
+
+/**
+ * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
+ * roles, disabling and a new password link. The server refuses an admin removing their own admin
+ * role or disabling themselves, and says so under the row.
+ */
+const KEY = ['admin', 'staff'] as const;
+
+type Revealed = { email: string; link: PasswordLink };
+
+export function StaffAdmin() {
+  const t = useT();
+  const locale = useLocale();
+  const [revealed, setRevealed] = useState<Revealed | undefined>();
+  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(locale, apiPath(operations.listStaff))).body });
+  return (
+    <div className="flex flex-col gap-5">
+      {revealed ? (
+        <Alert tone="warning" role="status" title={t('staffAdmin.linkTitle', { email: revealed.email })}>
+          <p>{t('staffAdmin.linkHelp')}</p>
+          <div className="mt-2 flex flex-wrap items-center gap-2">
+            <code className="rounded bg-white px-2 py-1 font-mono text-xs break-all" data-testid="password-link">
+              {revealed.link.link}
+            </code>
+            <CopyButton value={revealed.link.link} label={t('common.copy')} copiedLabel={t('common.copied')} />
+          </div>
+        </Alert>
+      ) : null}
+      <NewStaffForm onCreated={setRevealed} />
+      <Card title={t('staffAdmin.listTitle')} titleId="staff-title">
+        {staff.isError ? <ProblemMessage error={staff.error} /> : null}
+        <ul className="divide-y divide-slate-200" data-testid="staff-list">
+          {staff.data?.map((user) => (
+            <StaffRow key={user.id} user={user} onLink={setRevealed} />
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}
+
+function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed) => void }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const update = useMutation({
+    mutationFn: (change: { roles?: StaffRole[]; ativo?: boolean }) =>
+      apiJson(locale, apiPath(operations.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+  const reset = useMutation({
+    mutationFn: async () =>
+      (await apiJson<PasswordLink>(locale, apiPath(operations.resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
+    onSuccess: (link) => onLink({ email: user.email, link }),
+  });
+  const toggleRole = (role: StaffRole) =>
+    update.mutate({ roles: user.roles.includes(role) ? user.roles.filter((r) => r !== role) : [...user.roles, role] });
+  const error = update.error ?? reset.error;
+  const fieldMessage = error instanceof ApiProblem ? error.problem.errors?.[0]?.message : undefined;
+  return (
+    <li className="flex flex-col gap-2 py-3" data-staff-email={user.email}>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <div className="min-w-0 flex-1">
+          <p className="text-sm font-medium text-slate-900">
+            {user.name}{' '}
+            {user.ativo ? null : (
+              <Badge tone="danger" className="ml-1">
+                {t('staffAdmin.disabled')}
+              </Badge>
+            )}
+          </p>
+          <p className="font-mono text-xs text-slate-600">{user.email}</p>
+        </div>
+        <fieldset className="flex gap-3">
+          <legend className="sr-only">{t('staffAdmin.rolesOf', { email: user.email })}</legend>
+          {STAFF_ROLES.map((role) => (
+            <label key={role} className="flex items-center gap-1 text-sm">
+              <input type="checkbox" checked={user.roles.includes(role)} onChange={() => toggleRole(role)} disabled={update.isPending} />
+              {t(`role.${role}`)}
+            </label>
+          ))}
+        </fieldset>
+        <div className="flex gap-2">
+          <Button variant="secondary" size="sm" onClick={() => reset.mutate()} disabled={reset.isPending}>
+            {t('staffAdmin.newLink')}
+          </Button>
+          <Button
+            variant={user.ativo ? 'danger' : 'secondary'}
+            size="sm"
+            onClick={() => update.mutate({ ativo: !user.ativo })}
+            disabled={update.isPending}
+          >
+            {user.ativo ? t('staffAdmin.disable') : t('staffAdmin.enable')}
+          </Button>
+        </div>
+      </div>
+      {error ? (
+        <p className="text-sm text-red-700" role="alert">
+          {fieldMessage ?? <ProblemMessage error={error} />}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+type FormValues = { email: string; name: string; roles: StaffRole[] };
+
+function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const form = useForm<FormValues>({
+    defaultValues: { email: '', name: '', roles: ['scheduling'] },
+    resolver: contractResolver(staffCreateSchema, locale),
+  });
+  const { register, handleSubmit, formState, setError, reset } = form;
+  const create = useMutation({
+    mutationFn: async (values: FormValues) =>
+      (
+        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(operations.createStaff), {
+          method: 'POST',
+          body: JSON.stringify(values),
+        })
+      ).body,
+    onSuccess: (created) => {
+      onCreated({ email: created.email, link: created.definicaoSenha });
+      reset();
+      void queryClient.invalidateQueries({ queryKey: KEY });
+    },
+    onError: (error) => {
+      if (!(error instanceof ApiProblem) || error.status !== 400) return;
+      for (const fieldError of error.problem.errors ?? []) {
+        setError((fieldError.field || 'root.server') as Path<FormValues>, { type: 'server', message: fieldError.message });
+      }
+    },
+  });
+  const errors = formState.errors;
+  const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
+  return (
+    <Card title={t('staffAdmin.newTitle')} titleId="new-staff-title" description={t('staffAdmin.newHelp')}>
+      <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id="staff-email" label={t('staffAdmin.email')} error={errors.email?.message}>
+            <Input
+              id="staff-email"
+              type="email"
+              autoComplete="off"
+              invalid={Boolean(errors.email)}
+              aria-describedby={describedBy('staff-email', { error: Boolean(errors.email) })}
+              {...register('email')}
+            />
+          </Field>
+          <Field id="staff-name" label={t('staffAdmin.name')} error={errors.name?.message}>
+            <Input
+              id="staff-name"
+              autoComplete="off"
+              invalid={Boolean(errors.name)}
+              aria-describedby={describedBy('staff-name', { error: Boolean(errors.name) })}
+              {...register('name')}
+            />
+          </Field>
+        </div>
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-900">{t('staffAdmin.roles')}</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {STAFF_ROLES.map((role) => (
+              <label key={role} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" value={role} {...register('roles')} />
+                {t(`role.${role}`)}
+              </label>
+            ))}
+          </div>
+          {errors.roles ? <p className="mt-1 text-xs font-medium text-red-700">{errors.roles.message}</p> : null}
+        </fieldset>
+        {unexpected ? <ProblemMessage error={unexpected} /> : null}
+        <div>
+          <Button type="submit" disabled={create.isPending}>
+            {t('staffAdmin.create')}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { STAFF_ROLES } from '@/lib/auth/roles';
+import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noInvisibleCharacters } from '@/lib/validation/text';
+
+/** Staff accounts as admins manage them (issue 11 §1). No server imports: the console's forms use these. */
+const roles = z
+  .array(z.enum(STAFF_ROLES))
+  .min(1)
+  .transform((list) => [...new Set(list)]);
+
+export const staffCreateSchema = z.strictObject({
+  email: z
+    .email()
+    .max(254)
+    .transform((value) => value.toLowerCase()),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine((value) => !hasControlCharacters(value), noControlCharacters)
+    .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters),
+  roles,
+});
+export type StaffCreate = z.infer<typeof staffCreateSchema>;
+
+export const staffUpdateSchema = z.strictObject({
+  roles: roles.optional(),
+  ativo: z.boolean().optional().meta({ description: 'false disables the account: its sessions end at their next request.' }),
+});
+
+export const staffViewSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  roles: z.array(z.enum(STAFF_ROLES)),
+  ativo: z.boolean(),
+  criadoEm: z.string(),
+});
+export type StaffView = z.infer<typeof staffViewSchema>;
+
+export const passwordLinkSchema = z.object({
+  link: z.string().meta({ description: 'One-time link to set a password, valid 24 h. Hand it to the person.' }),
+  expiraEm: z.string(),
+});
+export type PasswordLink = z.infer<typeof passwordLinkSchema>;
+
+export const staffCreatedSchema = staffViewSchema.extend({ definicaoSenha: passwordLinkSchema });
+
+export const setPasswordSchema = z.strictObject({
+  token: z.string().min(20).max(200),
+  senha: z.string().min(1).max(200),
+});
+
+export const changePasswordSchema = z.strictObject({
+  senhaAtual: z.string().min(1).max(200),
+  novaSenha: z.string().min(1).max(200),
+});
