@@ -31,11 +31,25 @@ const SENSITIVE_KEYS = [
 ];
 export const REDACT_PATHS = [...SENSITIVE_KEYS, ...SENSITIVE_KEYS.map((key) => `*.${key}`), 'headers[*].valor'];
 
-const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+/**
+ * One per process, on globalThis like the logger: Next bundles this module more than once (routes,
+ * instrumentation), and the logger's mixin must read the same context every copy sets or leaves.
+ */
+const contextHolder = globalThis as typeof globalThis & { __integrationConsoleRequestContext?: AsyncLocalStorage<{ requestId: string }> };
+const requestContext = (contextHolder.__integrationConsoleRequestContext ??= new AsyncLocalStorage<{ requestId: string }>());
 
 /** Runs `work` with `requestId` attached to every log line it writes, however deep. */
 export function withRequestId<T>(requestId: string, work: () => T): T {
   return requestContext.run({ requestId }, work);
+}
+
+/**
+ * Runs `work` outside any request: for background work that a request only starts (the webhook
+ * worker woken by an accepted event), whose lines would otherwise carry that request's id, and so
+ * would every line of the work it chains, though none of it belongs to that request.
+ */
+export function outsideRequest<T>(work: () => T): T {
+  return requestContext.exit(work);
 }
 
 function createLogger(destination?: DestinationStream): Logger {

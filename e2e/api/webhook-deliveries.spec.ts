@@ -151,6 +151,16 @@ test('fan-out by flag and tenant; exact Standard Webhooks headers; custom header
   expect(receiver.at('/a1')).toHaveLength(1);
   expect(receiver.at('/a2')).toHaveLength(0);
   expect(receiver.at('/b1')).toHaveLength(0);
+
+  // The attempt's log line is the worker's own: not tagged with the publishing request's id
+  // (the worker was woken inside that request), and without the payload.
+  const attemptLine = server
+    .logs()
+    .split('\n')
+    .find((line) => line.includes('"webhook.attempt"') && line.includes(String(headers['webhook-id'])));
+  expect(attemptLine).toBeDefined();
+  expect(JSON.parse(attemptLine!)).not.toHaveProperty('requestId');
+  expect(attemptLine).not.toContain('Maria');
 });
 
 test('a 500 is retried with the same webhook-id until a 200; the log shows every attempt', async () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
-import { log, redactError } from '@/lib/log';
+import { log, outsideRequest, redactError } from '@/lib/log';
 import { decryptSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { messageBody } from './message';
@@ -90,7 +90,8 @@ class DeliveryWorker {
       return;
     }
     this.pumping = true;
-    void this.pump()
+    // Woken inside the request that accepted an event; its attempts are not part of that request.
+    void outsideRequest(() => this.pump())
       .catch((error: unknown) => log.error('webhook.worker_error', redactError(error)))
       .finally(() => {
         this.pumping = false;
