@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTestSeed } from './test-seed';
@@ -39,6 +40,7 @@ export function writeSeedFile(dataDir: string): string {
 }
 
 export async function startServer(options: { port: number; dataDir: string; env?: Record<string, string> }): Promise<RunningServer> {
+  await assertPortFree(options.port);
   const seedFile = path.join(options.dataDir, 'seed.json');
   if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
   let output = '';
@@ -78,6 +80,20 @@ export async function startServer(options: { port: number; dataDir: string; env?
         child.kill(signal);
       }),
   };
+}
+
+/**
+ * A port already taken (another spec's server, running in the other worker) would otherwise pass
+ * waitUntilReady: the other server answers, and the spec would silently test it instead of its own.
+ */
+async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`port ${port} is in use (${error.code}): give this spec's server a port of its own`)),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, logs: () => string): Promise<void> {
