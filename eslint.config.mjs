@@ -11,6 +11,7 @@ export default tseslint.config(
       '.next/',
       '.data/',
       '.runtime/',
+      '.bench/',
       'test-results/',
       'playwright-report/',
       'e2e/.runs/',

@@ -1,3 +1,5 @@
+import { BASELINE_HEADERS } from './lib/http/baseline-headers.mjs';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native and dialect-loading packages must stay plain Node requires, not bundled.
@@ -12,11 +14,7 @@ const nextConfig = {
     return [
       {
         source: '/:path*',
-        headers: [
-          { key: 'X-Content-Type-Options', value: 'nosniff' },
-          { key: 'Referrer-Policy', value: 'same-origin' },
-          { key: 'X-Frame-Options', value: 'DENY' },
-        ],
+        headers: [...BASELINE_HEADERS],
       },
     ];
   },

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { I18nProvider } from '@/lib/i18n/client';
+import { messagesFor } from '@/lib/i18n';
 import { getLocale, getT } from '@/lib/i18n/server';
 import './globals.css';
 
@@ -13,7 +14,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={locale}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
-        <I18nProvider locale={locale}>{children}</I18nProvider>
+        <I18nProvider locale={locale} messages={messagesFor(locale)}>
+          {children}
+        </I18nProvider>
       </body>
     </html>
   );

@@ -11,11 +11,15 @@
 //    problem+json and its real `Allow`; the method sent is kept for the log. (Fetch forbids TRACK and
 //    CONNECT too, but Node never delivers them as requests: its parser answers TRACK with 400, and
 //    CONNECT goes to the server's 'connect' event, which closes the socket when nobody listens.)
+// 3. A write to the versioned API answers one small JSON object (a few hundred bytes): compressing
+//    it costs more CPU and time than the bytes it saves, so Next is not offered compression there.
+//    Reads (lists, the audit trail, the OpenAPI document), pages and scripts stay compressed.
 import http from 'node:http';
 
 const PEER_ADDRESS_HEADER = 'x-integration-peer-address'; // lib/http/entry-headers.ts
 const SENT_METHOD_HEADER = 'x-integration-sent-method'; // lib/http/entry-headers.ts
 const UNREPRESENTABLE_METHODS = new Set(['TRACE']);
+const SMALL_JSON_PATHS = /^\/api\/v\d+\//;
 
 const createServer = http.createServer;
 http.createServer = function createServerWithEntryChecks(...args) {
@@ -23,6 +27,7 @@ http.createServer = function createServerWithEntryChecks(...args) {
   server.prependListener('request', (request) => {
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     delete request.headers[SENT_METHOD_HEADER];
+    if (request.method !== 'GET' && SMALL_JSON_PATHS.test(request.url ?? '')) delete request.headers['accept-encoding'];
     if (UNREPRESENTABLE_METHODS.has(request.method)) {
       request.headers[SENT_METHOD_HEADER] = request.method;
       request.method = 'PATCH';

@@ -1,5 +1,10 @@
 import { redirect } from 'next/navigation';
 import { SignInForm } from '@/components/auth/sign-in-form';
+import { SsoSignInButton } from '@/components/auth/sso-sign-in-button';
+import { Alert } from '@/components/ui/alert';
+import { env } from '@/lib/config/env';
+import { SSO_PROVIDER_ID } from '@/lib/auth/sso';
+import type { MessageKey } from '@/lib/i18n';
 import { LanguageSwitch } from '@/components/console/language-switch';
 import { currentStaff, homePathFor } from '@/lib/auth/console-session';
 import { getT } from '@/lib/i18n/server';
@@ -11,6 +16,21 @@ export async function generateMetadata() {
   return { title: (await getT())('signIn.title') };
 }
 
+/**
+ * What the page says about an `?error=` it was sent back with: a refused single sign-on (sso.ts)
+ * or any of next-auth's own OAuth errors (provider down, state mismatch, cancelled…).
+ */
+const SSO_ERRORS: Record<string, MessageKey> = {
+  SsoNoRole: 'signIn.ssoNoRole',
+  SsoNoEmail: 'signIn.ssoNoEmail',
+  SsoDisabled: 'signIn.ssoDisabled',
+  SsoConflict: 'signIn.ssoConflict',
+};
+
+function firstParam(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
 /** Only same-site paths: a callbackUrl pointing elsewhere would make sign-in an open redirect. */
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
@@ -19,6 +39,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (staff) redirect(returnTo ?? homePathFor(staff));
   const t = await getT();
   const notice = params.signedOut ? t('signIn.signedOut') : params.expired ? t('signIn.expired') : undefined;
+  const errorCode = firstParam(params.error);
+  const ssoError = errorCode ? (SSO_ERRORS[errorCode] ?? 'signIn.ssoFailed') : undefined;
+  const { sso, PASSWORD_SIGN_IN } = env();
   return (
     <div className="flex min-h-screen flex-col">
       <div className="flex justify-end px-4 py-3 sm:px-6">
@@ -34,8 +57,26 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           </div>
           <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
             <h1 className="text-xl font-semibold">{t('signIn.title')}</h1>
-            <p className="mt-1 mb-5 text-sm text-slate-600">{t('signIn.subtitle')}</p>
-            <SignInForm returnTo={returnTo} notice={notice} />
+            <p className="mt-1 mb-5 text-sm text-slate-600">{t(PASSWORD_SIGN_IN ? 'signIn.subtitle' : 'signIn.ssoSubtitle')}</p>
+            {ssoError ? (
+              <Alert tone="danger" role="alert" className="mb-4">
+                {t(ssoError)}
+              </Alert>
+            ) : null}
+            {sso ? (
+              <SsoSignInButton providerId={SSO_PROVIDER_ID} name={sso.displayName} returnTo={returnTo} primary={!PASSWORD_SIGN_IN} />
+            ) : null}
+            {sso && PASSWORD_SIGN_IN ? (
+              <p className="my-4 flex items-center gap-3 text-xs text-slate-600 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
+                {t('signIn.or')}
+              </p>
+            ) : null}
+            {PASSWORD_SIGN_IN ? <SignInForm returnTo={returnTo} notice={notice} /> : null}
+            {!PASSWORD_SIGN_IN && notice && !ssoError ? (
+              <Alert tone="info" role="status" className="mt-4">
+                {notice}
+              </Alert>
+            ) : null}
           </div>
         </div>
       </main>

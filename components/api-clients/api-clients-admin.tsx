@@ -10,13 +10,13 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { apiPath, operations } from '@/lib/api/operations';
-import { apiClientCreateSchema, type ApiClientView, type ApiClientWithSecret } from '@/lib/api-clients/contract';
+import { apiPath, routes } from '@/lib/api/routes';
+import type { ApiClientView, ApiClientWithSecret } from '@/lib/api-clients/contract';
 import { KNOWN_SCOPES } from '@/lib/auth/scopes';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 
 /**
  * API clients for staff admins: the list (state, scopes, last token), a new client, and per client
@@ -37,7 +37,7 @@ export function ApiClientsAdmin() {
   const [revealed, setRevealed] = useState<ApiClientWithSecret | undefined>();
   const clients = useQuery({
     queryKey: KEY,
-    queryFn: async () => (await apiJson<ApiClientView[]>(locale, apiPath(operations.listApiClients))).body,
+    queryFn: async () => (await apiJson<ApiClientView[]>(locale, apiPath(routes.listApiClients))).body,
   });
   return (
     <div className="flex flex-col gap-5">
@@ -73,7 +73,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
   const rotate = useMutation({
     mutationFn: async () =>
       (
-        await apiJson<ApiClientWithSecret>(locale, apiPath(operations.rotateApiClientSecret, { clientId: client.clientId }), {
+        await apiJson<ApiClientWithSecret>(locale, apiPath(routes.rotateApiClientSecret, { clientId: client.clientId }), {
           method: 'POST',
         })
       ).body,
@@ -83,7 +83,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
     },
   });
   const revoke = useMutation({
-    mutationFn: () => apiJson(locale, apiPath(operations.revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
+    mutationFn: () => apiJson(locale, apiPath(routes.revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
     onSuccess: refresh,
   });
   const revoked = client.revogadoEm !== null;
@@ -136,16 +136,21 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
 function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) => void }) {
   const t = useT();
   const locale = useLocale();
+  const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
     defaultValues: { clientId: '', name: '', usuarioId: '', sistemaOrigem: '', scopes: ['webhooks', 'scheduling'] },
-    resolver: contractResolver(apiClientCreateSchema, locale, toBody),
+    resolver: contractResolver(
+      () => import('@/lib/api-clients/contract').then((contract) => contract.apiClientCreateSchema),
+      messages,
+      toBody,
+    ),
   });
   const { register, handleSubmit, formState, setError, reset } = form;
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
-        await apiJson<ApiClientWithSecret>(locale, apiPath(operations.createApiClient), {
+        await apiJson<ApiClientWithSecret>(locale, apiPath(routes.createApiClient), {
           method: 'POST',
           body: JSON.stringify(toBody(values)),
         })

@@ -1,5 +1,5 @@
 'use client';
-import { signIn } from 'next-auth/react';
+import { signInWithPassword } from '@/lib/client/auth-requests';
 import { useState, type FormEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -71,13 +71,13 @@ export function SignInForm({ returnTo, notice }: { returnTo?: string; notice?: s
     }
     setPending(true);
     try {
-      // redirect:false keeps navigation in our hands, so sign-in works on whatever host the browser used.
-      const result = await signIn('credentials', { email, password, redirect: false });
-      if (result?.ok && !result.error) {
+      // Navigation stays in our hands, so sign-in works on whatever host the browser used.
+      const error = await signInWithPassword(email, password);
+      if (error === null) {
         window.location.assign(returnTo ?? '/');
         return;
       }
-      setError(ERROR_MESSAGES[result?.error ?? ''] ?? 'signIn.failed');
+      setError(ERROR_MESSAGES[error] ?? 'signIn.failed');
     } catch {
       setError('signIn.failed');
     }

@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { signOut } from 'next-auth/react';
+import { signOut } from '@/lib/client/auth-requests';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
 import type { StaffRole } from '@/lib/auth/roles';
@@ -25,7 +25,7 @@ export function ConsoleHeader({ user, areas }: Props) {
   ].filter((link): link is { href: string; label: string } => Boolean(link));
 
   async function handleSignOut() {
-    await signOut({ redirect: false });
+    await signOut();
     // A full load, not a client navigation: nothing of the signed-in session may stay in memory.
     window.location.assign(new URL('/sign-in?signedOut=1', window.location.origin));
   }

@@ -9,7 +9,8 @@ import { Input, Select } from '@/components/ui/input';
 import { isListingUnavailable } from '@/lib/client/scheduling-queries';
 import { useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
-import { IE_LADO, IE_OPCAO, NM_USUARIO_MAX, TOKEN_RESERVA_MAX, type Procedure } from '@/lib/scheduling/contract';
+import type { Procedure } from '@/lib/scheduling/contract';
+import { IE_LADO, IE_OPCAO, NM_USUARIO_MAX, TOKEN_RESERVA_MAX } from '@/lib/scheduling/fields';
 import { chosenProcedure, type ReservationFormValues } from '@/lib/scheduling/reservation-form-values';
 
 type Name = keyof ReservationFormValues;

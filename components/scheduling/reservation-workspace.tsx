@@ -6,11 +6,12 @@ import { Alert } from '@/components/ui/alert';
 import { useToast } from '@/components/ui/toast';
 import { apiFetch } from '@/lib/client/api';
 import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
+import { loadClientSchema } from '@/lib/client/load-schema';
 import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
-import { apiPath, operations } from '@/lib/api/operations';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { apiPath, routes } from '@/lib/api/routes';
+import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
-import { slotReservationSchema, type FreeSlot, type Procedure } from '@/lib/scheduling/contract';
+import type { FreeSlot, Procedure } from '@/lib/scheduling/contract';
 import { outcomeFrom } from '@/lib/scheduling/outcome';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import {
@@ -36,6 +37,7 @@ const FORM_ID = 'reservation-form';
 export function ReservationWorkspace() {
   const t = useT();
   const locale = useLocale();
+  const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
   const procedures = useProcedures();
@@ -53,24 +55,33 @@ export function ReservationWorkspace() {
   }, [procedures.data]);
   const form = useForm<ReservationFormValues>({
     defaultValues: EMPTY_RESERVATION_FORM,
-    // The check runs at validation time, never during render, so reading the ref there is safe.
-    // eslint-disable-next-line react-hooks/refs
-    resolver: withFieldChecks(contractResolver(slotReservationSchema, locale, toReservationBody), (values) =>
-      missingRequiredSide(values, listing.current)
-        ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: customMessage('sideRequired', locale) }]
-        : [],
+    resolver: withFieldChecks(
+      contractResolver(
+        () => import('@/lib/scheduling/contract').then((contract) => contract.slotReservationSchema),
+        messages,
+        toReservationBody,
+      ),
+      // The check runs at validation time, never during render, so reading the ref there is safe.
+      // eslint-disable-next-line react-hooks/refs
+      (values) =>
+        missingRequiredSide(values, listing.current)
+          ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: customMessage('sideRequired', messages) }]
+          : [],
     ),
     mode: 'onChange',
   });
 
   const send = useMutation({
     mutationFn: async (values: ReservationFormValues) => {
-      const response = await apiFetch(locale, apiPath(operations.reserveOrReleaseSlot), {
+      const response = await apiFetch(locale, apiPath(routes.reserveOrReleaseSlot), {
         method: 'POST',
         body: JSON.stringify(toReservationBody(values)),
       });
       const body: unknown = await response.json().catch(() => null);
-      return { values, view: outcomeFrom(response.status, response.headers.get('content-type'), body) };
+      const responseSchema = await loadClientSchema(() =>
+        import('@/lib/scheduling/contract').then((contract) => contract.slotReservationResponseSchema),
+      );
+      return { values, view: outcomeFrom(response.status, response.headers.get('content-type'), body, responseSchema) };
     },
     onMutate: () => setOutcome({ kind: 'pending' }),
     onSuccess: ({ values, view }) => {

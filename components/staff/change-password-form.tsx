@@ -1,25 +1,30 @@
 'use client';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { formText } from '@/components/ui/form-text';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { useLocale, useT } from '@/lib/i18n/client';
 
-/** The signed-in user's own password: the current one, then the new one twice. */
+/**
+ * The signed-in user's own password: the current one, then the new one twice. The inputs are not
+ * controlled: what was typed (or filled in by a password manager) before the page finished loading
+ * is read from the form at submit, never reset to React's empty state.
+ */
 export function ChangePasswordForm() {
   const t = useT();
   const locale = useLocale();
   const toast = useToast();
-  const [values, setValues] = useState({ current: '', next: '', confirmation: '' });
+  const form = useRef<HTMLFormElement>(null);
   const [mismatch, setMismatch] = useState(false);
   const save = useMutation({
-    mutationFn: async () => {
-      const response = await apiFetch(locale, apiPath(operations.changeOwnPassword), {
+    mutationFn: async (values: { current: string; next: string }) => {
+      const response = await apiFetch(locale, apiPath(routes.changeOwnPassword), {
         method: 'POST',
         body: JSON.stringify({ senhaAtual: values.current, novaSenha: values.next }),
       });
@@ -27,7 +32,7 @@ export function ChangePasswordForm() {
     },
     onSuccess: () => {
       toast(t('password.changed'));
-      setValues({ current: '', next: '', confirmation: '' });
+      form.current?.reset();
     },
   });
   const problem = save.error instanceof ApiProblem ? save.error.problem : undefined;
@@ -38,8 +43,7 @@ export function ChangePasswordForm() {
         id={`password-${id}`}
         type="password"
         autoComplete={autoComplete}
-        value={values[id]}
-        onChange={(event) => setValues({ ...values, [id]: event.target.value })}
+        name={id}
         invalid={Boolean(error)}
         aria-describedby={describedBy(`password-${id}`, { error: Boolean(error) })}
       />
@@ -48,12 +52,16 @@ export function ChangePasswordForm() {
   return (
     <Card title={t('password.changeTitle')} titleId="password-title">
       <form
+        ref={form}
         noValidate
         className="flex max-w-sm flex-col gap-4"
         onSubmit={(event) => {
           event.preventDefault();
-          setMismatch(values.next !== values.confirmation);
-          if (values.next === values.confirmation) save.mutate();
+          const data = new FormData(event.currentTarget);
+          const values = { current: formText(data, 'current'), next: formText(data, 'next') };
+          const matches = values.next === formText(data, 'confirmation');
+          setMismatch(!matches);
+          if (matches) save.mutate(values);
         }}
       >
         {field('current', t('password.current'), errorOf('senhaAtual'), 'current-password')}

@@ -5,25 +5,25 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { apiPath, operations } from '@/lib/api/operations';
+import { formText } from '@/components/ui/form-text';
+import { apiPath, routes } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { useLocale, useT } from '@/lib/i18n/client';
 
 /**
  * Sets the password a one-time link allows; the server's rules answer field by field. Plain state,
- * not TanStack Query: this public page lives outside the console's providers.
+ * not TanStack Query: this public page lives outside the console's providers. The inputs are not
+ * controlled, so what was typed before the page finished loading is read at submit, not lost.
  */
 export function SetPasswordForm({ token }: { token: string }) {
   const t = useT();
   const locale = useLocale();
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'pending' | 'done' } | { status: 'failed'; error: unknown }>({ status: 'idle' });
-  async function submit() {
+  async function submit(password: string) {
     setState({ status: 'pending' });
     try {
-      const response = await apiFetch(locale, apiPath(operations.setPasswordWithLink), {
+      const response = await apiFetch(locale, apiPath(routes.setPasswordWithLink), {
         method: 'POST',
         body: JSON.stringify({ token, senha: password }),
       });
@@ -52,8 +52,11 @@ export function SetPasswordForm({ token }: { token: string }) {
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault();
-        setMismatch(password !== confirmation);
-        if (password === confirmation) void submit();
+        const data = new FormData(event.currentTarget);
+        const password = formText(data, 'password');
+        const matches = password === formText(data, 'confirmation');
+        setMismatch(!matches);
+        if (matches) void submit(password);
       }}
     >
       {tokenError ? (
@@ -66,8 +69,7 @@ export function SetPasswordForm({ token }: { token: string }) {
           id="new-password"
           type="password"
           autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
+          name="password"
           invalid={Boolean(passwordError)}
           aria-describedby={describedBy('new-password', { error: Boolean(passwordError) })}
         />
@@ -77,8 +79,7 @@ export function SetPasswordForm({ token }: { token: string }) {
           id="confirm-password"
           type="password"
           autoComplete="new-password"
-          value={confirmation}
-          onChange={(event) => setConfirmation(event.target.value)}
+          name="confirmation"
           invalid={mismatch}
           aria-describedby={describedBy('confirm-password', { error: mismatch })}
         />

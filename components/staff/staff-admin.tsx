@@ -10,12 +10,12 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
-import { useLocale, useT } from '@/lib/i18n/client';
-import { staffCreateSchema, type PasswordLink, type StaffView } from '@/lib/staff/contract';
+import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import type { PasswordLink, StaffView } from '@/lib/staff/contract';
 
 /**
  * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
@@ -30,20 +30,10 @@ export function StaffAdmin() {
   const t = useT();
   const locale = useLocale();
   const [revealed, setRevealed] = useState<Revealed | undefined>();
-  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(locale, apiPath(operations.listStaff))).body });
+  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(locale, apiPath(routes.listStaff))).body });
   return (
     <div className="flex flex-col gap-5">
-      {revealed ? (
-        <Alert tone="warning" role="status" title={t('staffAdmin.linkTitle', { email: revealed.email })}>
-          <p>{t('staffAdmin.linkHelp')}</p>
-          <div className="mt-2 flex flex-wrap items-center gap-2">
-            <code className="rounded bg-white px-2 py-1 font-mono text-xs break-all" data-testid="password-link">
-              {revealed.link.link}
-            </code>
-            <CopyButton value={revealed.link.link} label={t('common.copy')} copiedLabel={t('common.copied')} />
-          </div>
-        </Alert>
-      ) : null}
+      {revealed ? <LinkNotice email={revealed.email} link={revealed.link} /> : null}
       <NewStaffForm onCreated={setRevealed} />
       <Card title={t('staffAdmin.listTitle')} titleId="staff-title">
         {staff.isError ? <ProblemMessage error={staff.error} /> : null}
@@ -57,18 +47,42 @@ export function StaffAdmin() {
   );
 }
 
+/** Where the one-time link went: e-mailed (nothing to hand over), or shown once to hand over. */
+function LinkNotice({ email, link }: Revealed) {
+  const t = useT();
+  if (link.entrega === 'email' || !link.link) {
+    return (
+      <Alert tone="success" role="status" title={t('staffAdmin.linkEmailedTitle', { email })}>
+        <p>{t('staffAdmin.linkEmailedHelp')}</p>
+      </Alert>
+    );
+  }
+  return (
+    <Alert tone="warning" role="status" title={t('staffAdmin.linkTitle', { email })}>
+      {link.emailFalhou ? <p className="font-medium">{t('staffAdmin.linkMailFailed')}</p> : null}
+      <p>{t('staffAdmin.linkHelp')}</p>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <code className="rounded bg-white px-2 py-1 font-mono text-xs break-all" data-testid="password-link">
+          {link.link}
+        </code>
+        <CopyButton value={link.link} label={t('common.copy')} copiedLabel={t('common.copied')} />
+      </div>
+    </Alert>
+  );
+}
+
 function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed) => void }) {
   const t = useT();
   const locale = useLocale();
   const queryClient = useQueryClient();
   const update = useMutation({
     mutationFn: (change: { roles?: StaffRole[]; ativo?: boolean }) =>
-      apiJson(locale, apiPath(operations.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) }),
+      apiJson(locale, apiPath(routes.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
   const reset = useMutation({
     mutationFn: async () =>
-      (await apiJson<PasswordLink>(locale, apiPath(operations.resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
+      (await apiJson<PasswordLink>(locale, apiPath(routes.resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
     onSuccess: (link) => onLink({ email: user.email, link }),
   });
   const toggleRole = (role: StaffRole) =>
@@ -86,6 +100,11 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
                 {t('staffAdmin.disabled')}
               </Badge>
             )}
+            {user.sso ? (
+              <Badge tone="info" className="ml-1">
+                SSO
+              </Badge>
+            ) : null}
           </p>
           <p className="font-mono text-xs text-slate-600">{user.email}</p>
         </div>
@@ -99,9 +118,11 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
           ))}
         </fieldset>
         <div className="flex gap-2">
-          <Button variant="secondary" size="sm" onClick={() => reset.mutate()} disabled={reset.isPending}>
-            {t('staffAdmin.newLink')}
-          </Button>
+          {user.sso ? null : (
+            <Button variant="secondary" size="sm" onClick={() => reset.mutate()} disabled={reset.isPending}>
+              {t('staffAdmin.newLink')}
+            </Button>
+          )}
           <Button
             variant={user.ativo ? 'danger' : 'secondary'}
             size="sm"
@@ -126,16 +147,17 @@ type FormValues = { email: string; name: string; roles: StaffRole[] };
 function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const t = useT();
   const locale = useLocale();
+  const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
     defaultValues: { email: '', name: '', roles: ['scheduling'] },
-    resolver: contractResolver(staffCreateSchema, locale),
+    resolver: contractResolver(() => import('@/lib/staff/contract').then((contract) => contract.staffCreateSchema), messages),
   });
   const { register, handleSubmit, formState, setError, reset } = form;
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
-        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(operations.createStaff), {
+        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(routes.createStaff), {
           method: 'POST',
           body: JSON.stringify(values),
         })

@@ -8,10 +8,11 @@ import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
 import { useDeliveries, useDeliveryDetail } from '@/lib/client/webhook-queries';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
-import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '@/lib/webhooks/delivery-contract';
+import type { Delivery } from '@/lib/webhooks/delivery-contract';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@/lib/webhooks/fields';
 import type { Tone } from '@/components/ui/alert';
 import { SigningSecret } from './signing-secret';
 
@@ -51,7 +52,7 @@ function DeliveryLog({ id }: { id: string }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] });
 
   const sendTest = useMutation({
-    mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(operations.sendTestEvent, { id }), { method: 'POST' })).body,
+    mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(routes.sendTestEvent, { id }), { method: 'POST' })).body,
     onSuccess: ({ id: deliveryId }) => {
       setTestId(deliveryId);
       void refresh();
@@ -143,7 +144,7 @@ function DeliveryRow({
   const locale = useLocale();
   const formatTime = useFormatTime();
   const resend = useMutation({
-    mutationFn: () => apiJson(locale, apiPath(operations.redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
+    mutationFn: () => apiJson(locale, apiPath(routes.redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
     onSuccess: onResent,
   });
   const detailId = `delivery-${delivery.id}`;

@@ -3,7 +3,7 @@ import { useFormContext } from 'react-hook-form';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
 import { useT } from '@/lib/i18n/client';
-import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
 import type { WebhookFormValues } from './webhook-editor';
 
 /** The five event flags of §6: human name, API name and the one line saying when it fires. */

@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { describedBy, fieldIds } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
-import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/contract';
+import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/header-policy';
 import { looksSecret } from '@/lib/webhooks/header-policy';
 import type { WebhookFormValues } from './webhook-editor';
 

@@ -12,13 +12,13 @@ import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
-import { translator } from '@/lib/i18n';
-import type { Locale } from '@/lib/i18n/locale';
+import type { Translate } from '@/lib/i18n/translate';
 import type { FieldError } from '@/lib/validation/issues';
 import { webhookKeys } from '@/lib/client/webhook-queries';
-import { apiPath, operations } from '@/lib/api/operations';
-import { useLocale, useT } from '@/lib/i18n/client';
-import { WEBHOOK_EVENT_FLAGS, webhookCreateSchema, type WebhookEventFlag, type WebhookView } from '@/lib/webhooks/contract';
+import { apiPath, routes } from '@/lib/api/routes';
+import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import type { WebhookView } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { EventToggles } from './event-toggles';
 import { HeadersEditor } from './headers-editor';
 import type { WebhookFormValues } from './webhook-editor';
@@ -50,8 +50,7 @@ function toBody({ usuarioId, sistemaOrigem, clientId, ...rest }: CreateFormValue
 }
 
 /** Staff must name the tenant (the POST answers the same, as 400 naming the field). */
-function tenantRequired(locale: Locale) {
-  const t = translator(locale);
+function tenantRequired(t: Translate) {
   return (values: CreateFormValues): FieldError[] =>
     (['usuarioId', 'sistemaOrigem'] as const)
       .filter((field) => values[field].trim() === '')
@@ -61,18 +60,22 @@ function tenantRequired(locale: Locale) {
 export function WebhookCreate() {
   const t = useT();
   const locale = useLocale();
+  const messages = useMessages();
   const toast = useToast();
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<CreateFormValues>({
     defaultValues: EMPTY,
-    resolver: withFieldChecks(contractResolver(webhookCreateSchema, locale, toBody), tenantRequired(locale)),
+    resolver: withFieldChecks(
+      contractResolver(() => import('@/lib/webhooks/contract').then((contract) => contract.webhookCreateSchema), messages, toBody),
+      tenantRequired(t),
+    ),
     mode: 'onChange',
   });
   const { register, handleSubmit, formState, setError } = form;
   const create = useMutation({
     mutationFn: (values: CreateFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(operations.createWebhookConfiguration), {
+      apiJson<WebhookView>(locale, apiPath(routes.createWebhookConfiguration), {
         method: 'POST',
         body: JSON.stringify(toBody(values)),
       }),

@@ -16,16 +16,10 @@ import { useUnsavedChanges } from '@/components/console/use-unsaved-changes';
 import { ApiProblem, apiFetch, apiJson, readProblem } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
-import { apiPath, operations } from '@/lib/api/operations';
-import { useLocale, useT } from '@/lib/i18n/client';
-import {
-  webhookUpdateSchema,
-  WEBHOOK_EVENT_FLAGS,
-  type WebhookDetail,
-  type WebhookView,
-  type WebhookEventFlag,
-  type WebhookHeader,
-} from '@/lib/webhooks/contract';
+import { apiPath, routes } from '@/lib/api/routes';
+import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import type { WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-policy';
 import { HeadersEditor } from './headers-editor';
 import { DeliveriesPanel } from './deliveries-panel';
@@ -91,13 +85,14 @@ export function WebhookEditor({ id }: { id: string }) {
 function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; onReload: () => void; reloading: boolean }) {
   const t = useT();
   const locale = useLocale();
+  const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
   const form = useForm<WebhookFormValues>({
     defaultValues: formValuesOf(config),
-    resolver: contractResolver(webhookUpdateSchema, locale),
+    resolver: contractResolver(() => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchema), messages),
     mode: 'onChange',
   });
   const { register, handleSubmit, formState, setError } = form;
@@ -108,7 +103,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
 
   const save = useMutation({
     mutationFn: (values: WebhookFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(operations.updateWebhookConfiguration, { id: config.id }), {
+      apiJson<WebhookView>(locale, apiPath(routes.updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(values),
@@ -261,7 +256,7 @@ function DeleteWebhookButton({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: () =>
-      apiFetch(locale, apiPath(operations.deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
+      apiFetch(locale, apiPath(routes.deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
         if (!response.ok) throw new ApiProblem(await readProblem(response));
       }),
     onSuccess: () => {

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, operations } from '@/lib/api/operations';
+import { signInWithPassword } from '../support/api';
 import { auditRows, staffSessionCookie } from '../support/server-db';
 import { STAFF } from '../support/test-seed';
 
@@ -17,12 +18,7 @@ async function signIn(
 ) {
   const api = await playwright.request.newContext({ baseURL });
   try {
-    const { csrfToken } = (await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string };
-    const response = await api.post('/api/auth/callback/credentials', {
-      form: { email, password, csrfToken, json: 'true' },
-      maxRedirects: 0,
-    });
-    return new URL(((await response.json()) as { url: string }).url).searchParams.get('error');
+    return await signInWithPassword(api, email, password);
   } finally {
     await api.dispose();
   }

@@ -12,6 +12,20 @@ export async function tokenFor(request: APIRequestContext, client: { clientId: s
   return body.access_token as string;
 }
 
+/**
+ * A real password sign-in through next-auth's credentials callback. On success the context keeps
+ * the session cookie (later requests are signed in); answers the error next-auth redirected with,
+ * or null.
+ */
+export async function signInWithPassword(api: APIRequestContext, email: string, password: string): Promise<string | null> {
+  const { csrfToken } = (await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const response = await api.post('/api/auth/callback/credentials', {
+    form: { email, password, csrfToken, json: 'true' },
+    maxRedirects: 0,
+  });
+  return new URL(((await response.json()) as { url: string }).url).searchParams.get('error');
+}
+
 export function bearer(token: string) {
   return { Authorization: `Bearer ${token}` };
 }

@@ -1,29 +1,45 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from './databases';
-import { newDataDir, newRunDir, startServer } from './server';
+import { ApiRouter } from './api-router';
+import { newDataDir, newRunDir, startServer, type RunningServer } from './server';
 
 /**
  * Starts the shared production server for the run; its URL reaches specs through E2E_BASE_URL.
+ * With E2E_API_SERVER=lean (npm run test:e2e:lean) the API paths are served by the lean API server
+ * (npm run start:api) instead, behind a balancer (api-router.ts) that sends the rest to Next.
  * With E2E_DATABASE_URL (npm run test:e2e:pg) the run's app data lives in a fresh PostgreSQL
  * database instead of the embedded SQLite file; every server the run starts uses it.
  */
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 3210);
+  const lean = process.env.E2E_API_SERVER === 'lean';
   const runDir = newRunDir();
   process.env.E2E_RUN_DIR = runDir;
   const adminUrl = adminDatabaseUrl();
   const databaseUrl = adminUrl ? await createDatabase(adminUrl, 'run') : undefined;
   if (databaseUrl) process.env.E2E_RUN_DATABASE_URL = databaseUrl;
-  const server = await startServer({ port, dataDir: newDataDir('shared') }).catch(async (error: unknown) => {
+  const dataDir = newDataDir('shared');
+  const servers: RunningServer[] = [];
+  let router: ApiRouter | undefined;
+  try {
+    servers.push(await startServer({ port: lean ? port + 90 : port, dataDir }));
+    if (lean) {
+      // The lean API server beside Next on the same data, behind a balancer on the run's port.
+      servers.push(await startServer({ port: port + 91, dataDir, entry: 'api' }));
+      router = await new ApiRouter(servers[1]!.url, servers[0]!.url).listen(port);
+    }
+  } catch (error) {
+    await Promise.all(servers.map((server) => server.stop()));
     if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
     throw error;
-  });
-  process.env.E2E_BASE_URL = server.url;
-  process.env.E2E_DATA_DIR = server.dataDir;
+  }
+  process.env.E2E_BASE_URL = router?.url ?? servers[0]!.url;
+  process.env.E2E_DATA_DIR = dataDir;
   return async () => {
-    await server.stop();
-    if (process.env.E2E_KEEP_LOGS) fs.writeFileSync(path.join(server.dataDir, 'server.log'), server.logs());
+    await router?.stop();
+    await Promise.all(servers.map((server) => server.stop()));
+    if (process.env.E2E_KEEP_LOGS) fs.writeFileSync(path.join(dataDir, 'server.log'), servers.map((server) => server.logs()).join('\n'));
     else fs.rmSync(runDir, { recursive: true, force: true });
     if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
   };

@@ -39,13 +39,22 @@ export function writeSeedFile(dataDir: string): string {
   return file;
 }
 
-export async function startServer(options: { port: number; dataDir: string; env?: Record<string, string> }): Promise<RunningServer> {
+/** `next`: `npm start` (console and API); `api`: `npm run start:api`, the lean API server. */
+export type ServerEntry = 'next' | 'api';
+const ENTRY_SCRIPTS: Record<ServerEntry, string> = { next: 'scripts/serve.mjs', api: 'scripts/serve-api.mjs' };
+
+export async function startServer(options: {
+  port: number;
+  dataDir: string;
+  env?: Record<string, string>;
+  entry?: ServerEntry;
+}): Promise<RunningServer> {
   await assertPortFree(options.port);
   const seedFile = path.join(options.dataDir, 'seed.json');
   if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
   let output = '';
   // `npm start`'s server: the standalone output, as deployed (scripts/serve.mjs, Dockerfile).
-  const child = spawn(process.execPath, [path.resolve('scripts/serve.mjs')], {
+  const child = spawn(process.execPath, [path.resolve(ENTRY_SCRIPTS[options.entry ?? 'next'])], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

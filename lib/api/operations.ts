@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Capability } from '@/lib/auth/principal';
+import { apiPath, routes, type HttpMethod } from './routes';
 import { auditQuerySchema } from '@/lib/audit/contract';
 import {
   bodyProblems,
@@ -23,7 +24,7 @@ import { recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservati
  * here. The key is the operationId. No server imports: the console's client code reads it too.
  */
 // No PATCH: scripts/server-entry.mjs hands TRACE to the app as PATCH, to be refused with 405.
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type { HttpMethod };
 
 export type Operation = {
   method: HttpMethod;
@@ -37,7 +38,6 @@ export type Operation = {
   doc?: Record<string, unknown>;
 };
 
-const CONFIG_PATH = '/api/v2/avaliacao-saude/configuracao-web-hook/{id}';
 const deliveryIdParameter = {
   name: 'entregaId',
   in: 'path',
@@ -136,8 +136,7 @@ function reservationDoc(summary: string) {
 
 export const operations = {
   issueToken: {
-    method: 'POST',
-    path: '/api/v1/auth/token',
+    ...routes.issueToken,
     doc: {
       summary: 'Access token (OAuth 2.0 client credentials)',
       tags: ['Autenticação'],
@@ -157,8 +156,7 @@ export const operations = {
     },
   },
   liveness: {
-    method: 'GET',
-    path: '/api/health',
+    ...routes.liveness,
     doc: {
       summary: 'Liveness: the process answers (no database access)',
       tags: ['Operação'],
@@ -170,8 +168,7 @@ export const operations = {
     },
   },
   readiness: {
-    method: 'GET',
-    path: '/api/health/ready',
+    ...routes.readiness,
     doc: {
       summary: 'Readiness: the database and the scheduling back-end answer, with timings',
       tags: ['Operação'],
@@ -190,8 +187,7 @@ export const operations = {
     },
   },
   listWebhookConfigurations: {
-    method: 'GET',
-    path: '/api/v2/avaliacao-saude/configuracao-web-hook',
+    ...routes.listWebhookConfigurations,
     capability: 'webhooks',
     doc: {
       summary: 'Your webhook configurations',
@@ -215,8 +211,7 @@ export const operations = {
     },
   },
   createWebhookConfiguration: {
-    method: 'POST',
-    path: '/api/v2/avaliacao-saude/configuracao-web-hook',
+    ...routes.createWebhookConfiguration,
     capability: 'webhooks',
     doc: {
       summary: 'Create a webhook configuration',
@@ -239,8 +234,7 @@ export const operations = {
     },
   },
   deleteWebhookConfiguration: {
-    method: 'DELETE',
-    path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
+    ...routes.deleteWebhookConfiguration,
     capability: 'webhooks',
     doc: {
       summary: 'Delete a webhook configuration',
@@ -256,8 +250,7 @@ export const operations = {
     },
   },
   getWebhookConfiguration: {
-    method: 'GET',
-    path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
+    ...routes.getWebhookConfiguration,
     capability: 'webhooks',
     doc: {
       summary: 'One webhook configuration',
@@ -272,8 +265,7 @@ export const operations = {
     },
   },
   updateWebhookConfiguration: {
-    method: 'PUT',
-    path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
+    ...routes.updateWebhookConfiguration,
     capability: 'webhooks',
     doc: {
       summary: 'Change a webhook configuration',
@@ -305,8 +297,7 @@ export const operations = {
     },
   },
   listFreeSlots: {
-    method: 'GET',
-    path: '/api/v1/agendamentos/slots-livres',
+    ...routes.listFreeSlots,
     capability: 'scheduling',
     query: freeSlotQuerySchema,
     doc: {
@@ -329,8 +320,7 @@ export const operations = {
     },
   },
   listProcedures: {
-    method: 'GET',
-    path: '/api/v1/agendamentos/procedimentos',
+    ...routes.listProcedures,
     capability: 'scheduling',
     doc: {
       summary: 'Exams a slot can be reserved for',
@@ -345,8 +335,7 @@ export const operations = {
     },
   },
   listRecentReservations: {
-    method: 'GET',
-    path: '/api/v1/agendamentos/reservas-recentes',
+    ...routes.listRecentReservations,
     capability: 'scheduling',
     query: recentReservationsQuerySchema,
     doc: {
@@ -363,8 +352,7 @@ export const operations = {
     },
   },
   listAuditTrail: {
-    method: 'GET',
-    path: '/api/v1/auditoria',
+    ...routes.listAuditTrail,
     capability: 'audit',
     query: auditQuerySchema,
     doc: {
@@ -388,20 +376,17 @@ export const operations = {
     },
   },
   reserveOrReleaseSlot: {
-    method: 'POST',
-    path: '/api/v1/agendamentos/slots-livres/reservar',
+    ...routes.reserveOrReleaseSlot,
     capability: 'scheduling',
     doc: reservationDoc('Reserve or release a slot'),
   },
   reserveOrReleaseSlotSamplePath: {
-    method: 'POST',
-    path: '/api/v1/agendamentos/exames/slots-livres/reservas',
+    ...routes.reserveOrReleaseSlotSamplePath,
     capability: 'scheduling',
     doc: reservationDoc('Reserve or release a slot (path of the contract’s sample requests; identical behaviour)'),
   },
   publishEvent: {
-    method: 'POST',
-    path: '/api/v2/avaliacao-saude/eventos',
+    ...routes.publishEvent,
     capability: 'events',
     doc: {
       summary: 'Publish a health-evaluation or proposal event',
@@ -418,8 +403,7 @@ export const operations = {
     },
   },
   listDeliveries: {
-    method: 'GET',
-    path: `${CONFIG_PATH}/entregas`,
+    ...routes.listDeliveries,
     capability: 'webhooks',
     query: deliveryListQuerySchema,
     doc: deliveryDoc(
@@ -442,8 +426,7 @@ export const operations = {
     ),
   },
   getDelivery: {
-    method: 'GET',
-    path: `${CONFIG_PATH}/entregas/{entregaId}`,
+    ...routes.getDelivery,
     capability: 'webhooks',
     doc: deliveryDoc(
       'One delivery with every attempt',
@@ -453,8 +436,7 @@ export const operations = {
     ),
   },
   redeliver: {
-    method: 'POST',
-    path: `${CONFIG_PATH}/entregas/{entregaId}/reenvio`,
+    ...routes.redeliver,
     capability: 'webhooks',
     doc: deliveryDoc(
       'Send a delivery again now',
@@ -464,8 +446,7 @@ export const operations = {
     ),
   },
   recoverDeliveries: {
-    method: 'POST',
-    path: `${CONFIG_PATH}/recuperacao`,
+    ...routes.recoverDeliveries,
     capability: 'webhooks',
     doc: deliveryDoc(
       'Send again what failed or was skipped since a date',
@@ -475,8 +456,7 @@ export const operations = {
     ),
   },
   sendTestEvent: {
-    method: 'POST',
-    path: `${CONFIG_PATH}/teste`,
+    ...routes.sendTestEvent,
     capability: 'webhooks',
     doc: deliveryDoc(
       'Send a test event',
@@ -486,8 +466,7 @@ export const operations = {
     ),
   },
   getWebhookSecret: {
-    method: 'GET',
-    path: `${CONFIG_PATH}/segredo`,
+    ...routes.getWebhookSecret,
     capability: 'webhooks',
     doc: deliveryDoc(
       'The configuration’s signing secret',
@@ -497,8 +476,7 @@ export const operations = {
     ),
   },
   rotateWebhookSecret: {
-    method: 'POST',
-    path: `${CONFIG_PATH}/segredo/rotacao`,
+    ...routes.rotateWebhookSecret,
     capability: 'webhooks',
     doc: deliveryDoc(
       'Rotate the signing secret',
@@ -508,16 +486,14 @@ export const operations = {
     ),
   },
   listApiClients: {
-    method: 'GET',
-    path: '/api/v1/admin/clientes-api',
+    ...routes.listApiClients,
     capability: 'administration',
     doc: adminDoc('API clients', 'Every API client with its tenant, scopes, state and when it last obtained a token; never a secret.', {
       '200': { description: 'The clients.', content: json({ type: 'array', items: ref('ApiClient') }) },
     }),
   },
   createApiClient: {
-    method: 'POST',
-    path: '/api/v1/admin/clientes-api',
+    ...routes.createApiClient,
     capability: 'administration',
     doc: adminDoc(
       'Create an API client',
@@ -531,8 +507,7 @@ export const operations = {
     ),
   },
   rotateApiClientSecret: {
-    method: 'POST',
-    path: '/api/v1/admin/clientes-api/{clientId}/segredo/rotacao',
+    ...routes.rotateApiClientSecret,
     capability: 'administration',
     doc: adminDoc(
       'Rotate an API client’s secret',
@@ -542,8 +517,7 @@ export const operations = {
     ),
   },
   revokeApiClient: {
-    method: 'POST',
-    path: '/api/v1/admin/clientes-api/{clientId}/revogacao',
+    ...routes.revokeApiClient,
     capability: 'administration',
     doc: adminDoc(
       'Revoke an API client',
@@ -553,20 +527,18 @@ export const operations = {
     ),
   },
   listStaff: {
-    method: 'GET',
-    path: '/api/v1/admin/equipe',
+    ...routes.listStaff,
     capability: 'administration',
     doc: adminDoc('Staff accounts', 'Every staff user with roles and state; never a password.', {
       '200': { description: 'The staff.', content: json({ type: 'array', items: ref('StaffUser') }) },
     }),
   },
   createStaff: {
-    method: 'POST',
-    path: '/api/v1/admin/equipe',
+    ...routes.createStaff,
     capability: 'administration',
     doc: adminDoc(
       'Create a staff account',
-      'Answers a one-time link (24 h) for the person to set a password; hand it over.',
+      'Makes a one-time link (24 h) for the person to set a password: e-mailed to them when the server has SMTP_URL, otherwise answered for the admin to hand over.',
       {
         '201': { description: 'Created, with the link.', content: json(ref('StaffCreated')) },
         ...bodyProblems,
@@ -576,8 +548,7 @@ export const operations = {
     ),
   },
   updateStaff: {
-    method: 'PUT',
-    path: '/api/v1/admin/equipe/{id}',
+    ...routes.updateStaff,
     capability: 'administration',
     doc: adminDoc(
       'Change roles, disable or enable a staff account',
@@ -587,19 +558,17 @@ export const operations = {
     ),
   },
   resetStaffPassword: {
-    method: 'POST',
-    path: '/api/v1/admin/equipe/{id}/link-senha',
+    ...routes.resetStaffPassword,
     capability: 'administration',
     doc: adminDoc(
       'A new one-time link to set the password',
-      'Valid 24 h; an earlier link stops working.',
+      'Valid 24 h; an earlier link stops working. E-mailed when the server has SMTP_URL, otherwise answered.',
       { '200': { description: 'The link.', content: json(ref('PasswordLink')) }, '404': problem('No such user.') },
       { parameters: [staffIdParameter] },
     ),
   },
   setPasswordWithLink: {
-    method: 'POST',
-    path: '/api/v1/auth/definir-senha',
+    ...routes.setPasswordWithLink,
     doc: {
       summary: 'Set a password with a one-time link',
       tags: ['Autenticação'],
@@ -610,8 +579,7 @@ export const operations = {
     },
   },
   changeOwnPassword: {
-    method: 'POST',
-    path: '/api/v1/auth/senha',
+    ...routes.changeOwnPassword,
     capability: 'account',
     doc: {
       summary: 'Change your own password (staff)',
@@ -621,17 +589,10 @@ export const operations = {
       responses: { '204': { description: 'Changed.' }, ...bodyProblems, ...commonProblems },
     },
   },
-  openApiDocument: { method: 'GET', path: '/api/openapi.json' },
-  apiReference: { method: 'GET', path: '/api/docs' },
+  openApiDocument: routes.openApiDocument,
+  apiReference: routes.apiReference,
 } as const satisfies Record<string, Operation>;
 
 export type OperationId = keyof typeof operations;
 
-/** The operation's path with its `{name}` parameters filled in (URI-encoded). */
-export function apiPath(operation: Operation, params: Record<string, string | number> = {}): string {
-  return operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`apiPath: missing ${name} for ${operation.path}`);
-    return encodeURIComponent(String(value));
-  });
-}
+export { apiPath };

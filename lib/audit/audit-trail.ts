@@ -1,9 +1,9 @@
 import 'server-only';
-import type { Knex } from 'knex';
 import { getDb } from '@/lib/data';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { actorId, type Principal } from '@/lib/auth/principal';
 import type { AuditAction, AuditEntry, AuditQuery } from './contract';
+import { precompiledInsert, type Executor } from '@/lib/db/precompiled';
 
 /**
  * Who changed what, when, with what outcome. Callers pass before/after values already masked
@@ -11,8 +11,22 @@ import type { AuditAction, AuditEntry, AuditQuery } from './contract';
  */
 export type { AuditAction, AuditEntry };
 
+/** Every action writes one of these; precompiled, since reservations write one each (lib/db/precompiled.ts). */
+const insertAuditEvent = precompiledInsert('audit_events', [
+  'id',
+  'at_ms',
+  'actor_kind',
+  'actor_id',
+  'action',
+  'target',
+  'outcome',
+  'http_status',
+  'before_json',
+  'after_json',
+]);
+
 export async function recordAudit(
-  db: Knex | Knex.Transaction,
+  db: Executor,
   entry: {
     principal: Principal;
     action: AuditAction;
@@ -23,7 +37,7 @@ export async function recordAudit(
     after?: unknown;
   },
 ): Promise<void> {
-  await db('audit_events').insert({
+  await insertAuditEvent.run(db, {
     id: crypto.randomUUID(),
     at_ms: Date.now(),
     actor_kind: entry.principal.kind,

@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'staff.update',
   'staff.password_link',
   'staff.password_change',
+  'staff.sso_create',
+  'staff.sso_roles',
   'slot.reserve',
   'slot.release',
 ] as const;

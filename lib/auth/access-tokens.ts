@@ -1,4 +1,5 @@
 import 'server-only';
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { env } from '@/lib/config/env';
 import { signingSecret } from './signing-secret';
@@ -19,8 +20,15 @@ const ALGORITHM = 'HS256';
 const TOKEN_TYPE = 'at+jwt';
 const CLOCK_SKEW_SECONDS = 30;
 
-function key(): Uint8Array {
-  return new TextEncoder().encode(signingSecret());
+/**
+ * One key object per process: handing jose the raw bytes made it import an HMAC key on every
+ * token it signed or verified.
+ */
+let cachedKey: { secret: string; key: KeyObject } | undefined;
+function key(): KeyObject {
+  const secret = signingSecret();
+  if (cachedKey?.secret !== secret) cachedKey = { secret, key: createSecretKey(Buffer.from(secret, 'utf8')) };
+  return cachedKey.key;
 }
 
 export async function issueAccessToken(

@@ -10,10 +10,12 @@ import { clientAddress } from '@/lib/http/client-address';
 import { countAttempt, settleSuccess, signInCounters } from './login-throttle';
 import { decoySecretHash, verifySecret } from './passwords';
 import { signingSecret } from './signing-secret';
+import { env } from '@/lib/config/env';
+import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from './sso';
 
 /**
- * next-auth 4 for the staff console: e-mail and password against `staff_users`, JWT sessions whose
- * `sub` is the staff user's id, signed with the same secret that staff-session.ts decodes with.
+ * next-auth 4 for the staff console: e-mail and password against `staff_users` and/or the
+ * hospital's OpenID Connect provider (sso.ts), JWT sessions whose `sub` is the staff user's id, signed with the same secret that staff-session.ts decodes with.
  */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -72,6 +74,23 @@ async function authorize(credentials: Record<string, string> | undefined, header
   return { id: String(row.id), name: String(row.name), email: String(row.email) };
 }
 
+/** E-mail and password unless PASSWORD_SIGN_IN=false; the hospital's OpenID Connect provider when configured. */
+function signInProviders(): AuthOptions['providers'] {
+  const { sso, PASSWORD_SIGN_IN } = env();
+  const providers: AuthOptions['providers'] = [];
+  if (PASSWORD_SIGN_IN) {
+    providers.push(
+      CredentialsProvider({
+        name: 'credentials',
+        credentials: { email: { type: 'email' }, password: { type: 'password' } },
+        authorize: (credentials, request) => authorizeSafely(credentials, request?.headers),
+      }),
+    );
+  }
+  if (sso) providers.push(ssoProvider(sso));
+  return providers;
+}
+
 /**
  * A function, not a constant: the secret may be generated on first start in DATA_DIR, which must
  * not happen while `next build` imports this module.
@@ -82,13 +101,10 @@ export function authOptions(): AuthOptions {
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
     jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: '/sign-in', error: '/sign-in' },
-    providers: [
-      CredentialsProvider({
-        name: 'credentials',
-        credentials: { email: { type: 'email' }, password: { type: 'password' } },
-        authorize: (credentials, request) => authorizeSafely(credentials, request?.headers),
-      }),
-    ],
+    providers: signInProviders(),
+    callbacks: {
+      signIn: ({ user, account }) => (account?.provider === SSO_PROVIDER_ID ? ssoSignInVerdict(user) : true),
+    },
     logger: {
       // next-auth's own logger prints whole error objects; keep to one line without request data.
       error: (code) => log.error('auth.next_auth_error', { code }),

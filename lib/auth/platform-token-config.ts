@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { booleanFlag } from '@/lib/config/boolean-flag';
+import { claimPathSchema } from './claim-path';
 
 /**
  * Settings for accepting the integration platform's own access tokens (JWTs signed with its keys,
  * published at a JWKS URL), merged into the app's environment schema in lib/config/env.ts.
  */
 export const PLATFORM_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
-
-const claimPath = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_:-]*(\.[A-Za-z_][A-Za-z0-9_:-]*)*$/, 'must be a claim name, or a dotted path to a nested claim');
 
 export const platformTokenEnvShape = {
   /** The embedded client-credentials issuer (POST /api/v1/auth/token) and its HS256 tokens. */
@@ -27,9 +24,9 @@ export const platformTokenEnvShape = {
         .filter(Boolean),
     )
     .pipe(z.array(z.enum(PLATFORM_ALGORITHMS, 'lists an algorithm that is not an asymmetric JWS algorithm')).min(1)),
-  PLATFORM_USUARIO_ID_CLAIM: claimPath.default('usuarioId'),
-  PLATFORM_SISTEMA_ORIGEM_CLAIM: claimPath.default('sistemaOrigem'),
-  PLATFORM_CLIENT_ID_CLAIM: claimPath.default('client_id'),
+  PLATFORM_USUARIO_ID_CLAIM: claimPathSchema.default('usuarioId'),
+  PLATFORM_SISTEMA_ORIGEM_CLAIM: claimPathSchema.default('sistemaOrigem'),
+  PLATFORM_CLIENT_ID_CLAIM: claimPathSchema.default('client_id'),
   PLATFORM_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
 };
 

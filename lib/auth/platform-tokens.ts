@@ -3,6 +3,7 @@ import 'server-only';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { problems } from '@/lib/http/errors';
 import { log } from '@/lib/log';
+import { claimAt } from './claim-path';
 import type { PlatformTokenConfig } from './platform-token-config';
 import type { ApiClientPrincipal } from './principal';
 
@@ -51,9 +52,9 @@ export async function verifyPlatformToken(token: string, config: PlatformTokenCo
 }
 
 function principalFrom(payload: JWTPayload, config: PlatformTokenConfig): ApiClientPrincipal | undefined {
-  const usuarioId = claim(payload, config.usuarioIdClaim);
-  const sistemaOrigem = claim(payload, config.sistemaOrigemClaim);
-  const clientId = claim(payload, config.clientIdClaim) ?? payload.azp ?? payload.sub;
+  const usuarioId = claimAt(payload, config.usuarioIdClaim);
+  const sistemaOrigem = claimAt(payload, config.sistemaOrigemClaim);
+  const clientId = claimAt(payload, config.clientIdClaim) ?? payload.azp ?? payload.sub;
   const sistema = typeof sistemaOrigem === 'string' && /^\d{1,9}$/.test(sistemaOrigem) ? Number(sistemaOrigem) : sistemaOrigem;
   if (
     typeof usuarioId !== 'string' ||
@@ -69,16 +70,6 @@ function principalFrom(payload: JWTPayload, config: PlatformTokenConfig): ApiCli
   // RFC 9068 / RFC 8693: `scope` is space-separated; some issuers send `scp` as a list instead.
   const scopes = parseScopes(payload.scope ?? payload.scp);
   return { kind: 'api-client', issuer: 'platform', clientId, usuarioId: usuarioId.toLowerCase(), sistemaOrigem: sistema as number, scopes };
-}
-
-/** A claim by name or dotted path (`ext.usuario_id`). */
-function claim(payload: JWTPayload, path: string): unknown {
-  let value: unknown = payload;
-  for (const part of path.split('.')) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
 }
 
 /** The key set could not be fetched or read: not the caller's fault, so not a 401. */

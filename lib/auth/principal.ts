@@ -20,6 +20,8 @@ export type StaffPrincipal = {
   email: string;
   name: string;
   roles: StaffRole[];
+  /** Signs in through the identity provider (no password of its own). */
+  sso?: boolean;
 };
 
 export type Principal = ApiClientPrincipal | StaffPrincipal;

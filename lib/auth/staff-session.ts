@@ -60,7 +60,14 @@ export async function staffById(userId: string): Promise<StaffPrincipal | undefi
   const row = (await db('staff_users').where({ id: userId }).first()) as DbRow | undefined;
   // A disabled user's open sessions end with their next request.
   if (!row || (row.disabled_at !== null && row.disabled_at !== undefined)) return undefined;
-  return { kind: 'staff', userId: String(row.id), email: String(row.email), name: String(row.name), roles: parseRoles(String(row.roles)) };
+  return {
+    kind: 'staff',
+    userId: String(row.id),
+    email: String(row.email),
+    name: String(row.name),
+    roles: parseRoles(String(row.roles)),
+    sso: row.sso_subject !== null && row.sso_subject !== undefined,
+  };
 }
 
 export function parseRoles(stored: string): StaffRole[] {

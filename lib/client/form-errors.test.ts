@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/http/errors';
 import type { Locale } from '@/lib/i18n/locale';
 import { z } from 'zod';
 import { contractResolver, fieldErrorsToTree, withFieldChecks } from './form-errors';
+import { messagesFor } from '@/lib/i18n';
 
 /** The messages the route wrapper puts in a 400 for this input, by field. */
 function apiMessages(schema: Parameters<typeof parseOrThrow>[0], input: unknown, locale: Locale): Record<string, string> {
@@ -38,7 +39,7 @@ describe('contractResolver', () => {
   it('gives the form the same words the API gives for the same input', async () => {
     const values = { url: '', headers: [{ chave: '', valor: 'x' }] };
     for (const locale of ['pt-BR', 'en'] as const) {
-      const result = await contractResolver(webhookUpdateSchema, locale)(values);
+      const result = await contractResolver(webhookUpdateSchema, messagesFor(locale))(values);
       const api = apiMessages(webhookUpdateSchema, values, locale);
       const errors = result.errors as { url?: { message: string }; headers?: { chave?: { message: string } }[] };
       expect(errors.url?.message).toBe(api.url);
@@ -48,7 +49,7 @@ describe('contractResolver', () => {
   });
 
   it('validates the reservation form as the body it will send', async () => {
-    const resolve = contractResolver(slotReservationSchema, 'pt-BR', toReservationBody);
+    const resolve = contractResolver(slotReservationSchema, messagesFor('pt-BR'), toReservationBody);
     const result = await resolve({ ...EMPTY_RESERVATION_FORM, ieOpcao: 'CR', nrSeqAgenda: '12.5', nmUsuario: ' x' });
     expect(result.errors).toMatchObject({
       nrSeqAgenda: { message: 'Deve ser um número inteiro.' },
@@ -80,7 +81,7 @@ describe('contractResolver', () => {
 
 describe('withFieldChecks', () => {
   type Values = { a: unknown; b?: string };
-  const schemaResolver = contractResolver<z.ZodType, Values>(z.object({ a: z.number() }), 'pt-BR');
+  const schemaResolver = contractResolver<z.ZodType, Values>(z.object({ a: z.number() }), messagesFor('pt-BR'));
   const sideCheck = (values: Values) => (values.b === '' ? [{ field: 'b', pointer: '#/b', code: 'sideRequired', message: 'falta b' }] : []);
 
   it('adds the extra errors to a valid schema result, and to the schema’s own errors', async () => {

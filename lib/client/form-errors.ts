@@ -1,7 +1,8 @@
 import type { FieldError } from '@/lib/validation/issues';
-import type { Locale } from '@/lib/i18n/locale';
+import type { Messages } from '@/lib/i18n/translate';
 import { toFieldErrors } from '@/lib/validation/issues';
 import type { z } from 'zod';
+import { loadClientSchema } from './load-schema';
 
 /**
  * Zod and server field errors in react-hook-form's shape. The client validates with the route's own
@@ -33,16 +34,23 @@ export function fieldErrorsToTree(errors: readonly FieldError[]): FormErrorTree 
 type ResolverResult<T> = { values: T; errors: Record<string, never> } | { values: Record<string, never>; errors: FormErrorTree };
 
 /**
- * A react-hook-form resolver around a contract schema. `toInput` turns the form's values into the
- * request body (e.g. number inputs' text into numbers), so what is validated is what will be sent.
+ * A react-hook-form resolver around a contract schema, or a function loading it (`() =>
+ * import('…/contract').then((m) => m.schema)`). `toInput` turns the form's values into the request
+ * body (e.g. number inputs' text into numbers), so what is validated is what will be sent.
  */
-export function contractResolver<S extends z.ZodType, V>(schema: S, locale: Locale, toInput: (values: V) => unknown = (v) => v) {
-  // Async because react-hook-form's resolver contract is; the check itself is synchronous.
-  return (values: V): Promise<ResolverResult<V>> => {
+export function contractResolver<S extends z.ZodType, V>(
+  schema: S | (() => Promise<S>),
+  messages: Messages,
+  toInput: (values: V) => unknown = (v) => v,
+) {
+  // A loader keeps zod and the schemas out of the page's first load: they arrive with the first check.
+  let loaded: Promise<S> | undefined = typeof schema === 'function' ? undefined : Promise.resolve(schema);
+  return async (values: V): Promise<ResolverResult<V>> => {
+    loaded ??= loadClientSchema(schema as () => Promise<S>);
     const input = toInput(values);
-    const result = schema.safeParse(input);
-    if (result.success) return Promise.resolve({ values, errors: {} });
-    return Promise.resolve({ values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, locale)) });
+    const result = (await loaded).safeParse(input);
+    if (result.success) return { values, errors: {} };
+    return { values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, messages)) };
   };
 }
 

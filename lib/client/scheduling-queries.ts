@@ -3,26 +3,20 @@ import { useQuery } from '@tanstack/react-query';
 import type { FreeSlot, Procedure } from '@/lib/scheduling/contract';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { useLocale } from '@/lib/i18n/client';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { ApiProblem, apiJson } from './api';
+import { FREE_SLOTS_LIMIT, RECENT_RESERVATIONS_LIMIT, schedulingKeys, type FreeSlotFilters } from './query-keys';
 
-export const schedulingKeys = {
-  slots: (filters: FreeSlotFilters) => ['scheduling', 'slots', filters] as const,
-  allSlots: ['scheduling', 'slots'] as const,
-  recent: ['scheduling', 'recent'] as const,
-  procedures: ['scheduling', 'procedures'] as const,
-};
-
-export type FreeSlotFilters = { de?: string; ate?: string; cdAgenda?: string };
+export { schedulingKeys, type FreeSlotFilters };
 
 export function useFreeSlots(filters: FreeSlotFilters) {
   const locale = useLocale();
   return useQuery({
     queryKey: schedulingKeys.slots(filters),
     queryFn: async () => {
-      const params = new URLSearchParams({ limite: '50' });
+      const params = new URLSearchParams({ limite: String(FREE_SLOTS_LIMIT) });
       for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-      return (await apiJson<FreeSlot[]>(locale, `${apiPath(operations.listFreeSlots)}?${params}`)).body;
+      return (await apiJson<FreeSlot[]>(locale, `${apiPath(routes.listFreeSlots)}?${params}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -32,7 +26,8 @@ export function useRecentReservations() {
   const locale = useLocale();
   return useQuery({
     queryKey: schedulingKeys.recent,
-    queryFn: async () => (await apiJson<RecentReservation[]>(locale, `${apiPath(operations.listRecentReservations)}?limite=25`)).body,
+    queryFn: async () =>
+      (await apiJson<RecentReservation[]>(locale, `${apiPath(routes.listRecentReservations)}?limite=${RECENT_RESERVATIONS_LIMIT}`)).body,
   });
 }
 
@@ -46,7 +41,7 @@ export function useProcedures() {
   const locale = useLocale();
   return useQuery({
     queryKey: schedulingKeys.procedures,
-    queryFn: async () => (await apiJson<Procedure[]>(locale, apiPath(operations.listProcedures))).body,
+    queryFn: async () => (await apiJson<Procedure[]>(locale, apiPath(routes.listProcedures))).body,
     staleTime: 5 * 60_000,
     retry: (count, error) => !isListingUnavailable(error) && !(error instanceof ApiProblem && error.status < 500) && count < 2,
   });

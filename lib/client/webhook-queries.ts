@@ -3,18 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
 import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
 import { useLocale } from '@/lib/i18n/client';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { apiJson } from './api';
+import { webhookKeys } from './query-keys';
 
-/** Query keys and fetchers for webhook configurations, shared by the list and the editor. */
-
-export const webhookKeys = {
-  all: ['webhooks'] as const,
-  list: (search: string) => ['webhooks', 'list', search] as const,
-  detail: (id: string) => ['webhooks', 'detail', id] as const,
-  deliveries: (id: string, status: DeliveryStatus | '') => ['webhooks', 'deliveries', id, status] as const,
-  delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
-};
+/** Fetchers for webhook configurations, shared by the list and the editor. */
+export { webhookKeys };
 
 export type LoadedWebhook = { config: WebhookDetail; etag: string };
 
@@ -27,7 +21,7 @@ export function useWebhookList(search: string) {
     queryKey: webhookKeys.list(search),
     queryFn: async () => {
       const query = search ? `?q=${encodeURIComponent(search)}` : '';
-      return (await apiJson<WebhookView[]>(locale, `${apiPath(operations.listWebhookConfigurations)}${query}`)).body;
+      return (await apiJson<WebhookView[]>(locale, `${apiPath(routes.listWebhookConfigurations)}${query}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -38,7 +32,7 @@ export function useWebhook(id: string) {
   return useQuery({
     queryKey: webhookKeys.detail(id),
     queryFn: async (): Promise<LoadedWebhook> => {
-      const { body, headers } = await apiJson<WebhookDetail>(locale, apiPath(operations.getWebhookConfiguration, { id }));
+      const { body, headers } = await apiJson<WebhookDetail>(locale, apiPath(routes.getWebhookConfiguration, { id }));
       return { config: body, etag: headers.get('etag') ?? '' };
     },
   });
@@ -50,7 +44,7 @@ export function useDeliveries(id: string, status: DeliveryStatus | '') {
     queryKey: webhookKeys.deliveries(id, status),
     queryFn: async () => {
       const query = status ? `?status=${status}` : '';
-      return (await apiJson<Delivery[]>(locale, `${apiPath(operations.listDeliveries, { id })}${query}`)).body;
+      return (await apiJson<Delivery[]>(locale, `${apiPath(routes.listDeliveries, { id })}${query}`)).body;
     },
     refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pendente') ? PENDING_REFRESH_MS : false),
     placeholderData: (previous) => previous,
@@ -61,7 +55,7 @@ export function useDeliveryDetail(id: string, deliveryId: string) {
   const locale = useLocale();
   return useQuery({
     queryKey: webhookKeys.delivery(id, deliveryId),
-    queryFn: async () => (await apiJson<DeliveryDetail>(locale, apiPath(operations.getDelivery, { id, entregaId: deliveryId }))).body,
+    queryFn: async () => (await apiJson<DeliveryDetail>(locale, apiPath(routes.getDelivery, { id, entregaId: deliveryId }))).body,
     refetchInterval: (query) => (query.state.data?.status === 'pendente' ? PENDING_REFRESH_MS : false),
   });
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
 import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/trusted-proxies';
+import { checkMailEnv, mailEnvShape } from '@/lib/mail/config';
+import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
 import {
   checkPlatformTokenEnv,
@@ -119,12 +121,18 @@ const envSchema = z
     RESERVATION_HOLD_MINUTES: z.coerce.number().min(0).max(525_600).default(30),
     /** ORACLE_*: the Oracle scheduling procedure (lib/scheduling/oracle/config.ts). */
     ...oracleEnvShape,
+    /** SMTP_*: e-mailing one-time password links (lib/mail/config.ts). */
+    ...mailEnvShape,
+    /** OIDC_*, PASSWORD_SIGN_IN: staff single sign-on (lib/auth/sso-config.ts). */
+    ...ssoEnvShape,
     /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */
     ...platformTokenEnvShape,
   })
   .superRefine((value, ctx) => {
     checkOracleEnv(value, ctx);
     checkPlatformTokenEnv(value, ctx);
+    checkMailEnv(value, ctx);
+    checkSsoEnv(value, ctx);
   });
 
 export type AppEnv = z.infer<typeof envSchema> & {
@@ -133,6 +141,8 @@ export type AppEnv = z.infer<typeof envSchema> & {
   oracle?: OracleSchedulingConfig;
   /** Present when PLATFORM_JWKS_URL is set. */
   platformTokens?: PlatformTokenConfig;
+  /** Present when OIDC_ISSUER is set. */
+  sso?: SsoConfig;
 };
 
 let cached: AppEnv | undefined;
@@ -149,6 +159,7 @@ export function env(): AppEnv {
     dataDir: path.resolve(parsed.data.DATA_DIR),
     oracle: parsed.data.SCHEDULING_BACKEND === 'oracle' ? oracleConfigFrom(parsed.data) : undefined,
     platformTokens: platformTokenConfigFrom(parsed.data),
+    sso: ssoConfigFrom(parsed.data),
   };
   return cached;
 }

@@ -41,17 +41,3 @@ export function isUniqueViolation(error: unknown): boolean {
     errorNum === 1 // Oracle ORA-00001 unique constraint violated
   );
 }
-
-/**
- * A transaction that will write. On SQLite, knex's BEGIN is deferred: a transaction that reads and
- * then writes fails at once with SQLITE_BUSY_SNAPSHOT if another connection (another process on
- * the same file, e.g. an operator's tool) wrote in between, whatever busy_timeout says. Taking the
- * write lock first, with a write that changes nothing, makes it wait for the other writer instead.
- * Server databases lock rows (lockForUpdate) and need nothing here.
- */
-export function writeTransaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return db.transaction(async (trx) => {
-    if (dialectOf(db) === 'sqlite') await trx.raw('UPDATE app_meta SET meta_value = meta_value WHERE 1 = 0');
-    return work(trx);
-  });
-}

@@ -338,6 +338,24 @@ const staffLifecycle: Migration = {
   },
 };
 
+/**
+ * Staff single sign-on (issue 11 §4): the identity provider's issuer and subject of the person an
+ * account belongs to, so a changed e-mail at the provider still finds the same account.
+ */
+const staffSso: Migration = {
+  async up(db) {
+    await db.schema.alterTable('staff_users', (t) => {
+      t.string('sso_subject', 512).unique();
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('staff_users', (t) => {
+      t.dropUnique(['sso_subject']);
+      t.dropColumn('sso_subject');
+    });
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -345,6 +363,7 @@ const migrations: Record<string, Migration> = {
   '004_webhook_deliveries': webhookDeliveries,
   '005_api_client_lifecycle': apiClientLifecycle,
   '006_staff_lifecycle': staffLifecycle,
+  '007_staff_sso': staffSso,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

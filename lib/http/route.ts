@@ -8,6 +8,7 @@ import type { Operation } from '@/lib/api/operations';
 import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
+import { messagesFor } from '@/lib/i18n';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { readJsonBody } from './body';
 import { ApiError, problems } from './errors';
@@ -164,7 +165,7 @@ export function unknownApiPath(): Record<RouteMethod | 'OPTIONS', RefusingHandle
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, locale: Locale): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw problems.validation(toFieldErrors(result.error, input, locale));
+  throw problems.validation(toFieldErrors(result.error, input, messagesFor(locale)));
 }
 
 async function authenticate(request: Request): Promise<Principal> {
@@ -188,7 +189,7 @@ function errorResponse(error: unknown, request: Request, locale: Locale): Respon
   if (error instanceof ApiError) return problemResponse(error);
   if (error instanceof FieldRejected) {
     const { field, pointer, code, detail } = error;
-    return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, locale) }], detail));
+    return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, messagesFor(locale)) }], detail));
   }
   const where = { method: request.method, path: new URL(request.url).pathname };
   // A caller that hung up mid-request is not a server fault: no one reads this answer anyway.

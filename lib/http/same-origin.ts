@@ -18,19 +18,23 @@ export function isSameOrigin(request: Request): boolean {
 }
 
 function acceptedOrigins(request: Request): string[] {
-  const accepted: string[] = [];
-  const publicOrigin = env().NEXTAUTH_URL;
-  if (publicOrigin) accepted.push(publicOrigin);
+  const reached = reachedOrigin(request);
+  return [env().NEXTAUTH_URL, reached].filter((origin): origin is string => origin !== undefined);
+}
+
+/**
+ * The origin this request reached: `http://` + Host, or, only when the peer is a trusted proxy,
+ * X-Forwarded-Proto + X-Forwarded-Host. (Not request.url: the standalone server names itself there.)
+ */
+export function reachedOrigin(request: Request): string | undefined {
   const first = (name: string) => request.headers.get(name)?.split(',')[0]?.trim() || undefined;
   const trusted = fromTrustedProxy(request.headers);
   const scheme = (trusted && first('x-forwarded-proto')) || 'http';
   const host = (trusted && first('x-forwarded-host')) || first('host');
-  if (host) {
-    try {
-      accepted.push(new URL(`${scheme}://${host}`).origin);
-    } catch {
-      // A Host that is not a host name accepts nothing.
-    }
+  if (!host) return undefined;
+  try {
+    return new URL(`${scheme}://${host}`).origin;
+  } catch {
+    return undefined; // A Host that is not a host name names no origin.
   }
-  return accepted;
 }

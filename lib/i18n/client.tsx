@@ -1,22 +1,36 @@
 'use client';
-import '@/lib/client/zod-jitless';
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { translator, type Locale, type Translate } from './index';
+import type { Locale } from './locale';
+import { translatorOf, type Messages, type Translate } from './translate';
 
-/** Gives client components the locale chosen on the server and a `t()` for it. */
-const LocaleContext = createContext<Locale | null>(null);
+/**
+ * Gives client components the locale chosen on the server and its catalog, which the root layout
+ * passes in: the browser downloads only the reader's language, not both catalogs.
+ */
+type I18n = { locale: Locale; messages: Messages };
+const I18nContext = createContext<I18n | null>(null);
 
-export function I18nProvider({ locale, children }: { locale: Locale; children: ReactNode }) {
-  return <LocaleContext.Provider value={locale}>{children}</LocaleContext.Provider>;
+export function I18nProvider({ locale, messages, children }: I18n & { children: ReactNode }) {
+  const value = useMemo(() => ({ locale, messages }), [locale, messages]);
+  return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
+}
+
+function useI18n(): I18n {
+  const i18n = useContext(I18nContext);
+  if (!i18n) throw new Error('i18n hook outside <I18nProvider>');
+  return i18n;
 }
 
 export function useLocale(): Locale {
-  const locale = useContext(LocaleContext);
-  if (!locale) throw new Error('useLocale() outside <I18nProvider>');
-  return locale;
+  return useI18n().locale;
+}
+
+/** The reader's catalog, for code that words messages outside a component (form resolvers). */
+export function useMessages(): Messages {
+  return useI18n().messages;
 }
 
 export function useT(): Translate {
-  const locale = useLocale();
-  return useMemo(() => translator(locale), [locale]);
+  const { messages } = useI18n();
+  return useMemo(() => translatorOf(messages), [messages]);
 }

@@ -1,15 +1,16 @@
-import { DEFAULT_LOCALE, LOCALES, type Locale } from './locale';
+import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, LOCALES, type Locale } from './locale';
 import { en } from './messages/en';
 import { ptBR, type MessageKey, type Messages } from './messages/pt-BR';
+import { hasMessage, translatorOf, type Translate } from './translate';
 
 /**
  * The console's own small message catalog: one flat object per locale, `{name}` placeholders.
- * Shared by server components (lib/i18n/server.ts) and client components (lib/i18n/client.tsx).
+ * Server code only: it holds both catalogs. Client components get the reader's one through
+ * <I18nProvider> (client.tsx), which the root layout fills with messagesFor(locale).
  */
 export type { Locale, MessageKey, Messages };
-export { DEFAULT_LOCALE, LOCALES };
-
-export const LOCALE_COOKIE = 'locale';
+export { DEFAULT_LOCALE, LOCALES, LOCALE_COOKIE, isLocale };
+export { format, translatorOf, type Translate, type TranslateValues } from './translate';
 
 const catalogs: Record<Locale, Messages> = { 'pt-BR': ptBR, en };
 
@@ -18,22 +19,9 @@ export function messagesFor(locale: Locale): Messages {
 }
 
 export function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(ptBR, key);
-}
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
-}
-
-export type TranslateValues = Record<string, string | number>;
-export type Translate = (key: MessageKey, values?: TranslateValues) => string;
-
-/** Fills `{name}` placeholders; an unknown placeholder stays visible so a missing value is noticed. */
-export function format(template: string, values: TranslateValues = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return hasMessage(ptBR, key);
 }
 
 export function translator(locale: Locale): Translate {
-  const messages = messagesFor(locale);
-  return (key, values) => format(messages[key], values);
+  return translatorOf(messagesFor(locale));
 }

@@ -2,6 +2,12 @@
 export type Locale = 'pt-BR' | 'en';
 export const LOCALES: readonly Locale[] = ['pt-BR', 'en'];
 export const DEFAULT_LOCALE: Locale = 'pt-BR';
+/** The language switch's cookie; it wins over Accept-Language. */
+export const LOCALE_COOKIE = 'locale';
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
 
 /** Picks pt-BR or English from an Accept-Language header; pt-BR unless English is preferred. */
 export function negotiateLocale(acceptLanguage: string | null | undefined): Locale {

@@ -1,3 +1,4 @@
+import type { Executor } from '@/lib/db/precompiled';
 import type { CodigoP, FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 
@@ -14,6 +15,8 @@ export type ProcedureAnswer = {
   failure?: BackendFailure;
   /** With CODIGO_P 0, when the back-end lets the hold lapse (epoch ms); absent: held until released. */
   expiresAt?: number;
+  /** True when the back-end ran the context's `recordOutcome` in its own transaction (committed with it). */
+  recorded?: boolean;
 };
 
 /**
@@ -36,10 +39,19 @@ export type ProcedureCallContext = {
   actsForHospital?: boolean;
   /** Active reservations the owner may hold; a reserve past it throws HoldQuotaExceeded. */
   holdLimit?: number;
+  /**
+   * The service's own rows for an answer (audit, reservation log). A back-end that keeps its data in
+   * the app database writes them in its own transaction, so a reservation costs one durable commit
+   * and is never answered without its audit row; it then marks the answer `recorded`. Others leave
+   * them to the service, which writes them in one transaction of its own.
+   */
+  recordOutcome?: (trx: Executor, answer: ProcedureAnswer) => Promise<void>;
 };
 
 export interface SchedulingBackend {
   readonly name: 'embedded' | 'oracle';
+  /** The back-end counts the owner's active holds itself, in the transaction that reserves. */
+  readonly enforcesHoldQuota: boolean;
   reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer>;
   listFreeSlots(query: FreeSlotQuery, context?: ProcedureCallContext): Promise<FreeSlot[]>;
   /**

@@ -6,12 +6,24 @@ import { EmbeddedScheduler } from './embedded-scheduler';
 import { OracleScheduler } from './oracle/oracle-scheduler';
 import { schedulingPool } from './oracle/pool';
 
-/** The configured scheduling back-end, created once per process. */
-const holder = globalThis as typeof globalThis & { __schedulingBackend?: SchedulingBackend };
+/**
+ * The configured scheduling back-end, created once per copy of this module. Not on globalThis,
+ * unlike the connection pools: Next bundles server components and route handlers separately, each
+ * with its own copy of lib/, and a back-end made by one copy hands its transactions and errors to
+ * the other copy's service, whose instanceof checks then fail (a console page that listed slots
+ * broke every reservation after it). What must be one per process is the pools (lib/data,
+ * oracle/pool.ts), and they are.
+ */
+let backend: SchedulingBackend | undefined;
 
 export function schedulingBackend(): SchedulingBackend {
-  holder.__schedulingBackend ??= createBackend();
-  return holder.__schedulingBackend;
+  backend ??= createBackend();
+  return backend;
+}
+
+/** Unit tests put a back-end of their own in place (undefined: the configured one again). */
+export function setSchedulingBackendForTests(replacement: SchedulingBackend | undefined): void {
+  backend = replacement;
 }
 
 function createBackend(): SchedulingBackend {

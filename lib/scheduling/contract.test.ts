@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from '@/lib/validation/issues';
 import { slotReservationSchema } from './contract';
+import { messagesFor } from '@/lib/i18n';
 
 const valid = {
   nrSeqAgenda: 1,
@@ -18,7 +19,7 @@ const valid = {
 /** Fields named by the errors of a body, in pt-BR. */
 function badFields(body: unknown): string[] {
   const result = slotReservationSchema.safeParse(body);
-  return result.success ? [] : toFieldErrors(result.error, body, 'pt-BR').map((error) => error.field);
+  return result.success ? [] : toFieldErrors(result.error, body, messagesFor('pt-BR')).map((error) => error.field);
 }
 
 describe('slotReservationSchema (§2.2)', () => {

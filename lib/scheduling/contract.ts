@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IE_LADO, IE_OPCAO, MAX_DURATION_MINUTES, NM_USUARIO_MAX, TOKEN_RESERVA_MAX } from './fields';
 import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noInvisibleCharacters } from '@/lib/validation/text';
 
 /**
@@ -11,15 +12,8 @@ import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noIn
 const longId = z.number().int().positive();
 const longCode = z.number().int().nonnegative();
 
-export const IE_OPCAO = ['R', 'CR'] as const;
-export const IE_LADO = ['E', 'D', 'A'] as const;
-export const TOKEN_RESERVA_MAX = 32;
-export const NM_USUARIO_MAX = 30;
-/**
- * No exam lasts a working day: a longer nrMinDuracao only serves to take a whole agenda with one
- * request (issue 9). Checked for every back-end; the embedded one also bounds it per exam.
- */
-export const MAX_DURATION_MINUTES = 8 * 60;
+export { IE_LADO, IE_OPCAO, MAX_DURATION_MINUTES, NM_USUARIO_MAX, TOKEN_RESERVA_MAX };
+export { CODIGO_P_STATUS, CODIGOS_P, isCodigoP, type CodigoP } from './fields';
 
 export const slotReservationSchema = z
   .strictObject({
@@ -73,24 +67,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 export type SlotReservationRequest = z.infer<typeof slotReservationSchema>;
-
-/** CODIGO_P values of §7.2 and the HTTP status each one maps to. */
-export const CODIGO_P_STATUS = {
-  '0': 200,
-  '1': 200,
-  '2': 409,
-  '3': 404,
-  '4': 409,
-  '5': 409,
-  '9': 500,
-} as const;
-
-export type CodigoP = keyof typeof CODIGO_P_STATUS;
-export const CODIGOS_P = Object.keys(CODIGO_P_STATUS) as CodigoP[];
-
-export function isCodigoP(value: string): value is CodigoP {
-  return Object.hasOwn(CODIGO_P_STATUS, value);
-}
 
 /** The procedure's answer (§2.3); every field is a string, as the back-end returns them. */
 export const slotReservationResponseSchema = z.object({

@@ -1,7 +1,9 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, writeTransaction, type DbRow } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { fastWriteTransaction } from '@/lib/db/direct-transaction';
+import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
 import type { FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
@@ -48,12 +50,80 @@ const HOSPITAL: ProcedureCallContext = { clientId: '', actsForHospital: true };
 
 type SlotRow = { nr_seq_agenda: unknown; cd_agenda: unknown; start_iso: string; start_ms: unknown; minutes: unknown };
 
+const RESERVATION_COLUMNS = [
+  'token',
+  'nr_seq_agenda',
+  'cd_agenda',
+  'start_ms',
+  'end_ms',
+  'nr_seq_proc_interno',
+  'cd_pessoa_fisica',
+  'ie_lado',
+  'cd_convenio',
+  'cd_categoria',
+  'cd_plano',
+  'cd_usuario_convenio',
+  'nm_usuario',
+  'status',
+  'active_booking',
+  'reserved_at',
+  'owner',
+  'expires_at',
+] as const;
+
+/** Active reservations that still hold their slot at `now`: not released and not lapsed. */
+function holding<T extends Knex.QueryBuilder>(query: T, now: unknown, table = 'reservations'): T {
+  return query.where(`${table}.status`, 'active').andWhere((q) => {
+    void q.whereNull(`${table}.expires_at`).orWhere(`${table}.expires_at`, '>', now as number);
+  }) as T;
+}
+
+/** The statements of a reservation and a release, built once per dialect (lib/db/precompiled.ts). */
+const SQL = {
+  slot: precompiled<[number]>(1, (db, agenda) => db('slots').where({ nr_seq_agenda: agenda }).first()),
+  // No .first(): Oracle refuses FOR UPDATE inside the ROWNUM subquery knex writes for a limit.
+  lockAgenda: precompiled<[unknown]>(1, (db, agenda) => lockForUpdate(db, db('agendas').where({ cd_agenda: agenda }).select('cd_agenda'))),
+  procedure: precompiled<[number]>(1, (db, procedure) => db('procedures').where({ nr_seq_proc_interno: procedure }).first()),
+  ownerHolds: precompiled<[string, number]>(2, (db, owner, now) =>
+    holding(db('reservations').where({ owner }), now).count({ n: '*' }).min({ oldest: 'expires_at' }).first(),
+  ),
+  overlapping: precompiled<[unknown, number, number, number]>(4, (db, agenda, now, end, start) =>
+    holding(db('reservations').where({ cd_agenda: agenda }), now)
+      .andWhere('start_ms', '<', end)
+      .andWhere('end_ms', '>', start)
+      .first('token'),
+  ),
+  expireLapsedBooking: precompiled<[string, number]>(2, (db, booking, now) =>
+    db('reservations')
+      .where({ active_booking: booking, status: 'active' })
+      .andWhere('expires_at', '<=', now)
+      .update({ status: 'expired', active_booking: null }),
+  ),
+  activeBookingOf: precompiled<[number, number, number]>(3, (db, person, procedure, now) =>
+    holding(db('reservations').where({ cd_pessoa_fisica: person, nr_seq_proc_interno: procedure }), now).first('token'),
+  ),
+  insertReservation: precompiledInsert('reservations', RESERVATION_COLUMNS),
+  release: precompiled<[string, number, number, number]>(4, (db, token, agenda, now, releasedAt) =>
+    holding(db('reservations').where({ token, nr_seq_agenda: agenda }), now).update({
+      status: 'released',
+      active_booking: null,
+      released_at: releasedAt,
+    }),
+  ),
+  releaseOwn: precompiled<[string, number, number, string, number]>(5, (db, token, agenda, now, owner, releasedAt) =>
+    holding(db('reservations').where({ token, nr_seq_agenda: agenda }), now)
+      .andWhere({ owner })
+      .update({ status: 'released', active_booking: null, released_at: releasedAt }),
+  ),
+};
+
 export function newReservationToken(): string {
   return randomBytes(16).toString('hex').toUpperCase(); // 128 random bits in 32 characters
 }
 
 export class EmbeddedScheduler implements SchedulingBackend {
   readonly name = 'embedded' as const;
+  readonly enforcesHoldQuota = true;
 
   constructor(
     private readonly database: () => Promise<Knex>,
@@ -64,9 +134,12 @@ export class EmbeddedScheduler implements SchedulingBackend {
   async reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext = HOSPITAL): Promise<ProcedureAnswer> {
     const db = await this.database();
     try {
-      return await writeTransaction(db, (trx) =>
-        request.ieOpcao === 'R' ? this.reserve(trx, request, context) : this.release(trx, request, context),
-      );
+      return await fastWriteTransaction(db, async (trx) => {
+        const decided = request.ieOpcao === 'R' ? await this.reserve(trx, request, context) : await this.release(trx, request, context);
+        if (!context.recordOutcome) return decided;
+        await context.recordOutcome(trx, decided);
+        return { ...decided, recorded: true };
+      });
     } catch (error) {
       if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;
       // The race the check in reserve() cannot see: the unique active-booking key refused it.
@@ -76,25 +149,17 @@ export class EmbeddedScheduler implements SchedulingBackend {
     }
   }
 
-  private async lockedSlot(trx: Knex.Transaction, nrSeqAgenda: number): Promise<SlotRow | undefined> {
-    const slot = (await trx('slots').where({ nr_seq_agenda: nrSeqAgenda }).first()) as SlotRow | undefined;
-    // No .first(): Oracle refuses FOR UPDATE inside the ROWNUM subquery knex writes for a limit.
-    if (slot) await lockForUpdate(trx, trx('agendas').where({ cd_agenda: slot.cd_agenda }).select('cd_agenda'));
+  private async lockedSlot(trx: Executor, nrSeqAgenda: number): Promise<SlotRow | undefined> {
+    const slot = (await SQL.slot.first(trx, nrSeqAgenda)) as SlotRow | undefined;
+    if (slot) await SQL.lockAgenda.rows(trx, slot.cd_agenda);
     return slot;
   }
 
-  /** Active reservations that still hold their slot at `now`: not released and not lapsed. */
-  private holding<T extends Knex.QueryBuilder>(query: T, now: number, table = 'reservations'): T {
-    return query.where(`${table}.status`, 'active').andWhere((q) => {
-      void q.whereNull(`${table}.expires_at`).orWhere(`${table}.expires_at`, '>', now);
-    }) as T;
-  }
-
-  private async reserve(trx: Knex.Transaction, request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer> {
+  private async reserve(trx: Executor, request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer> {
     const slot = await this.lockedSlot(trx, request.nrSeqAgenda);
     if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
 
-    const procedure = (await trx('procedures').where({ nr_seq_proc_interno: request.nrSeqProcInterno }).first()) as DbRow | undefined;
+    const procedure = await SQL.procedure.first(trx, request.nrSeqProcInterno);
     // CODIGO_P 3 means "slot not found" (§7.2); an unknown exam is the caller's bad field.
     if (!procedure) throw new RequestFieldRejected('nrSeqProcInterno', 'unknownProcedure');
     if (toBoolean(procedure.requires_side) && !request.ieLado) throw new RequestFieldRejected('ieLado', 'sideRequired');
@@ -108,29 +173,20 @@ export class EmbeddedScheduler implements SchedulingBackend {
     const end = start + request.nrMinDuracao * 60_000;
     if (start <= now) return answer('2', false, '', MESSAGES.unavailable);
     await this.checkQuota(trx, context, now);
-    const overlapping = await this.holding(trx('reservations').where({ cd_agenda: slot.cd_agenda }), now)
-      .andWhere('start_ms', '<', end)
-      .andWhere('end_ms', '>', start)
-      .first<DbRow | undefined>('token');
-    if (overlapping) return answer('2', false, '', MESSAGES.unavailable);
+    if (await SQL.overlapping.first(trx, slot.cd_agenda, now, end, start)) return answer('2', false, '', MESSAGES.unavailable);
 
     // A lapsed hold of this beneficiary and exam gives up its active-booking key, so rule 5 and the
     // unique index below no longer see it.
     const bookingKey = activeBookingKey(request.cdPessoaFisica, request.nrSeqProcInterno);
-    await trx('reservations')
-      .where({ active_booking: bookingKey, status: 'active' })
-      .andWhere('expires_at', '<=', now)
-      .update({ status: 'expired', active_booking: null });
+    await SQL.expireLapsedBooking.run(trx, bookingKey, now);
     // The common case; simultaneous reservations on other agendas are caught by the unique key below.
-    const alreadyBooked = await this.holding(
-      trx('reservations').where({ cd_pessoa_fisica: request.cdPessoaFisica, nr_seq_proc_interno: request.nrSeqProcInterno }),
-      now,
-    ).first<DbRow | undefined>('token');
-    if (alreadyBooked) return answer('5', false, '', MESSAGES.alreadyBooked);
+    if (await SQL.activeBookingOf.first(trx, request.cdPessoaFisica, request.nrSeqProcInterno, now)) {
+      return answer('5', false, '', MESSAGES.alreadyBooked);
+    }
 
     const token = newReservationToken();
     const expiresAt = this.policy.holdMinutes > 0 ? now + Math.round(this.policy.holdMinutes * 60_000) : undefined;
-    await trx('reservations').insert({
+    const row: Record<(typeof RESERVATION_COLUMNS)[number], unknown> = {
       token,
       nr_seq_agenda: request.nrSeqAgenda,
       cd_agenda: slot.cd_agenda,
@@ -149,7 +205,8 @@ export class EmbeddedScheduler implements SchedulingBackend {
       reserved_at: now,
       owner: context.owner ?? null,
       expires_at: expiresAt ?? null,
-    });
+    };
+    await SQL.insertReservation.run(trx, row);
     return { ...answer('0', true, token, MESSAGES.reserved), ...(expiresAt ? { expiresAt } : {}) };
   }
 
@@ -158,24 +215,23 @@ export class EmbeddedScheduler implements SchedulingBackend {
    * so the count is exact; on server databases only reservations of one agenda are serialised, so
    * parallel requests on different agendas can pass the quota by at most their own number.
    */
-  private async checkQuota(trx: Knex.Transaction, context: ProcedureCallContext, now: number): Promise<void> {
+  private async checkQuota(trx: Executor, context: ProcedureCallContext, now: number): Promise<void> {
     if (context.holdLimit === undefined || context.owner === undefined) return;
-    const row = (await this.holding(trx('reservations').where({ owner: context.owner }), now)
-      .count({ n: '*' })
-      .min({ oldest: 'expires_at' })
-      .first()) as DbRow | undefined;
-    assertHoldQuota(toNumber(row?.n ?? 0), context.holdLimit, now, row?.oldest === null ? null : toNumber(row?.oldest));
+    const row = await SQL.ownerHolds.first(trx, context.owner, now);
+    const oldest = row?.oldest === null || row?.oldest === undefined ? null : toNumber(row.oldest);
+    assertHoldQuota(toNumber(row?.n ?? 0), context.holdLimit, now, oldest);
   }
 
-  private async release(trx: Knex.Transaction, request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer> {
+  private async release(trx: Executor, request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer> {
     const slot = await this.lockedSlot(trx, request.nrSeqAgenda);
     if (!slot) return answer('3', false, '', MESSAGES.slotNotFound);
     const now = this.now();
     // Someone else's reservation, or a lapsed one, is refused exactly like a wrong token: the answer
     // tells nothing about a reservation the caller does not own.
-    let mine = this.holding(trx('reservations').where({ token: request.tokenReservaCanc ?? '', nr_seq_agenda: request.nrSeqAgenda }), now);
-    if (!context.actsForHospital) mine = mine.andWhere({ owner: context.owner ?? '' });
-    const released = await mine.update({ status: 'released', active_booking: null, released_at: now });
+    const token = request.tokenReservaCanc ?? '';
+    const released = context.actsForHospital
+      ? await SQL.release.run(trx, token, request.nrSeqAgenda, now, now)
+      : await SQL.releaseOwn.run(trx, token, request.nrSeqAgenda, now, context.owner ?? '', now);
     if (released !== 1) return answer('4', false, '', MESSAGES.cannotRelease);
     return answer('1', false, '', MESSAGES.released);
   }
@@ -190,7 +246,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
     // A slot is free when no active reservation of its agenda overlaps its own span.
     const rows = (await slots
       .whereNotExists(
-        this.holding(db('reservations as r').select(db.raw('1')), now, 'r')
+        holding(db('reservations as r').select(db.raw('1')), now, 'r')
           // ?? quotes identifiers per dialect: Oracle's are case-sensitive once knex created them quoted.
           .whereRaw('?? = ??', ['r.cd_agenda', 'slots.cd_agenda'])
           .andWhereRaw('?? < ?? + ?? * 60000', ['r.start_ms', 'slots.start_ms', 'slots.minutes'])

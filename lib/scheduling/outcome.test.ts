@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODIGO_P_STATUS, CODIGOS_P } from './contract';
+import { CODIGO_P_STATUS, CODIGOS_P, slotReservationResponseSchema } from './contract';
 import { outcomeFrom } from './outcome';
 
 const json = 'application/json; charset=utf-8';
@@ -15,7 +15,12 @@ describe('reservation outcome view', () => {
   it('shows every CODIGO_P of §7.2 as its own outcome with its HTTP status', () => {
     const tones = new Map<string, string>();
     for (const codigo of CODIGOS_P) {
-      const view = outcomeFrom(CODIGO_P_STATUS[codigo], json, body(codigo, codigo === '0', codigo === '0' ? 'ABC' : ''));
+      const view = outcomeFrom(
+        CODIGO_P_STATUS[codigo],
+        json,
+        body(codigo, codigo === '0', codigo === '0' ? 'ABC' : ''),
+        slotReservationResponseSchema,
+      );
       expect(view).toMatchObject({ kind: 'codigo', codigo, status: CODIGO_P_STATUS[codigo] });
       if (view.kind === 'codigo') tones.set(codigo, view.tone);
     }
@@ -34,20 +39,31 @@ describe('reservation outcome view', () => {
     const errors = [
       { field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: 'Este exame exige lateralidade: informe E, D ou A.' },
     ];
-    expect(outcomeFrom(400, problemJson, { status: 400, errors })).toEqual({ kind: 'validation', status: 400, errors, tone: 'danger' });
+    expect(outcomeFrom(400, problemJson, { status: 400, errors }, slotReservationResponseSchema)).toEqual({
+      kind: 'validation',
+      status: 400,
+      errors,
+      tone: 'danger',
+    });
   });
 
   it('keeps other problems apart, with the server detail', () => {
-    expect(outcomeFrom(403, problemJson, { status: 403, detail: 'Your role does not allow this operation.' })).toEqual({
+    expect(
+      outcomeFrom(403, problemJson, { status: 403, detail: 'Your role does not allow this operation.' }, slotReservationResponseSchema),
+    ).toEqual({
       kind: 'problem',
       status: 403,
       detail: 'Your role does not allow this operation.',
       tone: 'danger',
     });
-    expect(outcomeFrom(502, 'text/html', null)).toMatchObject({ kind: 'problem', status: 502, detail: undefined });
+    expect(outcomeFrom(502, 'text/html', null, slotReservationResponseSchema)).toMatchObject({
+      kind: 'problem',
+      status: 502,
+      detail: undefined,
+    });
   });
 
   it('flags a result code outside the contract instead of guessing its meaning', () => {
-    expect(outcomeFrom(200, json, body('7'))).toMatchObject({ kind: 'unknown-codigo', status: 200 });
+    expect(outcomeFrom(200, json, body('7'), slotReservationResponseSchema)).toMatchObject({ kind: 'unknown-codigo', status: 200 });
   });
 });

@@ -1,10 +1,12 @@
 import type { FieldError } from '@/lib/validation/issues';
-import { isCodigoP, slotReservationResponseSchema, type CodigoP, type SlotReservationResponse } from './contract';
+import type { slotReservationResponseSchema, SlotReservationResponse } from './contract';
+import { isCodigoP, type CodigoP } from './fields';
 
 /**
  * What the console shows for an answer of the reservation route: one of the §7.2 result codes (with
  * its HTTP status), a 400 with field errors, or another problem (401, 403, 413, 502…). Pure, so
- * every outcome's rendering rule is unit-tested.
+ * every outcome's rendering rule is unit-tested. The response schema is a parameter: the console
+ * loads the contract (zod) only when it sends, not with the page.
  */
 export type ReservationOutcomeView =
   | { kind: 'codigo'; status: number; codigo: CodigoP; body: SlotReservationResponse; tone: OutcomeTone }
@@ -25,10 +27,15 @@ export const CODIGO_TONE: Record<CodigoP, OutcomeTone> = {
   '9': 'danger',
 };
 
-export function outcomeFrom(status: number, contentType: string | null, body: unknown): ReservationOutcomeView {
+export function outcomeFrom(
+  status: number,
+  contentType: string | null,
+  body: unknown,
+  responseSchema: Pick<typeof slotReservationResponseSchema, 'safeParse'>,
+): ReservationOutcomeView {
   const isProblem = (contentType ?? '').includes('problem+json');
   if (!isProblem) {
-    const parsed = slotReservationResponseSchema.safeParse(body);
+    const parsed = responseSchema.safeParse(body);
     if (parsed.success) {
       const codigo = parsed.data.CODIGO_P;
       if (isCodigoP(codigo)) return { kind: 'codigo', status, codigo, body: parsed.data, tone: CODIGO_TONE[codigo] };

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { maskIdentifier } from '@/lib/audit/masking';
 import { actorId, ownerKey, type Principal } from '@/lib/auth/principal';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
+import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
 import type { SlotReservationRequest } from './contract';
 import { reservationState, type RecentReservation } from './recent-reservations';
 
@@ -14,14 +15,38 @@ import { reservationState, type RecentReservation } from './recent-reservations'
  */
 const TABLE = 'reservation_log';
 
+const insertLogRow = precompiledInsert(TABLE, [
+  'id',
+  'token',
+  'owner',
+  'actor_id',
+  'state',
+  'nr_seq_agenda',
+  'nr_seq_proc_interno',
+  'nr_min_duracao',
+  'ie_lado',
+  'cd_convenio',
+  'cd_categoria',
+  'cd_plano',
+  'nm_usuario',
+  'cd_pessoa_fisica_masked',
+  'cd_usuario_convenio_masked',
+  'created_at',
+  'released_at',
+  'expires_at',
+]);
+const markReleased = precompiled<[number, string, number]>(3, (db, at, token, agenda) =>
+  db(TABLE).where({ token, nr_seq_agenda: agenda, state: 'active' }).update({ state: 'released', released_at: at }),
+);
+
 /** A successful reserve (CODIGO_P 0). Patient identifiers are stored masked, never in clear. */
 export async function recordReservation(
-  db: Knex,
+  db: Executor,
   principal: Principal,
   request: SlotReservationRequest,
   result: { token: string; expiresAt?: number; at: number },
 ): Promise<void> {
-  await db(TABLE).insert({
+  await insertLogRow.run(db, {
     id: randomUUID(),
     token: result.token,
     owner: ownerKey(principal),
@@ -48,10 +73,8 @@ export async function recordReservation(
  * scheduler checks the owner, the hospital's procedure decides on Oracle), so whoever released it,
  * the owner's list shows it released.
  */
-export async function recordRelease(db: Knex, request: SlotReservationRequest, at: number): Promise<void> {
-  await db(TABLE)
-    .where({ token: request.tokenReservaCanc ?? '', nr_seq_agenda: request.nrSeqAgenda, state: 'active' })
-    .update({ state: 'released', released_at: at });
+export async function recordRelease(db: Executor, request: SlotReservationRequest, at: number): Promise<void> {
+  await markReleased.run(db, at, request.tokenReservaCanc ?? '', request.nrSeqAgenda);
 }
 
 /** The owner's reservations that still hold a slot at `now`, and when the oldest of them lapses. */

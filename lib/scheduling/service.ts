@@ -7,9 +7,11 @@ import type { Principal } from '@/lib/auth/principal';
 import { actorId, ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
 import { log, redactError } from '@/lib/log';
+import type { Executor } from '@/lib/db/precompiled';
 import {
   CODIGO_P_STATUS,
   isCodigoP,
+  type CodigoP,
   type FreeSlot,
   type FreeSlotQuery,
   type Procedure,
@@ -58,19 +60,28 @@ function callContext(principal: Principal): ProcedureCallContext {
  * Reserves (R) or releases (CR) a slot through the scheduling back-end and maps its CODIGO_P to
  * the HTTP status of §7.2. The answer body is the procedure's four fields whatever the status.
  * Throws HoldQuotaExceeded, before anything is reserved, when an API client already holds its
- * quota of active reservations (counted in the read model here, for every back-end; the embedded
- * scheduler counts again inside its transaction, so parallel requests cannot pass it).
+ * quota of active reservations: the embedded scheduler counts inside its transaction; for other
+ * back-ends the service counts in its read model first.
+ *
+ * The audit row and the reservation-log row of an answer are written by recordAnswer: inside the
+ * embedded scheduler's own transaction (one durable commit per reservation, and no reservation
+ * without its audit row), or, for a back-end with a database of its own (Oracle), in one
+ * transaction of the app database after the procedure answered.
  */
 export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest): Promise<ReservationOutcome> {
+  const backend = schedulingBackend();
   const context = callContext(principal);
-  if (request.ieOpcao === 'R' && context.holdLimit !== undefined && context.owner !== undefined) {
+  if (request.ieOpcao === 'R' && !backend.enforcesHoldQuota && context.holdLimit !== undefined && context.owner !== undefined) {
     const now = Date.now();
     const holds = await activeHolds(await getDb(), context.owner, now);
     assertHoldQuota(holds.count, context.holdLimit, now, holds.oldestExpiresAt);
   }
   let answer: ProcedureAnswer;
   try {
-    answer = await schedulingBackend().reserveOrRelease(request, context);
+    answer = await backend.reserveOrRelease(request, {
+      ...context,
+      recordOutcome: (trx, decided) => recordAnswer(trx, principal, request, decided),
+    });
   } catch (error) {
     // The caller's bad field or exhausted quota, not a failure: nothing was reserved, the route answers 4xx.
     if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;
@@ -88,34 +99,44 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
   }
 
   if (!isCodigoP(answer.CODIGO_P)) throw badGateway('CODIGO_P');
-  const { failure, expiresAt, ...fields } = answer;
+  if (!answer.recorded) {
+    // The back-end has committed by now: a failed write of our rows must not cost the caller its
+    // answer (and its TOKEN_RESERVA_P). It is logged for operators instead.
+    try {
+      const decided = answer;
+      await (await getDb()).transaction((trx) => recordAnswer(trx, principal, request, decided));
+    } catch (error) {
+      log.error('scheduling.record_failed', { codigo: answer.CODIGO_P, ...redactError(error) });
+    }
+  }
+  const { status, body, failure } = outcomeOf({ ...answer, CODIGO_P: answer.CODIGO_P });
+  const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
+  return { status, body, headers };
+}
+
+/** The HTTP status and body of a back-end's answer; CODIGO_P 9 gets our own message, never the database's. */
+function outcomeOf(answer: ProcedureAnswer & { CODIGO_P: CodigoP }) {
+  const { failure, expiresAt, recorded: _recorded, ...fields } = answer;
   const body: SlotReservationResponse =
     answer.CODIGO_P === '9' ? { ...fields, MENSAGEM_P: FAILURE_MESSAGES[failure?.kind ?? 'failed'] } : fields;
-  const status = CODIGO_P_STATUS[answer.CODIGO_P];
-  // The back-end has committed by now: a failed audit write must not cost the caller its answer
-  // (and its TOKEN_RESERVA_P). It is logged for operators instead.
-  await recordAudit(await getDb(), {
+  return { status: CODIGO_P_STATUS[answer.CODIGO_P], body, failure, expiresAt };
+}
+
+/** The audit row and the recent-reservations read model of one answer, in the caller's transaction. */
+async function recordAnswer(trx: Executor, principal: Principal, request: SlotReservationRequest, answer: ProcedureAnswer): Promise<void> {
+  if (!isCodigoP(answer.CODIGO_P)) return; // answered 502 by the route; the back-end's text is not kept
+  const { status, body, failure, expiresAt } = outcomeOf({ ...answer, CODIGO_P: answer.CODIGO_P });
+  await recordAudit(trx, {
     principal,
     action: actionOf(request),
     target: `slot:${request.nrSeqAgenda}`,
     outcome: failure ? `CODIGO_P=9 ${failure.kind}` : `CODIGO_P=${body.CODIGO_P}`,
     httpStatus: status,
     after: { ...auditView(request, body), ...(failure ? { falha: failure.kind } : {}) },
-  }).catch((auditError: unknown) => log.error('scheduling.audit_write_failed', { codigo: body.CODIGO_P, ...redactError(auditError) }));
-  await recordInReadModel(principal, request, body, expiresAt);
-  const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
-  return { status, body, headers };
-}
-
-/** The recent-reservations read model; like the audit, a failed write must not cost the caller its answer. */
-async function recordInReadModel(principal: Principal, request: SlotReservationRequest, body: SlotReservationResponse, expiresAt?: number) {
-  try {
-    const at = Date.now();
-    if (body.CODIGO_P === '0') await recordReservation(await getDb(), principal, request, { token: body.TOKEN_RESERVA_P, expiresAt, at });
-    if (body.CODIGO_P === '1') await recordRelease(await getDb(), request, at);
-  } catch (error) {
-    log.error('scheduling.read_model_write_failed', { codigo: body.CODIGO_P, ...redactError(error) });
-  }
+  });
+  const at = Date.now();
+  if (body.CODIGO_P === '0') await recordReservation(trx, principal, request, { token: body.TOKEN_RESERVA_P, expiresAt, at });
+  if (body.CODIGO_P === '1') await recordRelease(trx, request, at);
 }
 
 function badGateway(field: string): ApiError {

@@ -35,12 +35,27 @@ export const staffViewSchema = z.object({
   name: z.string(),
   roles: z.array(z.enum(STAFF_ROLES)),
   ativo: z.boolean(),
+  /** Signs in through the identity provider, which sets the roles at every sign-in. */
+  sso: z.boolean(),
   criadoEm: z.string(),
 });
 export type StaffView = z.infer<typeof staffViewSchema>;
 
+/**
+ * How a one-time password link reached its person: e-mailed when SMTP_URL is configured, otherwise
+ * (or when the mail server refused it) answered here for the admin to hand over. An e-mailed link
+ * is never in the answer.
+ */
 export const passwordLinkSchema = z.object({
-  link: z.string().meta({ description: 'One-time link to set a password, valid 24 h. Hand it to the person.' }),
+  entrega: z.enum(['email', 'manual']).meta({ description: "`email`: sent to the user's address; `manual`: the link is in `link`." }),
+  link: z
+    .string()
+    .optional()
+    .meta({ description: 'One-time link to set a password, valid 24 h, when `entrega` is `manual`. Hand it to the person.' }),
+  emailFalhou: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true when e-mail is configured but the mail server did not accept the message: the link is answered instead.' }),
   expiraEm: z.string(),
 });
 export type PasswordLink = z.infer<typeof passwordLinkSchema>;

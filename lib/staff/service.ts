@@ -9,13 +9,16 @@ import { checkPassword } from '@/lib/auth/password-policy';
 import type { Principal, StaffPrincipal } from '@/lib/auth/principal';
 import { parseRoles } from '@/lib/auth/staff-session';
 import { problems } from '@/lib/http/errors';
+import { reachedOrigin } from '@/lib/http/same-origin';
 import { FieldRejected } from '@/lib/validation/field-rejected';
+import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import type { PasswordLink, StaffCreate, StaffView } from './contract';
+import { passwordLinkMail, type LinkPurpose } from './password-link-mail';
 
 /**
- * Staff accounts for admins (issue 11 §1). No mail server is assumed: creating a user or resetting
- * a password answers a one-time link (valid 24 h, only its SHA-256 stored) for the admin to hand
- * over. Admins cannot take their own admin role away or disable themselves, so the last admin
+ * Staff accounts for admins (issue 11 §1). Creating a user or resetting a password makes a one-time
+ * link (valid 24 h, only its SHA-256 stored). It is e-mailed when SMTP_URL is configured; otherwise,
+ * or when the mail server does not take it, it is answered for the admin to hand over. Admins cannot take their own admin role away or disable themselves, so the last admin
  * cannot lock everyone out. Every change is audited, never with a password or link.
  */
 const TABLE = 'staff_users';
@@ -30,6 +33,7 @@ function viewOf(row: DbRow): StaffView {
     name: String(row.name),
     roles: parseRoles(String(row.roles)),
     ativo: row.disabled_at === null || row.disabled_at === undefined,
+    sso: row.sso_subject !== null && row.sso_subject !== undefined,
     criadoEm: new Date(toNumber(row.created_at)).toISOString(),
   };
 }
@@ -50,15 +54,19 @@ export async function listStaff(): Promise<StaffView[]> {
   return ((await db(TABLE).orderBy('email').select('*')) as DbRow[]).map(viewOf);
 }
 
-/** A fresh one-time link for a user; any earlier one stops working. */
-async function issueLink(id: string, origin: string): Promise<PasswordLink> {
+/** A fresh one-time link for a user, e-mailed or answered; any earlier one stops working. */
+async function issueLink(user: { id: string; email: string; name: string }, origin: string, purpose: LinkPurpose): Promise<PasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const expires = Date.now() + LINK_VALIDITY_MS;
   const db = await getDb();
   await db(TABLE)
-    .where({ id })
+    .where({ id: user.id })
     .update({ password_token_hash: tokenHash(token), password_token_expires: expires });
-  return { link: `${origin}/definir-senha?token=${token}`, expiraEm: new Date(expires).toISOString() };
+  const link = `${origin}/definir-senha?token=${token}`;
+  const expiraEm = new Date(expires).toISOString();
+  if (!mailConfigured()) return { entrega: 'manual', link, expiraEm };
+  const sent = await sendMail(passwordLinkMail(user, link, new Date(expires), purpose), `staff.password_link.${purpose}`);
+  return sent ? { entrega: 'email', expiraEm } : { entrega: 'manual', link, emailFalhou: true, expiraEm };
 }
 
 export async function createStaff(principal: Principal, input: StaffCreate, origin: string) {
@@ -88,7 +96,7 @@ export async function createStaff(principal: Principal, input: StaffCreate, orig
     if (isUniqueViolation(error)) throw problems.conflict('staff-exists', `A staff user ${input.email} exists already.`);
     throw error;
   }
-  return { ...viewOf(row), definicaoSenha: await issueLink(id, origin) };
+  return { ...viewOf(row), definicaoSenha: await issueLink(row, origin, 'created') };
 }
 
 export async function updateStaff(principal: Principal, id: string, change: { roles?: StaffView['roles']; ativo?: boolean }) {
@@ -119,12 +127,13 @@ export async function updateStaff(principal: Principal, id: string, change: { ro
 
 export async function resetPasswordLink(principal: Principal, id: string, origin: string): Promise<PasswordLink> {
   const current = viewOf(await rowById(id));
-  const link = await issueLink(id, origin);
+  if (current.sso) throw problems.conflict('staff-sso', 'This account signs in through the identity provider; it has no password here.');
+  const link = await issueLink(current, origin, 'reset');
   await recordAudit(await getDb(), {
     principal,
     action: 'staff.password_link',
     target: `staff:${current.email}`,
-    outcome: 'issued',
+    outcome: link.entrega === 'email' ? 'emailed' : 'issued',
     httpStatus: 200,
   });
   return link;
@@ -175,7 +184,10 @@ export async function changeOwnPassword(staff: StaffPrincipal, current: string, 
   });
 }
 
-/** Where one-time links point: the public URL when configured, else the origin the admin used. */
+/**
+ * Where one-time links point: the public URL when configured, else the origin the admin's browser
+ * used (admin writes pass the same-origin check, so that Host is the one their page came from).
+ */
 export function linkOrigin(request: Request): string {
-  return env().NEXTAUTH_URL ?? new URL(request.url).origin;
+  return env().NEXTAUTH_URL ?? reachedOrigin(request) ?? new URL(request.url).origin;
 }

@@ -126,6 +126,43 @@ export function repositoryContract(): void {
     expect((await scheduler.reserveOrRelease(release)).CODIGO_P).toBe('4');
   });
 
+  it("writes the service's rows in the scheduler's own transaction: committed with the reservation, or rolled back with it", async () => {
+    const scheduler = new EmbeddedScheduler(getDb);
+    const request = { ...contractRequest, nrSeqAgenda: slotOf(938, 20), cdPessoaFisica: 938201 };
+    const recorded: string[] = [];
+    const kept = await scheduler.reserveOrRelease(request, {
+      clientId: 'contract',
+      actsForHospital: true,
+      recordOutcome: async (trx, answer) => {
+        await recordAudit(trx, {
+          principal: staff,
+          action: 'slot.reserve',
+          target: 'slot:contract-tx',
+          outcome: `CODIGO_P=${answer.CODIGO_P}`,
+        });
+        recorded.push(answer.TOKEN_RESERVA_P);
+      },
+    });
+    expect(kept).toMatchObject({ CODIGO_P: '0', recorded: true });
+    expect(recorded).toEqual([kept.TOKEN_RESERVA_P]);
+    expect(await listAudit({ alvo: 'slot:contract-tx' })).toHaveLength(1);
+
+    // The audit row cannot be written: the reservation is not kept either, and the caller hears 9.
+    const other = { ...request, nrSeqAgenda: slotOf(938, 22), cdPessoaFisica: 938202 };
+    const failed = await scheduler.reserveOrRelease(other, {
+      clientId: 'contract',
+      actsForHospital: true,
+      recordOutcome: async (trx) => {
+        await recordAudit(trx, { principal: staff, action: 'slot.reserve', target: 'slot:contract-tx', outcome: 'rolled back' });
+        throw new Error('audit store unavailable');
+      },
+    });
+    expect(failed).toMatchObject({ CODIGO_P: '9', IE_RESERVADO_P: 'N' });
+    expect(await listAudit({ alvo: 'slot:contract-tx' })).toHaveLength(1);
+    expect((await scheduler.listFreeSlots({ cdAgenda: 938, limite: 40 })).map((slot) => slot.NR_SEQ_AGENDA)).toContain(slotOf(938, 22));
+    expect((await scheduler.reserveOrRelease(other)).CODIGO_P).toBe('0');
+  });
+
   it('keeps the owner of a reservation and lets its holds lapse on the embedded scheduler', async () => {
     const t0 = Date.now();
     let clock = t0;

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { isMessageKey, translator, type Translate, type TranslateValues } from '@/lib/i18n';
-import type { Locale } from '@/lib/i18n/locale';
+import { hasMessage, translatorOf, type Messages, type Translate, type TranslateValues } from '@/lib/i18n/translate';
 
 /**
  * Turns zod issues into field errors with messages in the reader's language, all from the one
  * message catalogue (lib/i18n/messages). Used by the API (for problem+json bodies) and by the
- * console's forms, so a field reads the same in both places.
+ * console's forms, so a field reads the same in both places. They take the reader's catalog, not a
+ * locale: the browser holds only that one (lib/i18n/client.tsx).
  */
 
 export type FieldError = {
@@ -25,11 +25,11 @@ function valuesOf(params: Record<string, unknown> | undefined): TranslateValues 
   return values;
 }
 
-export function describeIssue(issue: z.core.$ZodIssue, locale: Locale, value?: unknown): string {
-  const t = translator(locale);
+export function describeIssue(issue: z.core.$ZodIssue, messages: Messages, value?: unknown): string {
+  const t = translatorOf(messages);
   switch (issue.code) {
     case 'invalid_type':
-      return value === undefined ? t('validation.required') : t('validation.expectedType', { type: typeName(t, issue.expected) });
+      return value === undefined ? t('validation.required') : t('validation.expectedType', { type: typeName(t, messages, issue.expected) });
     case 'too_small': {
       const min = Number(issue.minimum);
       if (issue.origin === 'string') return min <= 1 ? t('validation.notEmpty') : t('validation.tooSmallString', { min });
@@ -52,16 +52,16 @@ export function describeIssue(issue: z.core.$ZodIssue, locale: Locale, value?: u
       return t('validation.code.integer');
     case 'custom': {
       const key = typeof issue.params?.key === 'string' ? issue.params.key : undefined;
-      return key ? customMessage(key, locale, valuesOf(issue.params)) : t('validation.invalid');
+      return key ? customMessage(key, messages, valuesOf(issue.params)) : t('validation.invalid');
     }
     default:
       return t('validation.invalid');
   }
 }
 
-function typeName(t: Translate, expected: string): string {
+function typeName(t: Translate, messages: Messages, expected: string): string {
   const key = `validation.type.${expected}`;
-  return isMessageKey(key) ? t(key) : expected;
+  return hasMessage(messages, key) ? t(key) : expected;
 }
 
 function toPointer(path: readonly PropertyKey[]): string {
@@ -78,13 +78,13 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Field errors for a failed parse; unknown keys become one error each, named by the key. */
-export function toFieldErrors(error: z.ZodError, input: unknown, locale: Locale): FieldError[] {
+export function toFieldErrors(error: z.ZodError, input: unknown, messages: Messages): FieldError[] {
   const result: FieldError[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const path = [...issue.path, key];
-        result.push({ field: path.join('.'), pointer: toPointer(path), code: 'unrecognized_key', message: describeIssue(issue, locale) });
+        result.push({ field: path.join('.'), pointer: toPointer(path), code: 'unrecognized_key', message: describeIssue(issue, messages) });
       }
       continue;
     }
@@ -93,16 +93,16 @@ export function toFieldErrors(error: z.ZodError, input: unknown, locale: Locale)
       field: issue.path.map(String).join('.'),
       pointer: toPointer(issue.path),
       code,
-      message: describeIssue(issue, locale, valueAt(input, issue.path)),
+      message: describeIssue(issue, messages, valueAt(input, issue.path)),
     });
   }
   return result;
 }
 
 /** The message of a custom check by its code, for checks made in a schema or outside one (e.g. in a service). */
-export function customMessage(code: string, locale: Locale, values: TranslateValues = {}): string {
-  const t = translator(locale);
+export function customMessage(code: string, messages: Messages, values: TranslateValues = {}): string {
+  const t = translatorOf(messages);
   // A domain code (validation.code.*), or one of zod's own (validation.required…) a domain check reuses.
-  const key = [`validation.code.${code}`, `validation.${code}`].find(isMessageKey);
+  const key = [`validation.code.${code}`, `validation.${code}`].find((candidate) => hasMessage(messages, candidate));
   return key ? t(key, values) : t('validation.invalid');
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { slotReservationSchema } from '@/lib/scheduling/contract';
 import { toFieldErrors } from './issues';
 import { hasControlCharacters } from './text';
+import { messagesFor } from '@/lib/i18n';
 
 describe('control characters', () => {
   it('finds C0, DEL and C1 characters, and nothing else', () => {
@@ -26,7 +27,7 @@ describe('control characters', () => {
     };
     const result = slotReservationSchema.safeParse(body);
     expect(result.success).toBe(false);
-    const errors = toFieldErrors(result.error!, body, 'en').filter((error) => error.code === 'controlCharacters');
+    const errors = toFieldErrors(result.error!, body, messagesFor('en')).filter((error) => error.code === 'controlCharacters');
     expect(errors.map((error) => error.field).sort()).toEqual(['cdUsuarioConvenio', 'nmUsuario', 'tokenReservaCanc']);
     expect(errors[0]?.message).toMatch(/control characters/);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './fields';
 import {
   checkHeaderName,
   checkHeaderValue,
@@ -16,15 +17,8 @@ import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, normalizeWebhookUrl, STRICT_UR
  * console's editor validates with the same schema as the PUT route.
  */
 
-export const WEBHOOK_EVENT_FLAGS = [
-  'eventoAvaliacaoSaudeAprovada',
-  'eventoAvaliacaoSaudeAguardandoAprovacao',
-  'eventoAvaliacaoSaudeArquivada',
-  'eventoAvaliacaoSaudeDesarquivada',
-  'eventoPropostaCancelada',
-] as const;
-
-export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
+export { WEBHOOK_EVENT_FLAGS };
+export type { WebhookEventFlag };
 
 export { MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS, MAX_WEBHOOK_URL_LENGTH };
 export type { UrlPolicy };

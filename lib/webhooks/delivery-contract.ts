@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './contract';
+import { DELIVERY_STATUSES, type DeliveryStatus } from './fields';
 
 /**
  * Webhook deliveries (issue 10, following the Standard Webhooks specification): what a producer
@@ -42,8 +43,8 @@ export type PublishEvent = z.output<typeof publishEventSchema>;
 export const publishedEventSchema = z.object({ id: z.string(), entregas: z.number().int() });
 export type PublishedEvent = z.infer<typeof publishedEventSchema>;
 
-export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export { DELIVERY_STATUSES };
+export type { DeliveryStatus };
 
 /** Why an attempt failed, when it got no 2xx (stored as `last_error` / an attempt's `erro`). */
 export const ATTEMPT_ERRORS = [

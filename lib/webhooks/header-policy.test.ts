@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from '@/lib/validation/issues';
 import { webhookUpdateSchema, webhookUpdateSchemaFor } from './contract';
+import { messagesFor } from '@/lib/i18n';
 import {
   checkHeaderName,
   checkHeaderValue,
@@ -83,7 +84,7 @@ describe('duplicate names', () => {
 describe('webhookUpdateSchema (the one the form and the route share)', () => {
   const errorsOf = (body: unknown, locale: 'pt-BR' | 'en' = 'en') => {
     const result = webhookUpdateSchema.safeParse(body);
-    return result.success ? [] : toFieldErrors(result.error, body, locale);
+    return result.success ? [] : toFieldErrors(result.error, body, messagesFor(locale));
   };
 
   it('names each bad header field with its policy code and a translated message', () => {

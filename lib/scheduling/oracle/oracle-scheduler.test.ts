@@ -11,12 +11,12 @@ import { ApiError } from '@/lib/http/errors';
 import { setLogDestinationForTests } from '@/lib/log';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
-import type { SchedulingBackend } from '../backend';
 import { INTERNAL_ERROR_MESSAGE, listFreeSlots, reserveOrRelease, UNAVAILABLE_MESSAGE, UNCERTAIN_MESSAGE } from '../service';
 import { DEFAULT_PARAMETER_NAMES, parseParameterNames, type OracleSchedulingConfig } from './config';
 import { FakeOraclePool, oracleError, outBinds } from './testing/fake-oracle';
 import { OracleScheduler } from './oracle-scheduler';
 import { schedulingPool } from './pool';
+import { setSchedulingBackendForTests } from '../backends';
 
 /**
  * The Oracle adapter against a fake pool that checks what is sent and plays every answer and
@@ -87,12 +87,11 @@ const reserve: SlotReservationRequest = {
 };
 const release: SlotReservationRequest = { ...reserve, ieOpcao: 'CR', tokenReservaCanc: 'A1B2C3D4E5F60718293A4B5C6D7E8F90', ieLado: 'D' };
 
-const holder = globalThis as typeof globalThis & { __schedulingBackend?: SchedulingBackend };
 let fake: FakeOraclePool;
 let logged: string[];
 
 function useOracle(pool: FakeOraclePool, overrides: Partial<OracleSchedulingConfig> = {}) {
-  holder.__schedulingBackend = new OracleScheduler({ ...config, ...overrides }, async () => pool.asPool());
+  setSchedulingBackendForTests(new OracleScheduler({ ...config, ...overrides }, async () => pool.asPool()));
 }
 
 beforeAll(() => {
@@ -103,7 +102,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await closeDb();
-  holder.__schedulingBackend = undefined;
+  setSchedulingBackendForTests(undefined);
 });
 beforeEach(() => {
   fake = new FakeOraclePool();
@@ -283,7 +282,7 @@ describe('failures', () => {
     const realConfig = { ...config, connectString: '127.0.0.1:3591/FREEPDB1', connectTimeoutSeconds: 1, queueTimeoutMs: 5_000 };
     const holderPool = globalThis as typeof globalThis & { __oracleSchedulingPool?: Promise<unknown> };
     try {
-      holder.__schedulingBackend = new OracleScheduler(realConfig, () => schedulingPool(realConfig));
+      setSchedulingBackendForTests(new OracleScheduler(realConfig, () => schedulingPool(realConfig)));
       const started = Date.now();
       const outcome = await reserveOrRelease(principal, reserve);
       expect(Date.now() - started).toBeLessThan(4_000);

@@ -22,6 +22,8 @@ import { listFreeSlotsFromView, noFreeSlotListing } from './free-slots';
  */
 export class OracleScheduler implements SchedulingBackend {
   readonly name = 'oracle' as const;
+  /** The hospital's procedure keeps no owner quota: the service counts holds in its read model. */
+  readonly enforcesHoldQuota = false;
   private readonly block: string;
 
   constructor(

@@ -3,9 +3,8 @@ import type { ReactNode } from 'react';
 import { webhookIdSchema } from '@/lib/webhooks/contract';
 
 /**
- * The id is checked here, like the role in ../layout.tsx: outside every loading boundary, so a
- * malformed id gets a real 404 status before anything streams. (The list's loading boundary lives
- * in the (list) group for the same reason.)
+ * The id is checked here, like the role in ../layout.tsx, before the page renders anything, so a
+ * malformed id gets a real 404 status.
  */
 export default async function WebhookLayout({ children, params }: { children: ReactNode; params: Promise<{ id: string }> }) {
   const { id } = await params;

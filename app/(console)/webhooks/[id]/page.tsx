@@ -1,5 +1,12 @@
+import { HydrationBoundary } from '@tanstack/react-query';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
+import { requireCapability } from '@/lib/auth/console-session';
+import { webhookKeys } from '@/lib/client/query-keys';
+import { prefetchedState } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
+import { deliveriesOf } from '@/lib/webhooks/delivery/service';
+import { deliveryListQuerySchema } from '@/lib/webhooks/delivery-contract';
+import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/service';
 
 export async function generateMetadata() {
   return { title: (await getT())('webhook.editTitle') };
@@ -7,6 +14,23 @@ export async function generateMetadata() {
 
 /** The id was validated by the segment's layout (a malformed one is a 404 there). */
 export default async function WebhookEditPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
-  return <WebhookEditor id={id.toLowerCase()} />;
+  const id = (await params).id.toLowerCase();
+  const staff = await requireCapability('webhooks', `/webhooks/${id}`);
+  // The configuration (with the ETag its save sends back) and the first page of its delivery log,
+  // as the editor would ask the API for them; another tenant's or an unknown id is left to it.
+  const state = await prefetchedState([
+    {
+      queryKey: webhookKeys.detail(id),
+      load: async () => {
+        const stored = await getWebhook(staff, id);
+        return { config: detailOf(stored), etag: etagOf(stored) };
+      },
+    },
+    { queryKey: webhookKeys.deliveries(id, ''), load: () => deliveriesOf(staff, id, deliveryListQuerySchema.parse({})) },
+  ]);
+  return (
+    <HydrationBoundary state={state}>
+      <WebhookEditor id={id} />
+    </HydrationBoundary>
+  );
 }

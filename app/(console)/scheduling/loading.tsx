@@ -1,1 +1,0 @@
-export { PageLoading as default } from '@/components/console/page-loading';

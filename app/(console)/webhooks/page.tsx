@@ -1,0 +1,36 @@
+import { HydrationBoundary } from '@tanstack/react-query';
+import Link from 'next/link';
+import { buttonClasses } from '@/components/ui/button';
+import { PageHeader } from '@/components/ui/card';
+import { WebhookList } from '@/components/webhooks/webhook-list';
+import { requireCapability } from '@/lib/auth/console-session';
+import { webhookKeys } from '@/lib/client/query-keys';
+import { prefetchedState } from '@/lib/console/prefetch';
+import { getT } from '@/lib/i18n/server';
+import { searchWebhooks } from '@/lib/webhooks/service';
+
+export async function generateMetadata() {
+  return { title: (await getT())('webhooks.title') };
+}
+
+export default async function WebhooksPage() {
+  const [t, staff] = await Promise.all([getT(), requireCapability('webhooks', '/webhooks')]);
+  // The unfiltered list, as the list component would ask the API for it (lib/console/prefetch.ts).
+  const state = await prefetchedState([{ queryKey: webhookKeys.list(''), load: () => searchWebhooks(staff, undefined) }]);
+  return (
+    <>
+      <PageHeader
+        title={t('webhooks.title')}
+        description={t('webhooks.intro')}
+        actions={
+          <Link href="/webhooks/new" className={buttonClasses('primary')}>
+            {t('webhooks.new')}
+          </Link>
+        }
+      />
+      <HydrationBoundary state={state}>
+        <WebhookList />
+      </HydrationBoundary>
+    </>
+  );
+}

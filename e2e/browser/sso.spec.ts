@@ -1,0 +1,138 @@
+import { expect, test } from '../support/browser-test';
+import type { Page } from '@playwright/test';
+import { apiPath, operations } from '@/lib/api/operations';
+import { signInWithPassword } from '../support/api';
+import { expectNoSeriousA11yViolations } from '../support/console';
+import { OIDC_CLIENT, OIDC_ROLE_MAP, OIDC_USERS, OidcProvider } from '../support/oidc-provider';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { STAFF } from '../support/test-seed';
+
+/**
+ * Single sign-on for staff (issue 11 §4) against a real OpenID Connect provider on 127.0.0.1, in
+ * Chromium: the authorization code flow with PKCE through the provider's own login page, the
+ * session's roles from the mapped group, the refusal of a user without a mapped group, and a
+ * console with password sign-in switched off. Servers of their own: SSO is configuration.
+ */
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'pt-BR' });
+
+const base = Number(process.env.E2E_PORT ?? 3210) + 60;
+let idp: OidcProvider;
+let server: RunningServer;
+
+function ssoEnv(appUrl: string, issuer: string, extra: Record<string, string> = {}) {
+  return {
+    NEXTAUTH_URL: appUrl,
+    OIDC_ISSUER: issuer,
+    OIDC_CLIENT_ID: OIDC_CLIENT.id,
+    OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+    OIDC_DISPLAY_NAME: 'Hospital SSO',
+    OIDC_ROLES_CLAIM: 'groups',
+    OIDC_ROLE_MAP,
+    ...extra,
+  };
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  const appUrl = `http://127.0.0.1:${base}`;
+  idp = await new OidcProvider(base + 1, `${appUrl}/api/auth/callback/oidc`).start();
+  server = await startServer({ port: base, dataDir: newDataDir('sso'), env: ssoEnv(appUrl, idp.issuer) });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await idp?.stop();
+});
+
+/** The provider's own pages: its login form (any password), then its consent. */
+async function signInAtProvider(page: Page, login: string) {
+  await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('qualquer-senha');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+test('a scheduler signs in through the identity provider with PKCE and gets the scheduling role only', async ({ page, playwright }) => {
+  await page.goto(`${server.url}/sign-in`);
+  await expect(page.getByLabel('Senha')).toBeVisible(); // password sign-in stays beside SSO by default
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
+  await signInAtProvider(page, OIDC_USERS.scheduler.login);
+
+  await expect(page).toHaveURL(`${server.url}/scheduling`);
+  await expect(page.getByTestId('signed-in-user')).toContainText(OIDC_USERS.scheduler.name);
+  const sent = idp.authorizationRequests.at(-1)!;
+  expect(sent.code_challenge_method).toBe('S256');
+  expect(sent.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(sent.state).toBeTruthy();
+  expect(sent.nonce).toBeTruthy();
+
+  // The session's roles: scheduling answers, webhooks and administration are refused.
+  expect((await page.request.get(`${server.url}${apiPath(operations.listProcedures)}`)).status()).toBe(200);
+  expect((await page.request.get(`${server.url}${apiPath(operations.listWebhookConfigurations)}`)).status()).toBe(403);
+  expect((await page.request.get(`${server.url}${apiPath(operations.listStaff)}`)).status()).toBe(403);
+  await page.goto(`${server.url}/conta`);
+  await expect(page.getByText('a senha é trocada no provedor de identidade')).toBeVisible();
+
+  // An admin sees the account the sign-in made, marked SSO, with the mapped role.
+  const admin = await playwright.request.newContext({ baseURL: server.url });
+  expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
+  const staff = (await (await admin.get(apiPath(operations.listStaff))).json()) as { email: string; roles: string[]; sso: boolean }[];
+  expect(staff.find((user) => user.email === OIDC_USERS.scheduler.email)).toMatchObject({ roles: ['scheduling'], sso: true });
+  await admin.dispose();
+});
+
+test('a user whose groups map to no console role is refused with a clear message and gets no session', async ({ page, playwright }) => {
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
+  await signInAtProvider(page, OIDC_USERS.unmapped.login);
+
+  await expect(page).toHaveURL(/\/sign-in\?error=SsoNoRole/);
+  await expect(page.getByRole('alert').filter({ hasText: /\S/ })).toHaveText(
+    'Sua conta no provedor de identidade não tem nenhum papel liberado para este console. Peça acesso ao administrador.',
+  );
+  await expectNoSeriousA11yViolations(page);
+  expect((await page.request.get(`${server.url}${apiPath(operations.listProcedures)}`)).status()).toBe(401);
+  await page.goto(`${server.url}/scheduling`);
+  await expect(page).toHaveURL(/\/sign-in/);
+
+  const admin = await playwright.request.newContext({ baseURL: server.url });
+  expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
+  const staff = (await (await admin.get(apiPath(operations.listStaff))).json()) as { email: string }[];
+  expect(staff.map((user) => user.email)).not.toContain(OIDC_USERS.unmapped.email);
+  await admin.dispose();
+});
+
+test('with PASSWORD_SIGN_IN=false the console offers only single sign-on, and the password callback refuses', async ({
+  page,
+  playwright,
+}) => {
+  const port = base + 2;
+  const strict = await startServer({
+    port,
+    dataDir: newDataDir('sso-only'),
+    env: ssoEnv(`http://127.0.0.1:${port}`, idp.issuer, { PASSWORD_SIGN_IN: 'false' }),
+  });
+  try {
+    await page.goto(`${strict.url}/sign-in`);
+    await expect(page.getByText('Entre com a conta da sua organização.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Entrar com Hospital SSO' })).toBeVisible();
+    await expect(page.getByLabel('Senha')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+    // The credentials callback no longer exists: no session comes out of a correct password.
+    const api = await playwright.request.newContext({ baseURL: strict.url });
+    const { csrfToken } = (await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string };
+    const attempt = await api.post('/api/auth/callback/credentials', {
+      form: { email: STAFF.admin.email, password: STAFF.admin.password, csrfToken, json: 'true' },
+      maxRedirects: 0,
+    });
+    expect(attempt.status()).toBe(400);
+    expect((await api.storageState()).cookies.map((cookie) => cookie.name)).not.toContain('next-auth.session-token');
+    expect((await api.get(apiPath(operations.listStaff))).status()).toBe(401);
+    await api.dispose();
+  } finally {
+    await strict.stop();
+  }
+});

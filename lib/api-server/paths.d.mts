@@ -1,0 +1,2 @@
+export declare const NEXT_ONLY_API_PREFIXES: readonly string[];
+export declare function servedByApiServer(pathname: string): boolean;

@@ -1,0 +1,125 @@
+import 'server-only';
+import type { OAuthConfig } from 'next-auth/providers/oauth';
+import { getDb } from '@/lib/data';
+import type { DbRow } from '@/lib/db/dialect';
+import { recordAudit } from '@/lib/audit/audit-trail';
+import { log } from '@/lib/log';
+import { claimAt } from './claim-path';
+import { mappedRoles, type SsoConfig } from './sso-config';
+import { parseRoles } from './staff-session';
+
+/**
+ * Staff sign-in through the hospital's OpenID Connect provider (issue 11 §4): authorization code
+ * flow with PKCE, state and nonce, the ID token validated by next-auth (openid-client). The
+ * provider decides who the person is and which of its roles they hold; OIDC_ROLE_MAP turns those
+ * into console roles, written to the staff account at every sign-in (the provider is the source of
+ * truth: a role taken away there is gone at the next sign-in). An account disabled in the console
+ * stays disabled. Sessions are the same as for passwords: `sub` is the staff account's id.
+ */
+export const SSO_PROVIDER_ID = 'oidc';
+
+/** Why a provider's user gets no session; the sign-in page explains each (`?error=`). */
+export const SSO_REFUSALS = ['SsoNoRole', 'SsoNoEmail', 'SsoDisabled', 'SsoConflict'] as const;
+export type SsoRefusal = (typeof SSO_REFUSALS)[number];
+
+type SsoUser = { id: string; name: string; email: string; refusal?: SsoRefusal };
+
+const NO_PASSWORD = '!';
+
+export function ssoProvider(config: SsoConfig): OAuthConfig<Record<string, unknown>> {
+  return {
+    id: SSO_PROVIDER_ID,
+    name: config.displayName,
+    type: 'oauth',
+    wellKnown: `${config.issuer}/.well-known/openid-configuration`,
+    issuer: config.issuer,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    idToken: true,
+    checks: ['pkce', 'state', 'nonce'],
+    authorization: { params: { scope: config.scopes } },
+    // Runs after next-auth validated the ID token; its claims are the profile.
+    profile: (claims) => staffForClaims(config, claims),
+  };
+}
+
+/** next-auth's signIn callback: a refused user goes back to the sign-in page with the reason. */
+export function ssoSignInVerdict(user: object): true | string {
+  const refusal = (user as Partial<SsoUser>).refusal;
+  return refusal ? `/sign-in?error=${refusal}` : true;
+}
+
+function emailOf(claims: Record<string, unknown>): string | undefined {
+  // Entra ID often has no `email` for work accounts; its preferred_username is the UPN (an address).
+  for (const candidate of [claims.email, claims.preferred_username]) {
+    if (typeof candidate === 'string' && /^[^\s@]+@[^\s@]+$/.test(candidate) && candidate.length <= 254) return candidate.toLowerCase();
+  }
+  return undefined;
+}
+
+async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>): Promise<SsoUser> {
+  const subject = `${config.issuer}#${String(claims.sub)}`;
+  const roles = mappedRoles(claimAt(claims, config.rolesClaim), config.roleMap);
+  const email = emailOf(claims);
+  const name = (typeof claims.name === 'string' && claims.name.trim().slice(0, 200)) || email || 'SSO';
+  const refuse = (refusal: SsoRefusal): SsoUser => {
+    // The subject's hash would do as well; the issuer and refusal are what an operator needs.
+    log.info('auth.sso_refused', { refusal, rolesClaimPresent: claimAt(claims, config.rolesClaim) !== undefined });
+    return { id: subject, name, email: email ?? '', refusal };
+  };
+  if (roles.length === 0) return refuse('SsoNoRole');
+  if (!email) return refuse('SsoNoEmail');
+
+  const db = await getDb();
+  const bySubject = (await db('staff_users').where({ sso_subject: subject }).first()) as DbRow | undefined;
+  // A password account with the same (provider-verified) address becomes this person's SSO account.
+  const byEmail =
+    bySubject ?? (claims.email_verified === false ? undefined : ((await db('staff_users').where({ email }).first()) as DbRow | undefined));
+  const row = bySubject ?? byEmail;
+  if (row && !bySubject && row.sso_subject) return refuse('SsoConflict');
+  if (row && row.disabled_at !== null && row.disabled_at !== undefined) return refuse('SsoDisabled');
+
+  const id = row ? String(row.id) : crypto.randomUUID();
+  const principal = { kind: 'staff' as const, userId: id, email, name, roles };
+  await db.transaction(async (trx) => {
+    if (!row) {
+      await trx('staff_users').insert({
+        id,
+        email,
+        name,
+        password_hash: NO_PASSWORD,
+        roles: roles.join(','),
+        created_at: Date.now(),
+        sso_subject: subject,
+      });
+      await recordAudit(trx, { principal, action: 'staff.sso_create', target: `staff:${email}`, outcome: 'created', after: { roles } });
+      return;
+    }
+    const before = parseRoles(String(row.roles));
+    const changed = before.join(',') !== roles.join(',');
+    // The provider now decides who gets in: an old password (or unused link) must not outlive
+    // the person's account there.
+    await trx('staff_users')
+      .where({ id })
+      .update({
+        roles: roles.join(','),
+        sso_subject: subject,
+        name,
+        password_hash: NO_PASSWORD,
+        password_token_hash: null,
+        password_token_expires: null,
+      });
+    if (changed || !row.sso_subject) {
+      await recordAudit(trx, {
+        principal,
+        action: 'staff.sso_roles',
+        target: `staff:${email}`,
+        outcome: row.sso_subject ? 'updated' : 'linked',
+        before: { roles: before },
+        after: { roles },
+      });
+    }
+  });
+  log.info('auth.sign_in', { userId: id, method: 'sso' });
+  return { id, name, email };
+}

@@ -1,0 +1,27 @@
+import type { DeliveryStatus } from '@/lib/webhooks/fields';
+
+/**
+ * The console's TanStack Query keys and list sizes. Not a client module: the server pages that
+ * prefetch a page's first data (lib/console/prefetch.ts) must file it under the same keys the
+ * client components read.
+ */
+export type FreeSlotFilters = { de?: string; ate?: string; cdAgenda?: string };
+
+/** Free slots listed per request, and recent reservations shown. */
+export const FREE_SLOTS_LIMIT = 50;
+export const RECENT_RESERVATIONS_LIMIT = 25;
+
+export const schedulingKeys = {
+  slots: (filters: FreeSlotFilters) => ['scheduling', 'slots', filters] as const,
+  allSlots: ['scheduling', 'slots'] as const,
+  recent: ['scheduling', 'recent'] as const,
+  procedures: ['scheduling', 'procedures'] as const,
+};
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  list: (search: string) => ['webhooks', 'list', search] as const,
+  detail: (id: string) => ['webhooks', 'detail', id] as const,
+  deliveries: (id: string, status: DeliveryStatus | '') => ['webhooks', 'deliveries', id, status] as const,
+  delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
+};

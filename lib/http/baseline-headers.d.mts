@@ -1,0 +1,1 @@
+export declare const BASELINE_HEADERS: readonly { key: string; value: string }[];

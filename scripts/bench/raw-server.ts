@@ -1,0 +1,287 @@
+// The raw baseline of `npm run bench`: a plain node:http server doing the reservation API's work
+// with nothing else. Per request: the same HS256 access-token check (typ, iss, aud, lifetime, the
+// client's state cached 30 s), the body read and JSON.parse, the same zod schema
+// (lib/scheduling/contract.ts), and one SQLite transaction with the embedded scheduler's own reads,
+// its reservation insert or release update, the audit row and the reservation-log row, on the
+// product's own database file at WAL and synchronous=FULL (one commit, fsync'd, before the answer).
+// The webhook PUT gets the same treatment: token, schema (lib/webhooks/contract.ts), one transaction
+// reading, updating and auditing the configuration.
+//   tsx --conditions react-server scripts/bench/raw-server.ts  (PORT, DATA_DIR; run by scripts/bench/run.mjs)
+import http from 'node:http';
+import path from 'node:path';
+import fs from 'node:fs';
+import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { jwtVerify } from 'jose';
+import { slotReservationSchema, CODIGO_P_STATUS, type SlotReservationRequest } from '@/lib/scheduling/contract';
+import { webhookUpdateSchema } from '@/lib/webhooks/contract';
+import { ownerKey, type ApiClientPrincipal } from '@/lib/auth/principal';
+import { maskIdentifier } from '@/lib/audit/masking';
+import { activeBookingKey } from '@/lib/scheduling/active-booking';
+
+const dataDir = process.env.DATA_DIR!;
+const db = new Database(path.join(dataDir, 'integration-console.sqlite'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = FULL');
+db.pragma('busy_timeout = 5000');
+const key = createSecretKey(Buffer.from(fs.readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim()));
+
+const TTL = 900;
+async function principalOf(request: http.IncomingMessage): Promise<ApiClientPrincipal | undefined> {
+  const header = request.headers.authorization ?? '';
+  if (!header.startsWith('Bearer ')) return undefined;
+  try {
+    const { payload } = await jwtVerify(header.slice(7), key, {
+      algorithms: ['HS256'],
+      typ: 'at+jwt',
+      issuer: 'integration-console',
+      audience: 'integration-api',
+      requiredClaims: ['exp', 'iat', 'sub'],
+      maxTokenAge: TTL + 30,
+      clockTolerance: 30,
+    });
+    if (payload.exp! - payload.iat! > TTL || !clientActive(String(payload.sub))) return undefined;
+    return {
+      kind: 'api-client',
+      issuer: 'embedded',
+      clientId: String(payload.sub),
+      usuarioId: String(payload.usuarioId),
+      sistemaOrigem: Number(payload.sistemaOrigem),
+      scopes: String(payload.scope).split(' '),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+const clientState = new Map<string, { active: boolean; until: number }>();
+const clientRow = db.prepare('SELECT revoked_at FROM api_clients WHERE client_id = ?');
+function clientActive(clientId: string): boolean {
+  const cached = clientState.get(clientId);
+  if (cached && cached.until > Date.now()) return cached.active;
+  const row = clientRow.get(clientId) as { revoked_at: number | null } | undefined;
+  const active = row !== undefined && row.revoked_at === null;
+  clientState.set(clientId, { active, until: Date.now() + 30_000 });
+  return active;
+}
+
+const HOLDING = `status = 'active' AND (expires_at IS NULL OR expires_at > @now)`;
+const sql = {
+  slot: db.prepare('SELECT * FROM slots WHERE nr_seq_agenda = ? LIMIT 1'),
+  lockAgenda: db.prepare('SELECT cd_agenda FROM agendas WHERE cd_agenda = ?'),
+  procedure: db.prepare('SELECT * FROM procedures WHERE nr_seq_proc_interno = ? LIMIT 1'),
+  quota: db.prepare(`SELECT count(*) AS n, min(expires_at) AS oldest FROM reservations WHERE owner = @owner AND ${HOLDING}`),
+  overlap: db.prepare(
+    `SELECT token FROM reservations WHERE cd_agenda = @agenda AND ${HOLDING} AND start_ms < @end AND end_ms > @start LIMIT 1`,
+  ),
+  expireLapsed: db.prepare(
+    `UPDATE reservations SET status = 'expired', active_booking = NULL WHERE active_booking = ? AND status = 'active' AND expires_at <= ?`,
+  ),
+  alreadyBooked: db.prepare(
+    `SELECT token FROM reservations WHERE cd_pessoa_fisica = @person AND nr_seq_proc_interno = @proc AND ${HOLDING} LIMIT 1`,
+  ),
+  insertReservation: db.prepare(
+    `INSERT INTO reservations (token, nr_seq_agenda, cd_agenda, start_ms, end_ms, nr_seq_proc_interno, cd_pessoa_fisica, ie_lado, cd_convenio,
+       cd_categoria, cd_plano, cd_usuario_convenio, nm_usuario, status, active_booking, reserved_at, owner, expires_at)
+     VALUES (@token, @nrSeqAgenda, @cdAgenda, @start, @end, @nrSeqProcInterno, @cdPessoaFisica, @ieLado, @cdConvenio, @cdCategoria, @cdPlano,
+       @cdUsuarioConvenio, @nmUsuario, 'active', @booking, @now, @owner, @expiresAt)`,
+  ),
+  release: db.prepare(
+    `UPDATE reservations SET status = 'released', active_booking = NULL, released_at = @now WHERE token = @token AND nr_seq_agenda = @agenda AND ${HOLDING} AND owner = @owner`,
+  ),
+  audit: db.prepare(
+    `INSERT INTO audit_events (id, at_ms, actor_kind, actor_id, action, target, outcome, http_status, before_json, after_json)
+     VALUES (?, ?, 'api-client', ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  logReservation: db.prepare(
+    `INSERT INTO reservation_log (id, token, owner, actor_id, state, nr_seq_agenda, nr_seq_proc_interno, nr_min_duracao, ie_lado, cd_convenio,
+       cd_categoria, cd_plano, nm_usuario, cd_pessoa_fisica_masked, cd_usuario_convenio_masked, created_at, released_at, expires_at)
+     VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
+  ),
+  logRelease: db.prepare(
+    `UPDATE reservation_log SET state = 'released', released_at = ? WHERE token = ? AND nr_seq_agenda = ? AND state = 'active'`,
+  ),
+  webhook: db.prepare('SELECT * FROM webhook_configs WHERE id = ?'),
+  updateWebhook: db.prepare(
+    `UPDATE webhook_configs SET url = @url, headers_json = @headers, ev_aprovada = @a, ev_aguardando = @b, ev_arquivada = @c, ev_desarquivada = @d,
+       ev_proposta_cancelada = @e, version = version + 1, updated_at = @now WHERE id = @id`,
+  ),
+};
+
+const MESSAGES = {
+  '0': 'Horário reservado com sucesso.',
+  '1': 'Reserva cancelada; horário liberado.',
+  '2': 'Horário não está mais disponível.',
+  '3': 'Horário (NR_SEQ_AGENDA) não encontrado.',
+  '4': 'Não foi possível cancelar a reserva: token inválido ou horário não reservado.',
+  '5': 'O beneficiário já possui reserva ativa para este exame.',
+} as const;
+type Codigo = keyof typeof MESSAGES;
+const answer = (codigo: Codigo, token = '') => ({
+  IE_RESERVADO_P: codigo === '0' ? 'S' : 'N',
+  TOKEN_RESERVA_P: token,
+  CODIGO_P: codigo,
+  MENSAGEM_P: MESSAGES[codigo],
+});
+
+const HOLD_MS = 30 * 60_000;
+const reserveOrRelease = db.transaction((principal: ApiClientPrincipal, request: SlotReservationRequest) => {
+  const now = Date.now();
+  const owner = ownerKey(principal);
+  const slot = sql.slot.get(request.nrSeqAgenda) as { cd_agenda: number; start_ms: number } | undefined;
+  let result: ReturnType<typeof answer>;
+  if (!slot) result = answer('3');
+  else {
+    sql.lockAgenda.get(slot.cd_agenda);
+    result = request.ieOpcao === 'R' ? reserve(request, slot, owner, now) : release(request, owner, now);
+  }
+  const action = request.ieOpcao === 'R' ? 'slot.reserve' : 'slot.release';
+  const after = {
+    ...request,
+    cdPessoaFisica: maskIdentifier(request.cdPessoaFisica),
+    cdUsuarioConvenio: maskIdentifier(request.cdUsuarioConvenio, 4),
+    ...result,
+  };
+  sql.audit.run(
+    randomUUID(),
+    now,
+    principal.clientId,
+    action,
+    `slot:${request.nrSeqAgenda}`,
+    `CODIGO_P=${result.CODIGO_P}`,
+    CODIGO_P_STATUS[result.CODIGO_P],
+    null,
+    JSON.stringify(after),
+  );
+  if (result.CODIGO_P === '0') {
+    sql.logReservation.run(
+      randomUUID(),
+      result.TOKEN_RESERVA_P,
+      owner,
+      principal.clientId,
+      request.nrSeqAgenda,
+      request.nrSeqProcInterno,
+      request.nrMinDuracao,
+      request.ieLado ?? null,
+      request.cdConvenio,
+      request.cdCategoria,
+      request.cdPlano,
+      request.nmUsuario,
+      maskIdentifier(request.cdPessoaFisica) ?? '',
+      maskIdentifier(request.cdUsuarioConvenio, 4) ?? '',
+      now,
+      now + HOLD_MS,
+    );
+  }
+  if (result.CODIGO_P === '1') sql.logRelease.run(now, request.tokenReservaCanc ?? '', request.nrSeqAgenda);
+  return result;
+});
+// BEGIN IMMEDIATE, as the product's transactions on SQLite take the write lock first (lib/db/connection.ts).
+const reserveOrReleaseImmediate = (principal: ApiClientPrincipal, request: SlotReservationRequest) =>
+  reserveOrRelease.immediate(principal, request);
+
+function reserve(request: SlotReservationRequest, slot: { cd_agenda: number; start_ms: number }, owner: string, now: number) {
+  const procedure = sql.procedure.get(request.nrSeqProcInterno) as { requires_side: number; default_minutes: number } | undefined;
+  if (!procedure) throw new Error('unknown procedure');
+  const start = Number(slot.start_ms);
+  const end = start + request.nrMinDuracao * 60_000;
+  if (start <= now) return answer('2');
+  sql.quota.get({ owner, now });
+  if (sql.overlap.get({ agenda: slot.cd_agenda, now, start, end })) return answer('2');
+  const booking = activeBookingKey(request.cdPessoaFisica, request.nrSeqProcInterno);
+  sql.expireLapsed.run(booking, now);
+  if (sql.alreadyBooked.get({ person: request.cdPessoaFisica, proc: request.nrSeqProcInterno, now })) return answer('5');
+  const token = randomBytes(16).toString('hex').toUpperCase();
+  sql.insertReservation.run({
+    ...request,
+    ieLado: request.ieLado ?? null,
+    token,
+    cdAgenda: slot.cd_agenda,
+    start,
+    end,
+    booking,
+    now,
+    owner,
+    expiresAt: now + HOLD_MS,
+  });
+  return answer('0', token);
+}
+
+function release(request: SlotReservationRequest, owner: string, now: number) {
+  const released = sql.release.run({ now, token: request.tokenReservaCanc ?? '', agenda: request.nrSeqAgenda, owner }).changes;
+  return released === 1 ? answer('1') : answer('4');
+}
+
+const updateWebhookTransaction = db.transaction((principal: ApiClientPrincipal, id: string, body: Record<string, unknown>) => {
+  const row = sql.webhook.get(id) as Record<string, unknown> | undefined;
+  if (!row || row.usuario_id !== principal.usuarioId) return undefined;
+  const now = Date.now();
+  const next = { ...body, id };
+  sql.updateWebhook.run({
+    id,
+    now,
+    url: String(body.url ?? row.url),
+    headers: JSON.stringify(body.headers ?? JSON.parse(String(row.headers_json))),
+    a: Number(body.eventoAvaliacaoSaudeAprovada ?? row.ev_aprovada),
+    b: Number(body.eventoAvaliacaoSaudeAguardandoAprovacao ?? row.ev_aguardando),
+    c: Number(body.eventoAvaliacaoSaudeArquivada ?? row.ev_arquivada),
+    d: Number(body.eventoAvaliacaoSaudeDesarquivada ?? row.ev_desarquivada),
+    e: Number(body.eventoPropostaCancelada ?? row.ev_proposta_cancelada),
+  });
+  sql.audit.run(
+    randomUUID(),
+    now,
+    principal.clientId,
+    'webhook.update',
+    `webhook:${id}`,
+    'updated',
+    200,
+    JSON.stringify(row),
+    JSON.stringify(next),
+  );
+  return next;
+});
+const updateWebhook = (principal: ApiClientPrincipal, id: string, body: Record<string, unknown>) =>
+  updateWebhookTransaction.immediate(principal, id, body);
+
+function send(response: http.ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+const WEBHOOK_PATH = /^\/api\/v2\/avaliacao-saude\/configuracao-web-hook\/([0-9a-f-]{36})$/;
+http
+  .createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        const principal = await principalOf(request);
+        if (!principal) return send(response, 401, { title: 'Unauthorized' });
+        let json: unknown;
+        try {
+          json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return send(response, 400, { title: 'Bad Request' });
+        }
+        if (request.method === 'POST' && request.url === '/api/v1/agendamentos/slots-livres/reservar') {
+          const parsed = slotReservationSchema.safeParse(json);
+          if (!parsed.success) return send(response, 400, { title: 'Bad Request' });
+          const result = reserveOrReleaseImmediate(principal, parsed.data);
+          return send(response, CODIGO_P_STATUS[result.CODIGO_P], result);
+        }
+        const webhook = request.method === 'PUT' ? WEBHOOK_PATH.exec(request.url ?? '') : null;
+        if (webhook) {
+          const parsed = webhookUpdateSchema.safeParse(json);
+          if (!parsed.success) return send(response, 400, { title: 'Bad Request' });
+          const updated = updateWebhook(principal, webhook[1]!, parsed.data);
+          return updated ? send(response, 200, updated) : send(response, 404, { title: 'Not Found' });
+        }
+        send(response, 404, { title: 'Not Found' });
+      })().catch((error: unknown) => {
+        console.error(error);
+        send(response, 500, { title: 'Internal Server Error' });
+      });
+    });
+  })
+  .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('raw baseline ready'));

@@ -1,0 +1,389 @@
+#!/usr/bin/env node
+// `npm run bench`: every performance figure of the product, each beside its baseline measured in
+// the same run (absolute times on a shared 2-core machine are noise; ratios are what to read).
+// It prints figures and asserts nothing. Needs `npm run build` first (it runs it when missing).
+//   1. the reservation API (reserve, conflicting reserve, release of real free slots), closed loop,
+//      rounds interleaved: the product server against a raw node:http baseline (raw-server.ts)
+//   2. open-loop latency at half the product's capacity, corrected for coordinated omission
+//   3. the webhook PUT, the same way
+//   4. two instances on PostgreSQL against one
+//   5. first-load JavaScript (gzip) of each console route against a minimal App Router page
+//   6. Lighthouse (mobile) performance and accessibility of sign-in, webhook editor and reservation
+// Servers run pinned to CPU 0 and the load generator (autocannon, in this process) to CPU 1.
+//   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6]
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { buildSeed, BENCH_CLIENT, BENCH_STAFF, WEBHOOK_ID } from './seed.mjs';
+import { openLoop } from './open-loop.mjs';
+import { RESERVE_PATH, reservationBody, reservationRequests, slots, webhookRequests } from './streams.mjs';
+import { firstLoadJs, startMinimalApp } from './first-load-js.mjs';
+import { lighthouseScores } from './lighthouse.mjs';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    only: { type: 'string', default: '1,2,3,4,5,6' },
+    'base-port': { type: 'string', default: '4310' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const ONLY = new Set(values.only.split(',').map(Number));
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const BASE_PORT = Number(values['base-port']);
+const CPUS = os.availableParallelism();
+const multiCore = CPUS > 1;
+
+if (multiCore) {
+  try {
+    execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    // no taskset: unpinned
+  }
+}
+if (!fs.existsSync(path.join(ROOT, '.next', 'standalone', 'server.js'))) {
+  console.log('(building: npm run build)');
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+const children = new Set();
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+/** A server pinned to one CPU, resolved when `ready` answers. */
+async function startProcess(label, command, args, env, port, cpu = '0') {
+  const pinned = multiCore ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
+  const child = spawn(pinned[0], pinned[1], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  children.add(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`${label} exited:\n${output}`);
+    try {
+      await fetch(`${url}/api/health`);
+      return { url, child, stop: () => stopChild(child) };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`${label} did not start:\n${output}`);
+}
+
+function stopChild(child) {
+  children.delete(child);
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+const productEnv = (dataDir, port, extra = {}) => ({
+  NODE_ENV: 'production',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SEED_FILE: path.join(dataDir, 'seed.json'),
+  LOG_LEVEL: 'warn',
+  NEXT_TELEMETRY_DISABLED: '1',
+  ...extra,
+});
+const startProduct = (dataDir, port, extra, cpu) =>
+  startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, cpu);
+const startLeanApi = (dataDir, port, extra, cpu) =>
+  startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, cpu);
+const startRaw = (dataDir, port) =>
+  startProcess(
+    'raw baseline',
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', 'scripts/bench/raw-server.ts'],
+    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
+    port,
+  );
+
+async function token(url) {
+  const response = await fetch(`${url}/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: BENCH_CLIENT.clientId,
+      client_secret: BENCH_CLIENT.clientSecret,
+    }),
+  });
+  if (!response.ok) throw new Error(`token: HTTP ${response.status}`);
+  return (await response.json()).access_token;
+}
+
+/** A fresh data folder with the bench seed; the product creates and seeds its database on first start. */
+function newDataDir(label) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ic-bench-${label}-`));
+  fs.writeFileSync(path.join(dir, 'seed.json'), JSON.stringify(buildSeed()));
+  return dir;
+}
+
+function cannon(url, auth, requests, connections = CONNECTIONS, seconds = SECONDS) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+        requests,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+/** Rounds alternate which target goes first, so drift (thermal, neighbours) falls on both. */
+async function interleaved(targets, requestsFor) {
+  const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const names = Object.keys(targets);
+    if (round % 2 === 1) names.reverse();
+    for (const name of names) {
+      results[name].push(await cannon(targets[name].url, targets[name].token, requestsFor(round)));
+    }
+  }
+  return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, summarize(list)]));
+}
+
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+function summarize(results) {
+  const total = results.reduce((sum, result) => sum + result.requests.total, 0);
+  const seconds = results.reduce((sum, result) => sum + result.duration, 0);
+  const statuses = {};
+  for (const result of results)
+    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (statuses[code] ?? 0) + stat.count;
+  return {
+    rps: total / seconds,
+    p50: median(results.map((result) => result.latency.p50)),
+    p99: median(results.map((result) => result.latency.p99)),
+    errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
+    statuses,
+  };
+}
+
+const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
+function printComparison(title, summary, baseline = 'raw') {
+  console.log(`\n${title}`);
+  console.log('  target         req/s     p50 ms   p99 ms   statuses');
+  for (const [name, s] of Object.entries(summary)) {
+    const statuses = Object.entries(s.statuses)
+      .map(([code, count]) => `${code}×${count}`)
+      .join(' ');
+    console.log(
+      `  ${name.padEnd(12)} ${fmt(s.rps).padStart(8)} ${fmt(s.p50).padStart(9)} ${fmt(s.p99).padStart(8)}   ${statuses}${s.errors ? ` errors×${s.errors}` : ''}`,
+    );
+  }
+  const names = Object.keys(summary).filter((name) => name !== baseline);
+  for (const name of names) console.log(`  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput`);
+}
+
+console.log(`Integration Console benchmark — ${new Date().toISOString()}, Node ${process.version}, ${CPUS} CPUs`);
+console.log(`closed loop: ${ROUNDS} interleaved rounds × ${SECONDS} s, ${CONNECTIONS} connections (autocannon)`);
+
+let product;
+let api;
+let raw;
+let capacity;
+if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6)) {
+  const productDir = newDataDir('product');
+  product = await startProduct(productDir, BASE_PORT);
+  product.token = await token(product.url);
+  // The lean API server and the raw baseline get copies of the product's database (same schema,
+  // seed and secret), so one token works on all three.
+  await product.stop();
+  const copyOf = (label) => {
+    const dir = newDataDir(label);
+    for (const file of ['integration-console.sqlite', 'integration-console.sqlite-wal', 'auth-secret']) {
+      if (fs.existsSync(path.join(productDir, file))) fs.copyFileSync(path.join(productDir, file), path.join(dir, file));
+    }
+    return dir;
+  };
+  const apiDir = copyOf('api');
+  const rawDir = copyOf('raw');
+  product = await startProduct(productDir, BASE_PORT);
+  product.token = await token(product.url);
+  if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3)) {
+    api = await startLeanApi(apiDir, BASE_PORT + 4);
+    api.token = product.token;
+    raw = await startRaw(rawDir, BASE_PORT + 1);
+    raw.token = product.token;
+  }
+}
+
+if (ONLY.has(1)) {
+  const summary = await interleaved({ product, 'start:api': api, raw }, reservationRequests);
+  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary);
+  capacity = Object.fromEntries(Object.entries(summary).map(([name, figures]) => [name, figures.rps]));
+}
+
+if (ONLY.has(2)) {
+  console.log(`\n2. Open loop at half of each target's measured capacity for ${SECONDS * 2} s, latency from each request's scheduled time`);
+  console.log('  target        rate/s    sent    p50 ms   p99 ms   max ms   late starts');
+  for (const [name, target] of Object.entries({ product, 'start:api': api, raw })) {
+    const measured = capacity?.[name] ?? (await cannon(target.url, target.token, reservationRequests())).requests.average;
+    const rate = Math.max(10, Math.round(measured / 2));
+    const result = await openLoop({
+      url: target.url,
+      token: target.token,
+      rate,
+      seconds: SECONDS * 2,
+      slots,
+      body: reservationBody,
+      path: RESERVE_PATH,
+      offset: 0,
+    });
+    console.log(
+      `  ${name.padEnd(12)} ${String(rate).padStart(6)} ${String(result.sent).padStart(7)} ${fmt(result.p50).padStart(9)} ${fmt(result.p99).padStart(8)} ${fmt(result.max).padStart(8)}   ${result.late}`,
+    );
+  }
+}
+
+if (ONLY.has(3)) {
+  printComparison('3. Webhook PUT, closed loop', await interleaved({ product, 'start:api': api, raw }, webhookRequests));
+}
+await raw?.stop();
+await api?.stop();
+
+if (ONLY.has(5)) {
+  console.log('\n5. First-load JavaScript (gzip) per console route');
+  await firstLoadJs({ root: ROOT, url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID });
+}
+if (ONLY.has(6)) {
+  console.log('\n6. Lighthouse (mobile, Debian Chromium)');
+  const minimal = await startMinimalApp(ROOT);
+  try {
+    await lighthouseScores({ url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID, minimalUrl: minimal.url });
+  } finally {
+    minimal.stop();
+  }
+}
+await product?.stop();
+
+if (ONLY.has(4)) {
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  console.log('\n4. Reservation API on PostgreSQL: two instances against one (each instance on its own CPU)');
+  try {
+    for (const [kind, start] of [
+      ['product', startProduct],
+      ['start:api', startLeanApi],
+    ]) {
+      const database = `ic_bench_${process.pid}_${kind === 'product' ? 'next' : 'lean'}`;
+      await admin.query(`CREATE DATABASE ${database}`);
+      try {
+        await scaleOut(kind, start, adminUrl, database);
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+      }
+    }
+    console.log('  The load generator and PostgreSQL share the same two CPUs as the instances: once the machine');
+    console.log('  is busy, a second instance can only take CPU from them. Equal CPU per request with one and two');
+    console.log('  instances means the instances do not contend with each other (no shared lock, no hot row).');
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+/** One instance, then two (half the connections each, one CPU each), on one PostgreSQL database. */
+async function scaleOut(kind, start, adminUrl, database) {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  const shared = { DATABASE_URL: url.toString(), AUTH_SECRET: 'bench-shared-secret-0123456789-abcdefghij' };
+  const first = await start(newDataDir('pg1'), BASE_PORT + 2, shared, '0');
+  first.token = await token(first.url);
+  const second = await start(newDataDir('pg2'), BASE_PORT + 3, shared, multiCore ? '1' : '0');
+  const one = [];
+  const two = [];
+  const usage = { one: { cpu: 0, busy: 0, requests: 0 }, two: { cpu: 0, busy: 0, requests: 0 } };
+  const measure = async (bucket, run) => {
+    const before = { cpu: processCpuSeconds([first.child.pid, second.child.pid]), machine: machineCpu() };
+    const result = await run();
+    const after = { cpu: processCpuSeconds([first.child.pid, second.child.pid]), machine: machineCpu() };
+    usage[bucket].cpu += after.cpu - before.cpu;
+    usage[bucket].busy += (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total);
+    return result;
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    one.push(await measure('one', () => cannon(first.url, first.token, reservationRequests())));
+    const half = Math.max(1, CONNECTIONS / 2);
+    // Each instance gets half the connections; the cycle counter keeps their slots apart.
+    const pair = await measure('two', () =>
+      Promise.all([
+        cannon(first.url, first.token, reservationRequests(), half),
+        cannon(second.url, first.token, reservationRequests(), half),
+      ]),
+    );
+    two.push({
+      requests: { total: pair[0].requests.total + pair[1].requests.total },
+      duration: Math.max(pair[0].duration, pair[1].duration),
+      latency: { p50: Math.max(pair[0].latency.p50, pair[1].latency.p50), p99: Math.max(pair[0].latency.p99, pair[1].latency.p99) },
+      errors: pair[0].errors + pair[1].errors,
+      timeouts: pair[0].timeouts + pair[1].timeouts,
+      statusCodeStats: Object.fromEntries(
+        [...new Set([...Object.keys(pair[0].statusCodeStats), ...Object.keys(pair[1].statusCodeStats)])].map((code) => [
+          code,
+          { count: (pair[0].statusCodeStats[code]?.count ?? 0) + (pair[1].statusCodeStats[code]?.count ?? 0) },
+        ]),
+      ),
+    });
+  }
+  await Promise.all([first.stop(), second.stop()]);
+  const summary = { one: summarize(one), two: summarize(two) };
+  printComparison(`4. ${kind}`, summary, 'one');
+  for (const bucket of ['one', 'two']) {
+    const requests = (bucket === 'one' ? one : two).reduce((sum, result) => sum + result.requests.total, 0);
+    console.log(
+      `  ${bucket}: instance CPU ${fmt((usage[bucket].cpu * 1000) / requests, 2)} ms per request, machine ${fmt((usage[bucket].busy / ROUNDS) * 100)}% busy`,
+    );
+  }
+}
+
+/** User + system CPU seconds of these processes and their descendants, from /proc (Linux). */
+function processCpuSeconds(pids) {
+  const ticks = 100; // USER_HZ on Linux
+  let total = 0;
+  const seen = new Set();
+  const visit = (pid) => {
+    if (seen.has(pid)) return;
+    seen.add(pid);
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / ticks;
+      const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+      for (const child of children ? children.split(' ') : []) visit(Number(child));
+    } catch {
+      // gone, or not Linux
+    }
+  };
+  for (const pid of pids) visit(pid);
+  return total;
+}
+
+/** The whole machine's busy and total CPU time, from /proc/stat. */
+function machineCpu() {
+  try {
+    const [, ...times] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const idle = times[3] + (times[4] ?? 0);
+    const total = times.reduce((sum, value) => sum + value, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return { busy: 0, total: 1 };
+  }
+}
+process.exit(0);

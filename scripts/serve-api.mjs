@@ -1,0 +1,9 @@
+// `npm run start:api`: the lean API server (lib/api-server), built by `npm run build`. It serves
+// the API operations without Next's request pipeline, listening on PORT (3001) and HOST (all
+// interfaces); the same entry checks as `npm start` apply (server-entry.mjs). Behind a load
+// balancer, send the API paths here and everything else to `npm start` (docs/production.md).
+import path from 'node:path';
+import './server-entry.mjs';
+
+process.env.NODE_ENV = 'production';
+await import(path.resolve(import.meta.dirname, '..', '.next', 'api-server', 'server.mjs'));
