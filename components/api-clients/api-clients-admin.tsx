@@ -17,6 +17,7 @@ import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import { Form } from '@/components/ui/form';
 
 /**
  * API clients for staff admins: the list (state, scopes, last token), a new client, and per client
@@ -184,7 +185,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
   const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
   return (
     <Card title={t('apiClients.newTitle')} titleId="new-client-title" description={t('apiClients.newHelp')}>
-      <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
+      <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {text('clientId')}
           {text('name')}
@@ -209,7 +210,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
             {t('apiClients.create')}
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
 import { formText } from '@/components/ui/form-text';
+import { Form } from '@/components/ui/form';
 
 /** next-auth's `error` values and what the form says about them. */
 const ERROR_MESSAGES: Record<string, MessageKey> = { CredentialsSignin: 'signIn.invalid', locked: 'signIn.locked' };
@@ -85,7 +86,7 @@ export function SignInForm({ returnTo, notice }: { returnTo?: string; notice?: s
   }
 
   return (
-    <form onSubmit={handleSubmit} className="flex flex-col gap-4" noValidate>
+    <Form onSubmit={handleSubmit} className="flex flex-col gap-4" noValidate>
       {notice && !error ? (
         <Alert tone="info" role="status">
           {notice}
@@ -107,6 +108,6 @@ export function SignInForm({ returnTo, notice }: { returnTo?: string; notice?: s
       <Button type="submit" disabled={pending} className="mt-1 w-full">
         {pending ? t('signIn.submitting') : t('signIn.submit')}
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -10,6 +10,7 @@ import { useLocale, useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
 import { brasiliaDateTime, brasiliaInputToIso } from '@/lib/i18n/brasilia-time';
 import { formText } from '@/components/ui/form-text';
+import { Form } from '@/components/ui/form';
 
 const sameFilters = (a: FreeSlotFilters, b: FreeSlotFilters) => a.de === b.de && a.ate === b.ate && a.cdAgenda === b.cdAgenda;
 
@@ -36,7 +37,7 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
 
   return (
     <Card title={t('slots.title')} titleId="slots-title" description={t('slots.intro')}>
-      <form
+      <Form
         onSubmit={handleSubmit}
         className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_8rem_auto] sm:items-end"
         aria-label={t('slots.title')}
@@ -53,7 +54,7 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
         <Button type="submit" variant="secondary">
           {t('slots.search')}
         </Button>
-      </form>
+      </Form>
       <p role="status" className="mt-2 min-h-5 text-xs text-slate-600" data-testid="slots-fetching">
         {slots.isFetching && !slots.isPending ? t('slots.searching') : null}
       </p>

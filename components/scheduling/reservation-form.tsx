@@ -12,6 +12,7 @@ import type { MessageKey } from '@/lib/i18n';
 import type { Procedure } from '@/lib/scheduling/contract';
 import { IE_LADO, IE_OPCAO, NM_USUARIO_MAX, TOKEN_RESERVA_MAX } from '@/lib/scheduling/fields';
 import { chosenProcedure, type ReservationFormValues } from '@/lib/scheduling/reservation-form-values';
+import { Form } from '@/components/ui/form';
 
 type Name = keyof ReservationFormValues;
 type Need = 'required' | 'optional';
@@ -200,7 +201,7 @@ export function ReservationForm({
   const usualDuration = exam && String(exam.NR_MIN_DURACAO) !== duration.trim() ? exam.NR_MIN_DURACAO : undefined;
   return (
     <Card title={t('scheduling.formTitle')} titleId="request-title">
-      <form
+      <Form
         id={formId}
         tabIndex={-1}
         onSubmit={onSubmit}
@@ -250,7 +251,7 @@ export function ReservationForm({
             {sending ? t('scheduling.sending') : ieOpcao === 'CR' ? t('scheduling.submitCR') : t('scheduling.submitR')}
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -10,6 +10,7 @@ import { useToast } from '@/components/ui/toast';
 import { apiPath, routes } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { useLocale, useT } from '@/lib/i18n/client';
+import { Form } from '@/components/ui/form';
 
 /**
  * The signed-in user's own password: the current one, then the new one twice. The inputs are not
@@ -51,7 +52,7 @@ export function ChangePasswordForm() {
   );
   return (
     <Card title={t('password.changeTitle')} titleId="password-title">
-      <form
+      <Form
         ref={form}
         noValidate
         className="flex max-w-sm flex-col gap-4"
@@ -72,7 +73,7 @@ export function ChangePasswordForm() {
             {t('password.save')}
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 }

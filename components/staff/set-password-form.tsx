@@ -9,6 +9,7 @@ import { formText } from '@/components/ui/form-text';
 import { apiPath, routes } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { useLocale, useT } from '@/lib/i18n/client';
+import { Form } from '@/components/ui/form';
 
 /**
  * Sets the password a one-time link allows; the server's rules answer field by field. Plain state,
@@ -47,7 +48,7 @@ export function SetPasswordForm({ token }: { token: string }) {
   const passwordError = errorOf('senha');
   const tokenError = errorOf('token') ?? (token ? undefined : t('validation.code.passwordLinkInvalid'));
   return (
-    <form
+    <Form
       noValidate
       className="flex flex-col gap-4"
       onSubmit={(event) => {
@@ -87,6 +88,6 @@ export function SetPasswordForm({ token }: { token: string }) {
       <Button type="submit" disabled={state.status === 'pending' || !token}>
         {t('password.save')}
       </Button>
-    </form>
+    </Form>
   );
 }

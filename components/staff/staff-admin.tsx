@@ -16,6 +16,7 @@ import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver } from '@/lib/client/form-errors';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { PasswordLink, StaffView } from '@/lib/staff/contract';
+import { Form } from '@/components/ui/form';
 
 /**
  * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
@@ -178,7 +179,7 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
   return (
     <Card title={t('staffAdmin.newTitle')} titleId="new-staff-title" description={t('staffAdmin.newHelp')}>
-      <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
+      <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="staff-email" label={t('staffAdmin.email')} error={errors.email?.message}>
             <Input
@@ -218,7 +219,7 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
             {t('staffAdmin.create')}
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -22,6 +22,7 @@ import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/field
 import { EventToggles } from './event-toggles';
 import { HeadersEditor } from './headers-editor';
 import type { WebhookFormValues } from './webhook-editor';
+import { Form } from '@/components/ui/form';
 
 /**
  * A new configuration (staff): the tenant it belongs to, then the editor's own sections (receiver,
@@ -114,7 +115,7 @@ export function WebhookCreate() {
 
   return (
     <FormProvider {...form}>
-      <form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-5">
+      <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-5">
         <div>
           <Link href="/webhooks" className="text-sm text-slate-700 hover:underline">
             ← {t('webhook.backToList')}
@@ -159,7 +160,7 @@ export function WebhookCreate() {
             {create.isPending ? t('common.saving') : t('webhook.create')}
           </Button>
         </div>
-      </form>
+      </Form>
     </FormProvider>
   );
 }

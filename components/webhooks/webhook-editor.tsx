@@ -25,6 +25,7 @@ import { HeadersEditor } from './headers-editor';
 import { DeliveriesPanel } from './deliveries-panel';
 import { DeliveryStateCard } from './delivery-state-card';
 import { EventToggles } from './event-toggles';
+import { Form } from '@/components/ui/form';
 
 export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
 
@@ -90,13 +91,16 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
   const queryClient = useQueryClient();
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
+  const [initialValues] = useState(() => formValuesOf(config));
   const form = useForm<WebhookFormValues>({
-    defaultValues: formValuesOf(config),
+    defaultValues: initialValues,
     resolver: contractResolver(() => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchema), messages),
     mode: 'onChange',
   });
   const { register, handleSubmit, formState, setError } = form;
-  const confirmDiscard = useUnsavedChanges(formState.isDirty);
+  // The values as they are now, not RHF's rendered isDirty (see useUnsavedChanges). They are plain
+  // JSON built in the same key order as the initial values, so their serialisations compare.
+  const confirmDiscard = useUnsavedChanges(() => JSON.stringify(form.getValues()) !== JSON.stringify(initialValues));
   const leaveUnlessKept = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!confirmDiscard(t('webhook.discardConfirm'))) event.preventDefault();
   };
@@ -143,7 +147,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
   return (
     <FormProvider {...form}>
       <BackToList onNavigate={leaveUnlessKept} />
-      <form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate className="flex flex-col gap-5">
+      <Form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate className="flex flex-col gap-5">
         <div className="flex flex-col gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">{t('webhook.editTitle')}</h1>
           <p className="font-mono text-sm break-all text-slate-600">{config.url}</p>
@@ -223,7 +227,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
             {save.isPending ? t('common.saving') : t('common.save')}
           </Button>
         </div>
-      </form>
+      </Form>
     </FormProvider>
   );
 }

@@ -11,6 +11,7 @@ import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
 import { Badge } from '@/components/ui/badge';
 import { QueryStatus } from '@/components/console/query-status';
 import { cn } from '@/components/ui/cn';
+import { Form } from '@/components/ui/form';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -26,7 +27,7 @@ export function WebhookList() {
 
   return (
     <div className="flex flex-col gap-4">
-      <form role="search" onSubmit={(event) => (event.preventDefault(), setSearch(typed.trim()))} className="max-w-xl">
+      <Form role="search" onSubmit={(event) => (event.preventDefault(), setSearch(typed.trim()))} className="max-w-xl">
         <Field id="webhook-search" label={t('webhooks.search')} description={t('webhooks.searchHint')}>
           <Input
             id="webhook-search"
@@ -38,7 +39,7 @@ export function WebhookList() {
             autoComplete="off"
           />
         </Field>
-      </form>
+      </Form>
 
       <div aria-live="polite">
         <QueryStatus query={list} empty={t('webhooks.empty')}>

@@ -40,6 +40,8 @@ test.describe('console sign-in, roles and brute-force protection', () => {
       if (request.url().includes('/api/auth/callback')) sent++;
     });
     await page.goto('/sign-in');
+    // The e-mail field is focused once the form is ready (it is disabled until hydration).
+    await expect(page.getByLabel('E-mail')).toBeFocused();
     await page.getByRole('button', { name: 'Entrar' }).click();
     await expect(page.locator('#email-error')).toHaveText('Informe o e-mail.');
     await expect(page.locator('#password-error')).toHaveText('Informe a senha.');

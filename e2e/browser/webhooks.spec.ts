@@ -155,6 +155,35 @@ test.describe('webhook configuration editor', () => {
     expect(await beforeUnload).toBe('beforeunload');
   });
 
+  test('on a slow network the form waits for the page to be ready, and an edit made just before Cancelar still counts', async ({
+    page,
+  }) => {
+    await signIn(page, STAFF.webhooks, '/webhooks');
+    await openEditor(page, 'receptor-a5');
+    const editor = page.url();
+    // Every script arrives 2 s late: the server-rendered form is on screen well before React runs,
+    // and the contract (loaded on the first check) is still on its way when Cancelar is clicked.
+    await page.route('**/_next/static/chunks/**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue();
+    });
+    await page.goto(editor, { waitUntil: 'commit' });
+    const url = page.getByLabel('url', { exact: true });
+    await expect(url).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Salvar' })).toBeDisabled();
+
+    await url.fill('https://mudado-cedo-a5.exemplo.com.br/hooks');
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Cancelar' }).click();
+    await expect.poll(() => dialogs).toEqual(['Há alterações não salvas. Descartá-las e sair?']);
+    await expect(url).toHaveValue('https://mudado-cedo-a5.exemplo.com.br/hooks');
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
   test('a malformed id is a real 404 with one main landmark', async ({ page }) => {
     await signIn(page, STAFF.webhooks, '/webhooks');
     const response = await page.goto('/webhooks/nao-e-um-uuid');
