@@ -20,7 +20,7 @@ import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-policy';
+import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
 import { HeadersEditor } from './headers-editor';
 import { DeliveriesPanel } from './deliveries-panel';
 import { DeliveryStateCard } from './delivery-state-card';

@@ -10,7 +10,8 @@ import {
   MAX_HEADERS_TOTAL_BYTES,
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, normalizeWebhookUrl, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
+import { normalizeWebhookUrl } from './url-form';
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 
 /**
  * The webhook configuration contract (service-interface.md §2.1, §4.1). No server imports: the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asciiFormOfUnicodeHost, checkWebhookUrl, normalizeWebhookUrl, isPrivateHost, STRICT_URL_POLICY } from './url-policy';
+import { checkWebhookUrl, isPrivateHost, STRICT_URL_POLICY } from './url-policy';
 import { FORBIDDEN_TARGETS, PUBLIC_TARGETS } from './url-policy.cases';
 
 describe('checkWebhookUrl (strict policy)', () => {
@@ -76,23 +76,6 @@ describe('isPrivateHost on canonical hosts', () => {
   it('reads the NAT64 and 6to4 embeddings of public addresses as public', () => {
     expect(isPrivateHost('[64:ff9b::808:808]')).toBe(false);
     expect(isPrivateHost('[2002:808:808::1]')).toBe(false);
-  });
-});
-
-describe('normalizeWebhookUrl and asciiFormOfUnicodeHost', () => {
-  it.each([
-    ['https://аpple.com/hooks', 'https://xn--pple-43d.com/hooks'],
-    ['https://Receptor.Exemplo.com.br', 'https://receptor.exemplo.com.br/'],
-    ['https://münchen.exemplo.de:8443/a?b=1', 'https://xn--mnchen-3ya.exemplo.de:8443/a?b=1'],
-  ])('stores %j as %j', (raw, normalized) => {
-    expect(normalizeWebhookUrl(raw)).toBe(normalized);
-  });
-
-  it('names the ASCII form only when the host is internationalised', () => {
-    expect(asciiFormOfUnicodeHost('https://аpple.com/x')).toBe('https://xn--pple-43d.com/x');
-    expect(asciiFormOfUnicodeHost('https://apple.com/ação')).toBeUndefined();
-    expect(asciiFormOfUnicodeHost('https://apple.com/x')).toBeUndefined();
-    expect(asciiFormOfUnicodeHost('not a url ç')).toBeUndefined();
   });
 });
 
