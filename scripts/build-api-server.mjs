@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { servedByApiServer } from '../lib/api-server/paths.mjs';
+import { API_SERVER_BUNDLE, servedByApiServer } from '../lib/api-server/paths.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const API_DIR = path.join(ROOT, 'app', 'api');
-export const OUTFILE = path.join(ROOT, '.next', 'api-server', 'server.mjs');
+const OUTFILE = path.join(ROOT, ...API_SERVER_BUNDLE);
 
 const routes = fs
   .readdirSync(API_DIR, { recursive: true })

@@ -4,6 +4,7 @@
 // balancer, send the API paths here and everything else to `npm start` (docs/production.md).
 import path from 'node:path';
 import './server-entry.mjs';
+import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
 
 process.env.NODE_ENV = 'production';
-await import(path.resolve(import.meta.dirname, '..', '.next', 'api-server', 'server.mjs'));
+await import(path.resolve(import.meta.dirname, '..', ...API_SERVER_BUNDLE));

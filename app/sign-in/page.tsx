@@ -3,7 +3,7 @@ import { SignInForm } from '@/components/auth/sign-in-form';
 import { SsoSignInButton } from '@/components/auth/sso-sign-in-button';
 import { Alert } from '@/components/ui/alert';
 import { env } from '@/lib/config/env';
-import { SSO_PROVIDER_ID } from '@/lib/auth/sso';
+import { SSO_PROVIDER_ID, type SsoRefusal } from '@/lib/auth/sso';
 import type { MessageKey } from '@/lib/i18n';
 import { LanguageSwitch } from '@/components/console/language-switch';
 import { currentStaff, homePathFor } from '@/lib/auth/console-session';
@@ -20,11 +20,12 @@ export async function generateMetadata() {
  * What the page says about an `?error=` it was sent back with: a refused single sign-on (sso.ts)
  * or any of next-auth's own OAuth errors (provider down, state mismatch, cancelled…).
  */
-const SSO_ERRORS: Record<string, MessageKey> = {
+const SSO_ERRORS: Record<SsoRefusal, MessageKey> = {
   SsoNoRole: 'signIn.ssoNoRole',
   SsoNoEmail: 'signIn.ssoNoEmail',
   SsoDisabled: 'signIn.ssoDisabled',
   SsoConflict: 'signIn.ssoConflict',
+  SsoUnverifiedEmail: 'signIn.ssoUnverifiedEmail',
 };
 
 function firstParam(value: string | string[] | undefined): string | undefined {
@@ -40,7 +41,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const t = await getT();
   const notice = params.signedOut ? t('signIn.signedOut') : params.expired ? t('signIn.expired') : undefined;
   const errorCode = firstParam(params.error);
-  const ssoError = errorCode ? (SSO_ERRORS[errorCode] ?? 'signIn.ssoFailed') : undefined;
+  // Own keys only: `?error=constructor` must not find Object.prototype's.
+  const ssoError = errorCode
+    ? Object.hasOwn(SSO_ERRORS, errorCode)
+      ? SSO_ERRORS[errorCode as SsoRefusal]
+      : 'signIn.ssoFailed'
+    : undefined;
   const { sso, PASSWORD_SIGN_IN } = env();
   return (
     <div className="flex min-h-screen flex-col">

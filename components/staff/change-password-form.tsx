@@ -14,8 +14,8 @@ import { Form } from '@/components/ui/form';
 
 /**
  * The signed-in user's own password: the current one, then the new one twice. The inputs are not
- * controlled: what was typed (or filled in by a password manager) before the page finished loading
- * is read from the form at submit, never reset to React's empty state.
+ * controlled: what a password manager filled in is read from the form at submit, never reset to
+ * React's empty state.
  */
 export function ChangePasswordForm() {
   const t = useT();

@@ -14,7 +14,7 @@ import { Form } from '@/components/ui/form';
 /**
  * Sets the password a one-time link allows; the server's rules answer field by field. Plain state,
  * not TanStack Query: this public page lives outside the console's providers. The inputs are not
- * controlled, so what was typed before the page finished loading is read at submit, not lost.
+ * controlled, so what a password manager filled in is read at submit, not lost.
  */
 export function SetPasswordForm({ token }: { token: string }) {
   const t = useT();

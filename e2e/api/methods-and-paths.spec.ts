@@ -46,6 +46,15 @@ test('a method a path does not serve → 405 problem+json with that path’s All
   }
 });
 
+test('HEAD is answered like GET, without a body, wherever GET is served', async ({ request }) => {
+  const health = await request.head('/api/health');
+  expect(health.status()).toBe(200);
+  expect(await health.body()).toHaveLength(0);
+  // Without a session it is the same 401 as GET's: HEAD goes through the same wrapper.
+  const list = await request.head(concrete(operations.listWebhookConfigurations.path));
+  expect(list.status()).toBe(401);
+});
+
 test('TRACE → 405 problem+json with Allow, not a 500', async ({ baseURL }) => {
   for (const [path, methods] of pathsAndMethods()) {
     const response = await requestFrom('127.0.0.1', `${baseURL}${concrete(path)}`, { method: 'TRACE' });

@@ -19,10 +19,16 @@ let admin: APIRequestContext;
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   mail = await new MailServer().start();
+  const port = Number(process.env.E2E_PORT ?? 3210) + 55;
   server = await startServer({
-    port: Number(process.env.E2E_PORT ?? 3210) + 55,
+    port,
     dataDir: newDataDir('mail'),
-    env: { SMTP_URL: mail.url(), SMTP_FROM: 'Integration Console <no-reply@hospital.exemplo.com.br>', SMTP_TIMEOUT_MS: '2000' },
+    env: {
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      SMTP_URL: mail.url(),
+      SMTP_FROM: 'Integration Console <no-reply@hospital.exemplo.com.br>',
+      SMTP_TIMEOUT_MS: '2000',
+    },
   });
   admin = await playwright.request.newContext({ baseURL: server.url, extraHTTPHeaders: { origin: server.url } });
   expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();

@@ -105,6 +105,31 @@ test('a user whose groups map to no console role is refused with a clear message
   await admin.dispose();
 });
 
+test('an existing password account is linked only when the provider verified the address', async ({ page, playwright }) => {
+  // Not verified: someone who set a staff member's address at the provider must not become them.
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
+  await signInAtProvider(page, OIDC_USERS.unverifiedTwin.login);
+  await expect(page).toHaveURL(/\/sign-in\?error=SsoUnverifiedEmail/);
+  await expect(page.getByRole('alert').filter({ hasText: /\S/ })).toHaveText(
+    'Já existe neste console uma conta com o seu e-mail, mas o provedor de identidade não confirma que o endereço é seu. Fale com o administrador.',
+  );
+  const owner = await playwright.request.newContext({ baseURL: server.url });
+  expect(await signInWithPassword(owner, STAFF.webhooks.email, STAFF.webhooks.password)).toBeNull();
+  await owner.dispose();
+
+  // Verified: the account becomes this person's SSO account, and its old password stops working.
+  await page.context().clearCookies();
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
+  await signInAtProvider(page, OIDC_USERS.verifiedTwin.login);
+  await expect(page).toHaveURL(`${server.url}/scheduling`);
+  await expect(page.getByTestId('signed-in-user')).toContainText(OIDC_USERS.verifiedTwin.name);
+  const former = await playwright.request.newContext({ baseURL: server.url });
+  expect(await signInWithPassword(former, STAFF.scheduling.email, STAFF.scheduling.password)).not.toBeNull();
+  await former.dispose();
+});
+
 test('with PASSWORD_SIGN_IN=false the console offers only single sign-on, and the password callback refuses', async ({
   page,
   playwright,

@@ -18,6 +18,16 @@ export const OIDC_USERS = {
   },
   /** Only groups the console does not map: refused. */
   unmapped: { login: 'vitor.visitante', name: 'Vitor Visitante', email: 'vitor.visitante@sso.exemplo.com.br', groups: ['todos'] },
+  /** The address of an existing password account (test-seed STAFF.scheduling), verified by the provider: linked. */
+  verifiedTwin: { login: 'carla.sso', name: 'Carla Agenda (SSO)', email: 'agenda@e2e.exemplo.com.br', groups: ['agendamento'] },
+  /** The address of another password account (STAFF.webhooks), not verified by the provider: refused. */
+  unverifiedTwin: {
+    login: 'impostor',
+    name: 'Alguém',
+    email: 'webhooks@e2e.exemplo.com.br',
+    emailVerified: false,
+    groups: ['agendamento'],
+  },
 } as const;
 
 export const OIDC_CLIENT = { id: 'integration-console', secret: 'segredo-do-cliente-oidc-e2e-2026' };
@@ -63,9 +73,10 @@ export class OidcProvider {
       findAccount: (_ctx, id) => {
         const user = Object.values(OIDC_USERS).find((candidate) => candidate.login === id);
         if (!user) return undefined;
+        const emailVerified = 'emailVerified' in user ? user.emailVerified : true;
         return {
           accountId: id,
-          claims: () => ({ sub: id, name: user.name, email: user.email, email_verified: true, groups: [...user.groups] }),
+          claims: () => ({ sub: id, name: user.name, email: user.email, email_verified: emailVerified, groups: [...user.groups] }),
         };
       },
     };

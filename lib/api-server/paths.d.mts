@@ -1,2 +1,3 @@
 export declare const NEXT_ONLY_API_PREFIXES: readonly string[];
 export declare function servedByApiServer(pathname: string): boolean;
+export declare const API_SERVER_BUNDLE: readonly string[];

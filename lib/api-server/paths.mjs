@@ -8,3 +8,6 @@ export const NEXT_ONLY_API_PREFIXES = ['/api/auth', '/api/docs'];
 export function servedByApiServer(pathname) {
   return pathname.startsWith('/api/') && !NEXT_ONLY_API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
+
+/** The lean API server's bundle, written by scripts/build-api-server.mjs and run by scripts/serve-api.mjs. */
+export const API_SERVER_BUNDLE = ['.next', 'api-server', 'server.mjs'];

@@ -70,7 +70,8 @@ async function answer(table: RouteTable, incoming: http.IncomingMessage, method:
     return problemResponse(problems.malformedPath());
   }
   if (!matched) return problemResponse(problems.notFound('No API operation has this path.'));
-  const handler = matched.module[method];
+  // Route modules export no HEAD: Next answers it with GET's handler (the body dropped in send), and so does this server.
+  const handler = matched.module[method] ?? (method === 'HEAD' ? matched.module.GET : undefined);
   if (handler) {
     try {
       return await handler(toRequest(incoming, url), { params: Promise.resolve(matched.params) });

@@ -1,18 +1,21 @@
 import 'server-only';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
+import { cache } from 'react';
 import { hasCapability, type Capability, type StaffPrincipal } from './principal';
 import { staffFromSession } from './staff-session';
 
 /**
  * The session check of console pages. It reads the cookie through the same function the API routes
  * use, so a page and the API it calls always agree on who is signed in and with which roles.
+ * Once per render (React's cache): the console layout and its page both ask, and each ask reads
+ * the staff account from the database.
  */
-export async function currentStaff(): Promise<StaffPrincipal | undefined> {
+export const currentStaff = cache(async (): Promise<StaffPrincipal | undefined> => {
   const cookieHeader = (await cookies()).toString();
   if (!cookieHeader) return undefined;
   return staffFromSession(new Request('http://console.internal/', { headers: { cookie: cookieHeader } }));
-}
+});
 
 export async function requireStaff(returnTo = '/'): Promise<StaffPrincipal> {
   const staff = await currentStaff();

@@ -24,7 +24,12 @@ export async function hashSecret(secret: string): Promise<string> {
 
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  if (scheme !== 'scrypt' || !salt || !hash) {
+    // As much work as a real check: an account without a password (SSO's '!') must not answer
+    // faster than one with a password, or timing would tell which accounts use single sign-on.
+    await verifySecret(secret, await decoySecretHash());
+    return false;
+  }
   const expected = Buffer.from(hash, 'base64url');
   const actual = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);

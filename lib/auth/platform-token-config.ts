@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { booleanFlag } from '@/lib/config/boolean-flag';
 import { claimPathSchema } from './claim-path';
+import { isLoopbackHost } from '@/lib/config/loopback';
 
 /**
  * Settings for accepting the integration platform's own access tokens (JWTs signed with its keys,
@@ -36,8 +37,7 @@ export function checkPlatformTokenEnv(value: PlatformEnv, ctx: z.RefinementCtx):
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   if (value.PLATFORM_JWKS_URL) {
     const url = new URL(value.PLATFORM_JWKS_URL);
-    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
       issue('PLATFORM_JWKS_URL', 'must be https:// (plain http only for a loopback address)');
     }
     if (!value.PLATFORM_TOKEN_ISSUER) issue('PLATFORM_TOKEN_ISSUER', 'is required with PLATFORM_JWKS_URL');

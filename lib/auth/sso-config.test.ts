@@ -6,7 +6,7 @@ import { mappedRoles, parseRoleMap } from './sso-config';
 const saved = { ...process.env };
 
 function configure(vars: Record<string, string>) {
-  for (const key of Object.keys(process.env)) if (/^(OIDC_|SMTP_|PASSWORD_SIGN_IN)/.test(key)) delete process.env[key];
+  for (const key of Object.keys(process.env)) if (/^(OIDC_|SMTP_|PASSWORD_SIGN_IN|NEXTAUTH_URL)/.test(key)) delete process.env[key];
   Object.assign(process.env, vars);
   resetEnvForTests();
 }
@@ -16,7 +16,10 @@ afterEach(() => {
   resetEnvForTests();
 });
 
+const consoleUrl = { NEXTAUTH_URL: 'https://console.hospital.example' };
+
 const sso = {
+  ...consoleUrl,
   OIDC_ISSUER: 'https://login.microsoftonline.com/tenant/v2.0/',
   OIDC_CLIENT_ID: 'console',
   OIDC_CLIENT_SECRET: 'segredo',
@@ -42,7 +45,7 @@ describe('single sign-on settings', () => {
   it('name each missing or wrong variable', () => {
     configure({ OIDC_ISSUER: 'http://sso.hospital.example' });
     expect(() => env()).toThrow(
-      /OIDC_ISSUER: must be https[\s\S]*OIDC_CLIENT_ID: is required[\s\S]*OIDC_CLIENT_SECRET[\s\S]*OIDC_ROLE_MAP: is required/,
+      /OIDC_ISSUER: must be https[\s\S]*NEXTAUTH_URL: is required with OIDC_ISSUER[\s\S]*OIDC_CLIENT_ID: is required[\s\S]*OIDC_CLIENT_SECRET[\s\S]*OIDC_ROLE_MAP: is required/,
     );
     configure({ ...sso, OIDC_ROLE_MAP: 'grupo=root' });
     expect(() => env()).toThrow(/OIDC_ROLE_MAP: "root" is not one of admin, webhooks, scheduling/);
@@ -71,12 +74,14 @@ describe('single sign-on settings', () => {
 });
 
 describe('mail settings', () => {
-  it('need a sender with the server, and only smtp:// or smtps://', () => {
-    configure({ SMTP_URL: 'smtp://relay.hospital.example:587' });
+  it('need a sender and the console URL with the server, and only smtp:// or smtps://', () => {
+    configure({ ...consoleUrl, SMTP_URL: 'smtp://relay.hospital.example:587' });
     expect(() => env()).toThrow(/SMTP_FROM: is required with SMTP_URL/);
-    configure({ SMTP_URL: 'http://relay.hospital.example', SMTP_FROM: 'a@b.c' });
+    configure({ SMTP_URL: 'smtp://relay.hospital.example:587', SMTP_FROM: 'a@b.c' });
+    expect(() => env()).toThrow(/NEXTAUTH_URL: is required with SMTP_URL/);
+    configure({ ...consoleUrl, SMTP_URL: 'http://relay.hospital.example', SMTP_FROM: 'a@b.c' });
     expect(() => env()).toThrow(/SMTP_URL: must be smtp:/);
-    configure({ SMTP_URL: 'smtps://u:p@relay.hospital.example:465', SMTP_FROM: 'Console <no-reply@hospital.example>' });
+    configure({ ...consoleUrl, SMTP_URL: 'smtps://u:p@relay.hospital.example:465', SMTP_FROM: 'Console <no-reply@hospital.example>' });
     expect(env().SMTP_TIMEOUT_MS).toBe(10_000);
   });
 });

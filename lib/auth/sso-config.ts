@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { booleanFlag } from '@/lib/config/boolean-flag';
 import { claimPathSchema } from './claim-path';
 import { STAFF_ROLES, type StaffRole } from './roles';
+import { isLoopbackHost } from '@/lib/config/loopback';
 
 /**
  * Single sign-on for staff (issue 11 §4): next-auth's OpenID Connect sign-in against the
@@ -59,7 +60,7 @@ export function parseRoleMap(text: string): Map<string, StaffRole[]> | { error: 
   return map;
 }
 
-export function checkSsoEnv(value: SsoEnv, ctx: z.RefinementCtx): void {
+export function checkSsoEnv(value: SsoEnv & { NEXTAUTH_URL?: string }, ctx: z.RefinementCtx): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
   if (!value.OIDC_ISSUER) {
     for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_MAP'] as const) {
@@ -69,8 +70,10 @@ export function checkSsoEnv(value: SsoEnv, ctx: z.RefinementCtx): void {
     return;
   }
   const url = new URL(value.OIDC_ISSUER);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !loopback) issue('OIDC_ISSUER', 'must be https:// (plain http only for a loopback address)');
+  if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname))
+    issue('OIDC_ISSUER', 'must be https:// (plain http only for a loopback address)');
+  // next-auth builds the callback URL the provider redirects to from it (else http://localhost:3000).
+  if (!value.NEXTAUTH_URL) issue('NEXTAUTH_URL', 'is required with OIDC_ISSUER: the console URL the provider sends people back to');
   if (!value.OIDC_CLIENT_ID) issue('OIDC_CLIENT_ID', 'is required with OIDC_ISSUER');
   if (!value.OIDC_CLIENT_SECRET) issue('OIDC_CLIENT_SECRET', 'is required with OIDC_ISSUER');
   if (!value.OIDC_ROLE_MAP) issue('OIDC_ROLE_MAP', 'is required with OIDC_ISSUER: which provider roles open which console roles');

@@ -1,9 +1,11 @@
 import 'server-only';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
+import { z } from 'zod';
 import { getDb } from '@/lib/data';
 import type { DbRow } from '@/lib/db/dialect';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { log } from '@/lib/log';
+import { hasControlCharacters, hasInvisibleCharacters } from '@/lib/validation/text';
 import { claimAt } from './claim-path';
 import { mappedRoles, type SsoConfig } from './sso-config';
 import { parseRoles } from './staff-session';
@@ -19,8 +21,7 @@ import { parseRoles } from './staff-session';
 export const SSO_PROVIDER_ID = 'oidc';
 
 /** Why a provider's user gets no session; the sign-in page explains each (`?error=`). */
-export const SSO_REFUSALS = ['SsoNoRole', 'SsoNoEmail', 'SsoDisabled', 'SsoConflict'] as const;
-export type SsoRefusal = (typeof SSO_REFUSALS)[number];
+export type SsoRefusal = 'SsoNoRole' | 'SsoNoEmail' | 'SsoDisabled' | 'SsoConflict' | 'SsoUnverifiedEmail';
 
 type SsoUser = { id: string; name: string; email: string; refusal?: SsoRefusal };
 
@@ -49,19 +50,38 @@ export function ssoSignInVerdict(user: object): true | string {
   return refusal ? `/sign-in?error=${refusal}` : true;
 }
 
+const emailSchema = z.email().max(254);
+
+function asEmail(candidate: unknown): string | undefined {
+  return typeof candidate === 'string' && emailSchema.safeParse(candidate).success ? candidate.toLowerCase() : undefined;
+}
+
+/** The address a new account is made with. Entra ID often has no `email` for work accounts; its preferred_username is the UPN. */
 function emailOf(claims: Record<string, unknown>): string | undefined {
-  // Entra ID often has no `email` for work accounts; its preferred_username is the UPN (an address).
-  for (const candidate of [claims.email, claims.preferred_username]) {
-    if (typeof candidate === 'string' && /^[^\s@]+@[^\s@]+$/.test(candidate) && candidate.length <= 254) return candidate.toLowerCase();
-  }
-  return undefined;
+  return asEmail(claims.email) ?? asEmail(claims.preferred_username);
+}
+
+/**
+ * The address the provider vouches for, the only one that may take over an existing console
+ * account: `email` with OIDC's `email_verified: true`, or Entra ID's `xms_edov: true` (the domain's
+ * owner verified it). Without this check, anyone able to set their own e-mail at the provider to
+ * a staff member's address would sign in as that staff member ("nOAuth").
+ */
+function verifiedEmailOf(claims: Record<string, unknown>): string | undefined {
+  return claims.email_verified === true || claims.xms_edov === true ? asEmail(claims.email) : undefined;
+}
+
+/** The provider's `name`, unless it carries characters the staff form would refuse (control, invisible). */
+function displayNameOf(claims: Record<string, unknown>): string | undefined {
+  const name = typeof claims.name === 'string' ? claims.name.trim().slice(0, 200) : '';
+  return name && !hasControlCharacters(name) && !hasInvisibleCharacters(name) ? name : undefined;
 }
 
 async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>): Promise<SsoUser> {
   const subject = `${config.issuer}#${String(claims.sub)}`;
   const roles = mappedRoles(claimAt(claims, config.rolesClaim), config.roleMap);
   const email = emailOf(claims);
-  const name = (typeof claims.name === 'string' && claims.name.trim().slice(0, 200)) || email || 'SSO';
+  const name = displayNameOf(claims) || email || 'SSO';
   const refuse = (refusal: SsoRefusal): SsoUser => {
     // The subject's hash would do as well; the issuer and refusal are what an operator needs.
     log.info('auth.sso_refused', { refusal, rolesClaimPresent: claimAt(claims, config.rolesClaim) !== undefined });
@@ -72,11 +92,12 @@ async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>
 
   const db = await getDb();
   const bySubject = (await db('staff_users').where({ sso_subject: subject }).first()) as DbRow | undefined;
-  // A password account with the same (provider-verified) address becomes this person's SSO account.
-  const byEmail =
-    bySubject ?? (claims.email_verified === false ? undefined : ((await db('staff_users').where({ email }).first()) as DbRow | undefined));
-  const row = bySubject ?? byEmail;
-  if (row && !bySubject && row.sso_subject) return refuse('SsoConflict');
+  const sameEmail = bySubject ? undefined : ((await db('staff_users').where({ email }).first()) as DbRow | undefined);
+  if (sameEmail?.sso_subject) return refuse('SsoConflict');
+  // A password account with the same address becomes this person's SSO account only when the
+  // provider vouches for the address.
+  if (sameEmail && email !== verifiedEmailOf(claims)) return refuse('SsoUnverifiedEmail');
+  const row = bySubject ?? sameEmail;
   if (row && row.disabled_at !== null && row.disabled_at !== undefined) return refuse('SsoDisabled');
 
   const id = row ? String(row.id) : crypto.randomUUID();

@@ -13,7 +13,13 @@ import { dialectOf } from './dialect';
  * as knex's do on SQLite (see cachePreparedStatements in connection.ts for why). Server databases use a knex transaction.
  */
 type SqliteStatement = { reader: boolean; all(bindings: unknown[]): unknown[]; run(bindings: unknown[]): { changes: number } };
-type SqliteConnection = { prepare(sql: string): SqliteStatement; exec(sql: string): void; inTransaction: boolean };
+type SqliteConnection = {
+  prepare(sql: string): SqliteStatement;
+  exec(sql: string): void;
+  inTransaction: boolean;
+  /** knex's own mark: its pool destroys a marked connection instead of handing it out again. */
+  __knex__disposed?: unknown;
+};
 type PoolClient = { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
 
 export class DirectSqliteTransaction {
@@ -46,7 +52,14 @@ export async function fastWriteTransaction<T>(db: Knex, work: (tx: DirectSqliteT
       connection.exec('COMMIT');
       return result;
     } catch (error) {
-      if (connection.inTransaction) connection.exec('ROLLBACK');
+      if (connection.inTransaction) {
+        try {
+          connection.exec('ROLLBACK');
+        } catch (rollbackError) {
+          // Left inside a transaction, the pool's only connection would fail every later BEGIN.
+          connection.__knex__disposed = rollbackError;
+        }
+      }
       throw error;
     }
   } finally {

@@ -42,7 +42,8 @@ export class PrecompiledQuery<P extends unknown[]> {
             : { constant: binding },
         ),
       };
-      if (compiled.bindings.filter((binding) => 'parameter' in binding).length !== this.arity) {
+      const used = compiled.bindings.flatMap((binding) => ('parameter' in binding ? [binding.parameter] : []));
+      if (used.length !== this.arity || new Set(used).size !== this.arity) {
         throw new Error(`precompiled query: each of ${this.arity} parameters must appear exactly once as a value`);
       }
       this.compiled.set(dialect, compiled);
@@ -71,6 +72,12 @@ export class PrecompiledQuery<P extends unknown[]> {
 
   /** How many rows an INSERT, UPDATE or DELETE touched. */
   async run(db: Executor, ...parameters: P): Promise<number> {
+    if (!(db instanceof DirectSqliteTransaction) && dialectOf(db) === 'oracle') {
+      // knex answers a raw statement on Oracle with its rows (none for an UPDATE), never the count
+      // oracledb reports; its own query does answer the count. So there the query is built per run.
+      const count: unknown = await this.build(db, ...(parameters as unknown as string[]));
+      return typeof count === 'number' ? count : 0;
+    }
     const result = (await this.execute(db, parameters)) as { changes?: unknown; rowCount?: unknown; rowsAffected?: unknown } | undefined;
     const count = result?.changes ?? result?.rowCount ?? result?.rowsAffected;
     return typeof count === 'number' ? count : 0;

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * mail server is assumed: without SMTP_URL, one-time password links are shown to the admin instead.
  */
 export const mailEnvShape = {
-  /** smtp://user:password@host:587 (STARTTLS when the server offers it) or smtps://…:465. */
+  /** smtp://user:password@host:587 (STARTTLS required, except on loopback) or smtps://…:465. */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:password@host:port or smtps://…' }).optional(),
   /** The From of every message, e.g. `Integration Console <no-reply@hospital.example>`. */
   SMTP_FROM: z.string().trim().min(3).max(320).optional(),
@@ -15,7 +15,15 @@ export const mailEnvShape = {
 
 type MailEnv = z.infer<z.ZodObject<typeof mailEnvShape>>;
 
-export function checkMailEnv(value: MailEnv, ctx: z.RefinementCtx): void {
+export function checkMailEnv(value: MailEnv & { NEXTAUTH_URL?: string }, ctx: z.RefinementCtx): void {
+  // The e-mailed link's origin: never the Host header of whatever request asked for it.
+  if (value.SMTP_URL && !value.NEXTAUTH_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['NEXTAUTH_URL'],
+      message: 'is required with SMTP_URL: the console URL the e-mailed links point to',
+    });
+  }
   if (value.SMTP_URL && !value.SMTP_FROM) {
     ctx.addIssue({ code: 'custom', path: ['SMTP_FROM'], message: 'is required with SMTP_URL (the sender address of the e-mails)' });
   }

@@ -2,6 +2,7 @@ import 'server-only';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { env } from '@/lib/config/env';
 import { log, redactError } from '@/lib/log';
+import { isLoopbackHost } from '@/lib/config/loopback';
 
 /**
  * The one way the app sends e-mail: plain-text messages through SMTP_URL. One transport per
@@ -22,6 +23,10 @@ function transporter(): Transporter {
   const { SMTP_URL, SMTP_TIMEOUT_MS } = env();
   if (!SMTP_URL) throw new Error('SMTP_URL is not set');
   transport = nodemailer.createTransport(SMTP_URL, {
+    // A link in these mails signs its holder in for 24 h: on smtp://, STARTTLS is required rather
+    // than used when offered, since anyone on the path could strip the offer and read the mail.
+    // Only a relay on this machine may be plain.
+    requireTLS: !isLoopbackHost(new URL(SMTP_URL).hostname),
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,

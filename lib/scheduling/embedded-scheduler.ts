@@ -121,6 +121,12 @@ export function newReservationToken(): string {
   return randomBytes(16).toString('hex').toUpperCase(); // 128 random bits in 32 characters
 }
 
+/**
+ * A failure writing the service's rows (audit, reservation log) in the scheduler's transaction. It
+ * rolls the reservation back and answers 9; a unique violation in it is not the booking race (5).
+ */
+class OutcomeNotRecorded extends Error {}
+
 export class EmbeddedScheduler implements SchedulingBackend {
   readonly name = 'embedded' as const;
   readonly enforcesHoldQuota = true;
@@ -137,14 +143,17 @@ export class EmbeddedScheduler implements SchedulingBackend {
       return await fastWriteTransaction(db, async (trx) => {
         const decided = request.ieOpcao === 'R' ? await this.reserve(trx, request, context) : await this.release(trx, request, context);
         if (!context.recordOutcome) return decided;
-        await context.recordOutcome(trx, decided);
+        await context.recordOutcome(trx, decided).catch((error: unknown) => {
+          throw new OutcomeNotRecorded('recording the outcome failed', { cause: error });
+        });
         return { ...decided, recorded: true };
       });
     } catch (error) {
       if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;
       // The race the check in reserve() cannot see: the unique active-booking key refused it.
       if (isUniqueViolation(error)) return answer('5', false, '', MESSAGES.alreadyBooked);
-      log.error('scheduler.embedded_failure', { option: request.ieOpcao, ...redactError(error) });
+      const cause = error instanceof OutcomeNotRecorded ? error.cause : error;
+      log.error('scheduler.embedded_failure', { option: request.ieOpcao, recording: error instanceof OutcomeNotRecorded, ...redactError(cause) });
       return answer('9', false, '', MESSAGES.internal);
     }
   }

@@ -39,6 +39,8 @@ export const en: Messages = {
   'signIn.ssoNoEmail': 'The identity provider sent no e-mail address for your account. Ask an administrator for help.',
   'signIn.ssoDisabled': 'Your account is disabled in this console. Contact an administrator.',
   'signIn.ssoConflict': 'An account with your e-mail in this console is linked to another identity. Contact an administrator.',
+  'signIn.ssoUnverifiedEmail':
+    'An account with your e-mail already exists in this console, but the identity provider does not confirm the address is yours. Contact an administrator.',
   'signIn.ssoFailed': 'Signing in through the identity provider did not work. Try again.',
   'signIn.expired': 'Your session ended. Sign in again.',
   'signIn.signedOut': 'You signed out of the console.',

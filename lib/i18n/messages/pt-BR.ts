@@ -40,6 +40,8 @@ export const ptBR = {
   'signIn.ssoNoEmail': 'O provedor de identidade não informou um e-mail para a sua conta. Peça ajuda ao administrador.',
   'signIn.ssoDisabled': 'Sua conta está desativada neste console. Fale com o administrador.',
   'signIn.ssoConflict': 'Já existe neste console uma conta com o seu e-mail ligada a outra identidade. Fale com o administrador.',
+  'signIn.ssoUnverifiedEmail':
+    'Já existe neste console uma conta com o seu e-mail, mas o provedor de identidade não confirma que o endereço é seu. Fale com o administrador.',
   'signIn.ssoFailed': 'Não foi possível entrar pelo provedor de identidade. Tente novamente.',
   'signIn.expired': 'Sua sessão terminou. Entre novamente.',
   'signIn.signedOut': 'Você saiu do console.',
