@@ -153,7 +153,11 @@ export class EmbeddedScheduler implements SchedulingBackend {
       // The race the check in reserve() cannot see: the unique active-booking key refused it.
       if (isUniqueViolation(error)) return answer('5', false, '', MESSAGES.alreadyBooked);
       const cause = error instanceof OutcomeNotRecorded ? error.cause : error;
-      log.error('scheduler.embedded_failure', { option: request.ieOpcao, recording: error instanceof OutcomeNotRecorded, ...redactError(cause) });
+      log.error('scheduler.embedded_failure', {
+        option: request.ieOpcao,
+        recording: error instanceof OutcomeNotRecorded,
+        ...redactError(cause),
+      });
       return answer('9', false, '', MESSAGES.internal);
     }
   }
