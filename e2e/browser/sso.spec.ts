@@ -1,5 +1,5 @@
 import { expect, test } from '../support/browser-test';
-import type { Page } from '@playwright/test';
+import type { APIRequest, Page } from '@playwright/test';
 import { apiPath, operations } from '@/lib/api/operations';
 import { signInWithPassword } from '../support/api';
 import { expectNoSeriousA11yViolations } from '../support/console';
@@ -45,8 +45,9 @@ test.afterAll(async () => {
   await idp?.stop();
 });
 
-/** The provider's own pages: its login form (any password), then its consent. */
-async function signInAtProvider(page: Page, login: string) {
+/** From the console's sign-in page through the provider's own pages: its login form (any password), then its consent. */
+async function signInThroughProvider(page: Page, login: string) {
+  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
   await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill('qualquer-senha');
@@ -54,12 +55,22 @@ async function signInAtProvider(page: Page, login: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
+/** The staff list as an admin sees it (a password session of its own). */
+async function staffListAsAdmin(requests: APIRequest) {
+  const admin = await requests.newContext({ baseURL: server.url });
+  try {
+    expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
+    return (await (await admin.get(apiPath(operations.listStaff))).json()) as { email: string; roles: string[]; sso: boolean }[];
+  } finally {
+    await admin.dispose();
+  }
+}
+
 test('a scheduler signs in through the identity provider with PKCE and gets the scheduling role only', async ({ page, playwright }) => {
   await page.goto(`${server.url}/sign-in`);
   await expect(page.getByLabel('Senha')).toBeVisible(); // password sign-in stays beside SSO by default
   await expectNoSeriousA11yViolations(page);
-  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
-  await signInAtProvider(page, OIDC_USERS.scheduler.login);
+  await signInThroughProvider(page, OIDC_USERS.scheduler.login);
 
   await expect(page).toHaveURL(`${server.url}/scheduling`);
   await expect(page.getByTestId('signed-in-user')).toContainText(OIDC_USERS.scheduler.name);
@@ -77,17 +88,13 @@ test('a scheduler signs in through the identity provider with PKCE and gets the 
   await expect(page.getByText('a senha é trocada no provedor de identidade')).toBeVisible();
 
   // An admin sees the account the sign-in made, marked SSO, with the mapped role.
-  const admin = await playwright.request.newContext({ baseURL: server.url });
-  expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
-  const staff = (await (await admin.get(apiPath(operations.listStaff))).json()) as { email: string; roles: string[]; sso: boolean }[];
+  const staff = await staffListAsAdmin(playwright.request);
   expect(staff.find((user) => user.email === OIDC_USERS.scheduler.email)).toMatchObject({ roles: ['scheduling'], sso: true });
-  await admin.dispose();
 });
 
 test('a user whose groups map to no console role is refused with a clear message and gets no session', async ({ page, playwright }) => {
   await page.goto(`${server.url}/sign-in`);
-  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
-  await signInAtProvider(page, OIDC_USERS.unmapped.login);
+  await signInThroughProvider(page, OIDC_USERS.unmapped.login);
 
   await expect(page).toHaveURL(/\/sign-in\?error=SsoNoRole/);
   await expect(page.getByRole('alert').filter({ hasText: /\S/ })).toHaveText(
@@ -98,18 +105,14 @@ test('a user whose groups map to no console role is refused with a clear message
   await page.goto(`${server.url}/scheduling`);
   await expect(page).toHaveURL(/\/sign-in/);
 
-  const admin = await playwright.request.newContext({ baseURL: server.url });
-  expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
-  const staff = (await (await admin.get(apiPath(operations.listStaff))).json()) as { email: string }[];
+  const staff = await staffListAsAdmin(playwright.request);
   expect(staff.map((user) => user.email)).not.toContain(OIDC_USERS.unmapped.email);
-  await admin.dispose();
 });
 
 test('an existing password account is linked only when the provider verified the address', async ({ page, playwright }) => {
   // Not verified: someone who set a staff member's address at the provider must not become them.
   await page.goto(`${server.url}/sign-in`);
-  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
-  await signInAtProvider(page, OIDC_USERS.unverifiedTwin.login);
+  await signInThroughProvider(page, OIDC_USERS.unverifiedTwin.login);
   await expect(page).toHaveURL(/\/sign-in\?error=SsoUnverifiedEmail/);
   await expect(page.getByRole('alert').filter({ hasText: /\S/ })).toHaveText(
     'Já existe neste console uma conta com o seu e-mail, mas o provedor de identidade não confirma que o endereço é seu. Fale com o administrador.',
@@ -121,8 +124,7 @@ test('an existing password account is linked only when the provider verified the
   // Verified: the account becomes this person's SSO account, and its old password stops working.
   await page.context().clearCookies();
   await page.goto(`${server.url}/sign-in`);
-  await page.getByRole('button', { name: 'Entrar com Hospital SSO' }).click();
-  await signInAtProvider(page, OIDC_USERS.verifiedTwin.login);
+  await signInThroughProvider(page, OIDC_USERS.verifiedTwin.login);
   await expect(page).toHaveURL(`${server.url}/scheduling`);
   await expect(page.getByTestId('signed-in-user')).toContainText(OIDC_USERS.verifiedTwin.name);
   const former = await playwright.request.newContext({ baseURL: server.url });

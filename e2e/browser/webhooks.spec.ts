@@ -9,6 +9,16 @@ test.use({ locale: 'pt-BR' });
 
 /** State-changing specs here use webhook ids a3, a4, a5 and a10 only (the API specs use the others). */
 
+/** The message of the page's next dialog, answered "no" (Cancel), in the array once it is shown. */
+function dismissNextDialog(page: Page): string[] {
+  const messages: string[] = [];
+  page.once('dialog', (dialog) => {
+    messages.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return messages;
+}
+
 async function openEditor(page: Page, host: string) {
   await page.goto('/webhooks');
   await page.getByLabel('Buscar').fill(host);
@@ -135,11 +145,7 @@ test.describe('webhook configuration editor', () => {
     await page.getByLabel('url', { exact: true }).fill('https://mudado-a5.exemplo.com.br/hooks');
 
     // Cancelar asks; "no" keeps the edit on screen, "yes" leaves without saving.
-    const dialogs: string[] = [];
-    page.once('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const dialogs = dismissNextDialog(page);
     await page.getByRole('link', { name: 'Cancelar' }).click();
     await expect.poll(() => dialogs).toEqual(['Há alterações não salvas. Descartá-las e sair?']);
     await expect(page.getByLabel('url', { exact: true })).toHaveValue('https://mudado-a5.exemplo.com.br/hooks');
@@ -173,11 +179,7 @@ test.describe('webhook configuration editor', () => {
     await expect(page.getByRole('button', { name: 'Salvar' })).toBeDisabled();
 
     await url.fill('https://mudado-cedo-a5.exemplo.com.br/hooks');
-    const dialogs: string[] = [];
-    page.once('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const dialogs = dismissNextDialog(page);
     await page.getByRole('link', { name: 'Cancelar' }).click();
     await expect.poll(() => dialogs).toEqual(['Há alterações não salvas. Descartá-las e sair?']);
     await expect(url).toHaveValue('https://mudado-cedo-a5.exemplo.com.br/hooks');
