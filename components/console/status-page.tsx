@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { buttonClasses } from '@/components/ui/button';
 import { getT } from '@/lib/i18n/server';
 import type { MessageKey } from '@/lib/i18n';
@@ -12,9 +11,12 @@ export async function StatusMessage({ title, body }: StatusProps) {
     <div className="mx-auto flex max-w-xl flex-col items-start gap-4 py-10">
       <h1 className="text-2xl font-semibold">{t(title)}</h1>
       <p className="text-slate-700">{t(body)}</p>
-      <Link href="/" className={buttonClasses('secondary')}>
+      {/* A plain link, not next/link: the way out of an error is a fresh load, and next/link here put a
+          second copy of its runtime on every console page (the header's copy is bundled with it). */}
+      {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- see above */}
+      <a href="/" className={buttonClasses('secondary')}>
         {t('forbidden.home')}
-      </Link>
+      </a>
     </div>
   );
 }

@@ -22,6 +22,7 @@ import { openLoop } from './open-loop.mjs';
 import { RESERVE_PATH, reservationBody, reservationRequests, slots, webhookRequests } from './streams.mjs';
 import { firstLoadJs, startMinimalApp } from './first-load-js.mjs';
 import { lighthouseScores } from './lighthouse.mjs';
+import { cpuQuotaAvailable, limitCpu } from './cpu-quota.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +40,9 @@ const ONLY = new Set(values.only.split(',').map(Number));
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BASE_PORT = Number(values['base-port']);
 const CPUS = os.availableParallelism();
+// Each instance's CPU limit in the capped scale-out measurement (section 4b): two of them leave
+// the rest of a 2-CPU machine to PostgreSQL and the load generator.
+const SCALE_OUT_QUOTA = Number(process.env.BENCH_SCALE_OUT_QUOTA ?? '0.4');
 const multiCore = CPUS > 1;
 
 if (multiCore) {
@@ -56,10 +60,17 @@ if (!fs.existsSync(path.join(ROOT, '.next', 'standalone', 'server.js'))) {
 const children = new Set();
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
-/** A server pinned to one CPU, resolved when `ready` answers. */
-async function startProcess(label, command, args, env, port, cpu = '0') {
-  const pinned = multiCore ? ['taskset', ['-c', cpu, command, ...args]] : [command, args];
+/**
+ * A server, resolved when `ready` answers. Placement: `{ cpu }` pins it to that CPU; `{ quota }`
+ * leaves it free to run on any CPU but caps it at that many CPUs' time, as a container limit would.
+ */
+async function startProcess(label, command, args, env, port, placement = { cpu: '0' }) {
+  const pinned = multiCore && placement.cpu !== undefined ? ['taskset', ['-c', placement.cpu, command, ...args]] : [command, args];
   const child = spawn(pinned[0], pinned[1], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (placement.quota !== undefined) {
+    const release = limitCpu(child.pid, placement.quota, `${label.replace(/\W+/g, '-')}-${port}`);
+    child.once('exit', release);
+  }
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -96,10 +107,10 @@ const productEnv = (dataDir, port, extra = {}) => ({
   NEXT_TELEMETRY_DISABLED: '1',
   ...extra,
 });
-const startProduct = (dataDir, port, extra, cpu) =>
-  startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, cpu);
-const startLeanApi = (dataDir, port, extra, cpu) =>
-  startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, cpu);
+const startProduct = (dataDir, port, extra, placement) =>
+  startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, placement);
+const startLeanApi = (dataDir, port, extra, placement) =>
+  startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, placement);
 const startRaw = (dataDir, port) =>
   startProcess(
     'raw baseline',
@@ -277,36 +288,45 @@ if (ONLY.has(4)) {
   const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  console.log('\n4. Reservation API on PostgreSQL: two instances against one (each instance on its own CPU)');
+  console.log('\n4. Reservation API on PostgreSQL: two instances against one');
+  // a) Each instance pinned to a CPU of its own: what this machine gives. The load generator and
+  //    PostgreSQL share those two CPUs, so once the machine is busy a second instance can only take
+  //    CPU from them. Equal CPU per request with one and two instances means the instances do not
+  //    contend with each other (no shared lock, no hot row).
+  // b) Each instance capped at SCALE_OUT_QUOTA CPUs, as a container limit sets it in production: the
+  //    two instances together then need no more than the machine has beside PostgreSQL and the load
+  //    generator, so the ratio shows what a second instance adds when the hardware is not the wall.
+  const placements = [['each pinned to its own CPU', (index) => ({ cpu: multiCore ? String(index) : '0' })]];
+  if (cpuQuotaAvailable()) placements.push([`each capped at ${SCALE_OUT_QUOTA} CPU (cgroup quota)`, () => ({ quota: SCALE_OUT_QUOTA })]);
+  else console.log('  (no writable cgroup CPU controller here: the capped measurement is skipped)');
   try {
-    for (const [kind, start] of [
-      ['product', startProduct],
-      ['start:api', startLeanApi],
-    ]) {
-      const database = `ic_bench_${process.pid}_${kind === 'product' ? 'next' : 'lean'}`;
-      await admin.query(`CREATE DATABASE ${database}`);
-      try {
-        await scaleOut(kind, start, adminUrl, database);
-      } finally {
-        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+    for (const [placementName, placementOf] of placements) {
+      for (const [kind, start] of [
+        ['product', startProduct],
+        ['start:api', startLeanApi],
+      ]) {
+        const database = `ic_bench_${process.pid}_${kind === 'product' ? 'next' : 'lean'}`;
+        await admin.query(`CREATE DATABASE ${database}`);
+        try {
+          await scaleOut(`${kind}, ${placementName}`, start, adminUrl, database, placementOf);
+        } finally {
+          await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+        }
       }
     }
-    console.log('  The load generator and PostgreSQL share the same two CPUs as the instances: once the machine');
-    console.log('  is busy, a second instance can only take CPU from them. Equal CPU per request with one and two');
-    console.log('  instances means the instances do not contend with each other (no shared lock, no hot row).');
   } finally {
     await admin.end().catch(() => undefined);
   }
 }
 
-/** One instance, then two (half the connections each, one CPU each), on one PostgreSQL database. */
-async function scaleOut(kind, start, adminUrl, database) {
+/** One instance, then two (half the connections each), on one PostgreSQL database. */
+async function scaleOut(title, start, adminUrl, database, placementOf) {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   const shared = { DATABASE_URL: url.toString(), AUTH_SECRET: 'bench-shared-secret-0123456789-abcdefghij' };
-  const first = await start(newDataDir('pg1'), BASE_PORT + 2, shared, '0');
+  const first = await start(newDataDir('pg1'), BASE_PORT + 2, shared, placementOf(0));
   first.token = await token(first.url);
-  const second = await start(newDataDir('pg2'), BASE_PORT + 3, shared, multiCore ? '1' : '0');
+  const second = await start(newDataDir('pg2'), BASE_PORT + 3, shared, placementOf(1));
   const one = [];
   const two = [];
   const usage = { one: { cpu: 0, busy: 0, requests: 0 }, two: { cpu: 0, busy: 0, requests: 0 } };
@@ -344,7 +364,7 @@ async function scaleOut(kind, start, adminUrl, database) {
   }
   await Promise.all([first.stop(), second.stop()]);
   const summary = { one: summarize(one), two: summarize(two) };
-  printComparison(`4. ${kind}`, summary, 'one');
+  printComparison(`4. ${title}`, summary, 'one');
   for (const bucket of ['one', 'two']) {
     const requests = (bucket === 'one' ? one : two).reduce((sum, result) => sum + result.requests.total, 0);
     console.log(
