@@ -4,6 +4,9 @@
 // (lib/scheduling/contract.ts), and one SQLite transaction with the embedded scheduler's own reads,
 // its reservation insert or release update, the audit row and the reservation-log row, on the
 // product's own database file at WAL and synchronous=FULL (one commit, fsync'd, before the answer).
+// With RAW_GROUP_COMMIT=1 a reservation commits as the product's does (lib/db/direct-transaction.ts): the requests
+// of one event-loop turn in one transaction, each in a savepoint of its own, one COMMIT for them all,
+// and every answer after that COMMIT.
 // The webhook PUT gets the same treatment: token, schema (lib/webhooks/contract.ts), one transaction
 // reading, updating and auditing the configuration.
 //   tsx --conditions react-server scripts/bench/raw-server.ts  (PORT, DATA_DIR; run by scripts/bench/run.mjs)
@@ -125,7 +128,47 @@ const answer = (codigo: Codigo, token = '') => ({
 });
 
 const HOLD_MS = 30 * 60_000;
-const reserveOrRelease = db.transaction((principal: ApiClientPrincipal, request: SlotReservationRequest) => {
+const GROUP_COMMIT = process.env.RAW_GROUP_COMMIT === '1';
+// Called inside an open transaction, a better-sqlite3 transaction function runs in a savepoint.
+const inTransaction = db.transaction((work: () => unknown) => work());
+let batch: Array<{ work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
+
+function commitBatch() {
+  const jobs = batch;
+  batch = [];
+  db.exec('BEGIN IMMEDIATE');
+  const outcomes = jobs.map((job) => {
+    try {
+      return { ok: true as const, value: inTransaction(job.work) };
+    } catch (error) {
+      return { ok: false as const, error };
+    }
+  });
+  try {
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    for (const job of jobs) job.reject(error);
+    return;
+  }
+  jobs.forEach((job, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.ok) job.resolve(outcome.value);
+    else job.reject(outcome.error);
+  });
+}
+
+/** `work` in a write transaction of its own (BEGIN IMMEDIATE), or in the turn's group commit. */
+function committed<T>(work: () => T): Promise<T> {
+  // BEGIN IMMEDIATE, as the product's transactions on SQLite take the write lock first (lib/db/connection.ts).
+  if (!GROUP_COMMIT) return Promise.resolve(inTransaction.immediate(work) as T);
+  return new Promise<T>((resolve, reject) => {
+    batch.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    if (batch.length === 1) setImmediate(commitBatch);
+  });
+}
+
+function reserveOrRelease(principal: ApiClientPrincipal, request: SlotReservationRequest) {
   const now = Date.now();
   const owner = ownerKey(principal);
   const slot = sql.slot.get(request.nrSeqAgenda) as { cd_agenda: number; start_ms: number } | undefined;
@@ -175,10 +218,7 @@ const reserveOrRelease = db.transaction((principal: ApiClientPrincipal, request:
   }
   if (result.CODIGO_P === '1') sql.logRelease.run(now, request.tokenReservaCanc ?? '', request.nrSeqAgenda);
   return result;
-});
-// BEGIN IMMEDIATE, as the product's transactions on SQLite take the write lock first (lib/db/connection.ts).
-const reserveOrReleaseImmediate = (principal: ApiClientPrincipal, request: SlotReservationRequest) =>
-  reserveOrRelease.immediate(principal, request);
+}
 
 function reserve(request: SlotReservationRequest, slot: { cd_agenda: number; start_ms: number }, owner: string, now: number) {
   const procedure = sql.procedure.get(request.nrSeqProcInterno) as { requires_side: number; default_minutes: number } | undefined;
@@ -212,7 +252,7 @@ function release(request: SlotReservationRequest, owner: string, now: number) {
   return released === 1 ? answer('1') : answer('4');
 }
 
-const updateWebhookTransaction = db.transaction((principal: ApiClientPrincipal, id: string, body: Record<string, unknown>) => {
+function updateWebhook(principal: ApiClientPrincipal, id: string, body: Record<string, unknown>) {
   const row = sql.webhook.get(id) as Record<string, unknown> | undefined;
   if (!row || row.usuario_id !== principal.usuarioId) return undefined;
   const now = Date.now();
@@ -240,9 +280,7 @@ const updateWebhookTransaction = db.transaction((principal: ApiClientPrincipal, 
     JSON.stringify(next),
   );
   return next;
-});
-const updateWebhook = (principal: ApiClientPrincipal, id: string, body: Record<string, unknown>) =>
-  updateWebhookTransaction.immediate(principal, id, body);
+}
 
 function send(response: http.ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
@@ -267,14 +305,17 @@ http
         if (request.method === 'POST' && request.url === '/api/v1/agendamentos/slots-livres/reservar') {
           const parsed = slotReservationSchema.safeParse(json);
           if (!parsed.success) return send(response, 400, { title: 'Bad Request' });
-          const result = reserveOrReleaseImmediate(principal, parsed.data);
+          const result = await committed(() => reserveOrRelease(principal, parsed.data));
           return send(response, CODIGO_P_STATUS[result.CODIGO_P], result);
         }
         const webhook = request.method === 'PUT' ? WEBHOOK_PATH.exec(request.url ?? '') : null;
         if (webhook) {
           const parsed = webhookUpdateSchema.safeParse(json);
           if (!parsed.success) return send(response, 400, { title: 'Bad Request' });
-          const updated = updateWebhook(principal, webhook[1]!, parsed.data);
+          // The product's webhook PUT commits on its own (a knex transaction), so this one does too.
+          const updated = inTransaction.immediate(() => updateWebhook(principal, webhook[1]!, parsed.data)) as ReturnType<
+            typeof updateWebhook
+          >;
           return updated ? send(response, 200, updated) : send(response, 404, { title: 'Not Found' });
         }
         send(response, 404, { title: 'Not Found' });

@@ -3,7 +3,8 @@
 // the same run (absolute times on a shared 2-core machine are noise; ratios are what to read).
 // It prints figures and asserts nothing. Needs `npm run build` first (it runs it when missing).
 //   1. the reservation API (reserve, conflicting reserve, release of real free slots), closed loop,
-//      rounds interleaved: the product server against a raw node:http baseline (raw-server.ts)
+//      rounds interleaved: the product server against a raw node:http baseline (raw-server.ts), once
+//      with one commit per request ('raw') and once committing as the product does ('raw+group')
 //   2. open-loop latency at half the product's capacity, corrected for coordinated omission
 //   3. the webhook PUT, the same way
 //   4. two instances on PostgreSQL against one
@@ -111,12 +112,12 @@ const startProduct = (dataDir, port, extra, placement) =>
   startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, placement);
 const startLeanApi = (dataDir, port, extra, placement) =>
   startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, placement);
-const startRaw = (dataDir, port) =>
+const startRaw = (dataDir, port, groupCommit = false) =>
   startProcess(
-    'raw baseline',
+    groupCommit ? 'raw baseline (group commit)' : 'raw baseline',
     process.execPath,
     ['--conditions=react-server', '--import', 'tsx', 'scripts/bench/raw-server.ts'],
-    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
+    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production', RAW_GROUP_COMMIT: groupCommit ? '1' : '0' },
     port,
   );
 
@@ -186,7 +187,7 @@ function summarize(results) {
 }
 
 const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
-function printComparison(title, summary, baseline = 'raw') {
+function printComparison(title, summary, baselines = ['raw']) {
   console.log(`\n${title}`);
   console.log('  target         req/s     p50 ms   p99 ms   statuses');
   for (const [name, s] of Object.entries(summary)) {
@@ -197,8 +198,10 @@ function printComparison(title, summary, baseline = 'raw') {
       `  ${name.padEnd(12)} ${fmt(s.rps).padStart(8)} ${fmt(s.p50).padStart(9)} ${fmt(s.p99).padStart(8)}   ${statuses}${s.errors ? ` errors×${s.errors}` : ''}`,
     );
   }
-  const names = Object.keys(summary).filter((name) => name !== baseline);
-  for (const name of names) console.log(`  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput`);
+  const names = Object.keys(summary).filter((name) => !baselines.includes(name));
+  for (const baseline of baselines) {
+    for (const name of names) console.log(`  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput`);
+  }
 }
 
 console.log(`Integration Console benchmark — ${new Date().toISOString()}, Node ${process.version}, ${CPUS} CPUs`);
@@ -207,6 +210,7 @@ console.log(`closed loop: ${ROUNDS} interleaved rounds × ${SECONDS} s, ${CONNEC
 let product;
 let api;
 let raw;
+let rawGroup;
 let capacity;
 if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6)) {
   const productDir = newDataDir('product');
@@ -224,6 +228,7 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6)) {
   };
   const apiDir = copyOf('api');
   const rawDir = copyOf('raw');
+  const rawGroupDir = copyOf('raw-group');
   product = await startProduct(productDir, BASE_PORT);
   product.token = await token(product.url);
   if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3)) {
@@ -231,19 +236,21 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6)) {
     api.token = product.token;
     raw = await startRaw(rawDir, BASE_PORT + 1);
     raw.token = product.token;
+    rawGroup = await startRaw(rawGroupDir, BASE_PORT + 5, true);
+    rawGroup.token = product.token;
   }
 }
 
 if (ONLY.has(1)) {
-  const summary = await interleaved({ product, 'start:api': api, raw }, reservationRequests);
-  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary);
+  const summary = await interleaved({ product, 'start:api': api, raw, 'raw+group': rawGroup }, reservationRequests);
+  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary, ['raw', 'raw+group']);
   capacity = Object.fromEntries(Object.entries(summary).map(([name, figures]) => [name, figures.rps]));
 }
 
 if (ONLY.has(2)) {
   console.log(`\n2. Open loop at half of each target's measured capacity for ${SECONDS * 2} s, latency from each request's scheduled time`);
   console.log('  target        rate/s    sent    p50 ms   p99 ms   max ms   late starts');
-  for (const [name, target] of Object.entries({ product, 'start:api': api, raw })) {
+  for (const [name, target] of Object.entries({ product, 'start:api': api, raw, 'raw+group': rawGroup })) {
     const measured = capacity?.[name] ?? (await cannon(target.url, target.token, reservationRequests())).requests.average;
     const rate = Math.max(10, Math.round(measured / 2));
     const result = await openLoop({
@@ -266,6 +273,7 @@ if (ONLY.has(3)) {
   printComparison('3. Webhook PUT, closed loop', await interleaved({ product, 'start:api': api, raw }, webhookRequests));
 }
 await raw?.stop();
+await rawGroup?.stop();
 await api?.stop();
 
 if (ONLY.has(5)) {
@@ -364,7 +372,7 @@ async function scaleOut(title, start, adminUrl, database, placementOf) {
   }
   await Promise.all([first.stop(), second.stop()]);
   const summary = { one: summarize(one), two: summarize(two) };
-  printComparison(`4. ${title}`, summary, 'one');
+  printComparison(`4. ${title}`, summary, ['one']);
   for (const bucket of ['one', 'two']) {
     const requests = (bucket === 'one' ? one : two).reduce((sum, result) => sum + result.requests.total, 0);
     console.log(
