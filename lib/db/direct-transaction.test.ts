@@ -26,7 +26,10 @@ describe('fastWriteTransaction on SQLite: group commit', () => {
     await db.raw('CREATE TABLE parents (id INTEGER PRIMARY KEY)');
     await db.raw('CREATE TABLE rows (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)');
     // Counts the COMMITs the connection runs (the pool's only connection, the one the works use).
-    const pool = db.client as { acquireConnection(): Promise<{ exec(sql: string): unknown }>; releaseConnection(c: unknown): Promise<void> };
+    const pool = db.client as {
+      acquireConnection(): Promise<{ exec(sql: string): unknown }>;
+      releaseConnection(c: unknown): Promise<void>;
+    };
     const connection = await pool.acquireConnection();
     const exec = connection.exec.bind(connection);
     commits = 0;
