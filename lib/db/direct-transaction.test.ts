@@ -85,6 +85,36 @@ describe('fastWriteTransaction on SQLite: group commit', () => {
     expect(commits).toBe(1);
   });
 
+  it('a work after which SQLite ended the transaction keeps its own error; the batch fails and writes nothing', async () => {
+    const ended = new Error('disk I/O error');
+    const results = await Promise.allSettled([
+      insert(1),
+      fastWriteTransaction(db, async (tx) => {
+        (tx as DirectSqliteTransaction).execute('INSERT INTO rows (id) VALUES (?)', [2]);
+        // What SQLite does by itself on an I/O error or a full disk: the whole transaction is gone.
+        (tx as DirectSqliteTransaction).execute('ROLLBACK', []);
+        throw ended;
+      }),
+      insert(3),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(GroupCommitFailed);
+    expect((results[1] as PromiseRejectedResult).reason).toBe(ended);
+    expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(GroupCommitFailed);
+    expect(committedIds()).toEqual([]);
+    await expect(insert(5)).resolves.toBe(5);
+  });
+
+  it('a work cannot write once the transaction has ended: that write would commit by itself', async () => {
+    await expect(
+      fastWriteTransaction(db, async (tx) => {
+        (tx as DirectSqliteTransaction).execute('ROLLBACK', []);
+        (tx as DirectSqliteTransaction).execute('INSERT INTO rows (id) VALUES (?)', [7]);
+      }),
+    ).rejects.toBeInstanceOf(GroupCommitFailed);
+    expect(committedIds()).toEqual([]);
+  });
+
   it('when the commit itself fails, every work fails, none with another’s error, and nothing is written', async () => {
     // A dangling reference to a deferred foreign key passes its statement and fails at COMMIT.
     const results = await Promise.allSettled([insert(1), insert(2, 404), insert(3)]);

@@ -31,6 +31,9 @@ export class DirectSqliteTransaction {
 
   /** A SELECT's rows, or a write's `{ changes }`, as knex's better-sqlite3 client answers raw SQL. */
   execute(sql: string, bindings: unknown[]): unknown {
+    // Once SQLite has ended the transaction on an error of its own (I/O, disk full), a further write
+    // would commit by itself, outside the batch that is about to fail: refuse it.
+    if (!this.connection.inTransaction) throw new GroupCommitFailed('the transaction has ended');
     const statement = this.connection.prepare(sql);
     const values = bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value));
     return statement.reader ? statement.all(values) : statement.run(values);
@@ -40,7 +43,9 @@ export class DirectSqliteTransaction {
 type Work<T> = (tx: DirectSqliteTransaction | Knex.Transaction) => Promise<T>;
 
 /** The batch's commit failed, or another work's failure took the whole transaction down with it. */
-export class GroupCommitFailed extends Error {}
+export class GroupCommitFailed extends Error {
+  override name = 'GroupCommitFailed';
+}
 
 type Waiting = {
   work: Work<unknown>;
@@ -54,11 +59,14 @@ type Waiting = {
  * Group commit on the embedded database. Works that arrive in the same turn of the event loop run
  * one after another in one SQLite transaction, each inside a savepoint of its own, and share its
  * one durable COMMIT (one fsync, about 0.5 ms here, during which better-sqlite3 blocks the process).
- * - A work that throws is rolled back to its savepoint alone; the others go on. Its caller gets its
- *   own error, as from a transaction of its own.
+ * - A work that throws (its own exception, or a statement error such as a constraint) is rolled
+ *   back to its savepoint alone; the others go on. Its caller gets its own error.
  * - No work's result is handed back before the COMMIT has returned: every answer still waits for
- *   the commit that makes it durable. If the COMMIT fails, every work of the batch fails.
- * Under no load a batch holds one work, so this is the plain transaction it replaces.
+ *   the commit that makes it durable.
+ * - When the transaction itself fails (BEGIN, COMMIT, or an error after which SQLite rolled the
+ *   whole transaction back: I/O, disk full), nothing of the batch is durable and every work of it
+ *   fails: the one whose error it was with that error, the others with GroupCommitFailed.
+ * Under no load a batch holds one work: one transaction per work, as before group commit.
  */
 class SqliteCommitGroup {
   private waiting: Waiting[] = [];
@@ -93,11 +101,12 @@ class SqliteCommitGroup {
           connection.exec('RELEASE work');
           waiting.ran = { ok: true, value };
         } catch (error) {
-          // A statement error leaves the transaction open; ROLLBACK TO undoes this work alone. (An
-          // error that ends the whole transaction makes ROLLBACK TO throw: the batch fails below.)
+          waiting.ran = { ok: false, error };
+          // SQLite rolled the whole transaction back (I/O error, disk full…): the batch fails below.
+          if (!connection.inTransaction) throw error;
+          // Otherwise the transaction is still open and ROLLBACK TO undoes this work alone.
           connection.exec('ROLLBACK TO work');
           connection.exec('RELEASE work');
-          waiting.ran = { ok: false, error };
         }
       }
       connection.exec('COMMIT');

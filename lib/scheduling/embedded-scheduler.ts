@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import { fastWriteTransaction } from '@/lib/db/direct-transaction';
+import { fastWriteTransaction, GroupCommitFailed } from '@/lib/db/direct-transaction';
 import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
@@ -152,7 +152,8 @@ export class EmbeddedScheduler implements SchedulingBackend {
       if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;
       // The race the check in reserve() cannot see: the unique active-booking key refused it.
       if (isUniqueViolation(error)) return answer('5', false, '', MESSAGES.alreadyBooked);
-      const cause = error instanceof OutcomeNotRecorded ? error.cause : error;
+      // The database's own error, not the wrapper's: what an operator needs to find the cause.
+      const cause = error instanceof OutcomeNotRecorded || error instanceof GroupCommitFailed ? (error.cause ?? error) : error;
       log.error('scheduler.embedded_failure', {
         option: request.ieOpcao,
         recording: error instanceof OutcomeNotRecorded,

@@ -64,8 +64,8 @@ function callContext(principal: Principal): ProcedureCallContext {
  * back-ends the service counts in its read model first.
  *
  * The audit row and the reservation-log row of an answer are written by recordAnswer: inside the
- * embedded scheduler's own transaction (one durable commit per reservation, and no reservation
- * without its audit row), or, for a back-end with a database of its own (Oracle), in one
+ * embedded scheduler's own transaction (no reservation without its audit row, and one durable
+ * commit for it: its own, or the one it shares with the reservations of the same moment), or, for a back-end with a database of its own (Oracle), in one
  * transaction of the app database after the procedure answered.
  */
 export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest): Promise<ReservationOutcome> {

@@ -136,19 +136,25 @@ let batch: Array<{ work: () => unknown; resolve: (value: unknown) => void; rejec
 function commitBatch() {
   const jobs = batch;
   batch = [];
-  db.exec('BEGIN IMMEDIATE');
-  const outcomes = jobs.map((job) => {
-    try {
-      return { ok: true as const, value: inTransaction(job.work) };
-    } catch (error) {
-      return { ok: false as const, error };
-    }
-  });
+  const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
   try {
+    db.exec('BEGIN IMMEDIATE');
+    for (const job of jobs) {
+      try {
+        outcomes.push({ ok: true, value: inTransaction(job.work) });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+        // SQLite ended the whole transaction: the batch fails (as the product's does).
+        if (!db.inTransaction) throw error;
+      }
+    }
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
-    for (const job of jobs) job.reject(error);
+    jobs.forEach((job, index) => {
+      const outcome = outcomes[index];
+      job.reject(outcome && !outcome.ok ? outcome.error : error);
+    });
     return;
   }
   jobs.forEach((job, index) => {
