@@ -25,6 +25,7 @@ import { RESERVE_PATH, reservationBody, reservationRequests, slots, webhookReque
 import { firstLoadJs, startMinimalApp } from './first-load-js.mjs';
 import { lighthouseScores } from './lighthouse.mjs';
 import { cpuQuotaAvailable, limitCpu } from './cpu-quota.mjs';
+import { fsyncLatency } from './fsync-probe.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -256,10 +257,16 @@ if (ONLY.has(1)) {
 
 if (ONLY.has(2)) {
   console.log(`\n2. Open loop at half of each target's measured capacity for ${SECONDS * 2} s, latency from each request's scheduled time`);
-  console.log('  target        rate/s    sent    p50 ms   p99 ms   max ms   late starts');
+  const disk = (when) => {
+    const { p50, p99, max } = fsyncLatency();
+    console.log(`  disk ${when}: write + fsync p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(max, 2)} ms (200 of them)`);
+  };
+  disk('before');
+  console.log('  target        rate/s    sent    p50 ms   p99 ms   max ms   late starts   CPU stolen');
   for (const [name, target] of Object.entries({ product, 'start:api': api, raw, 'raw+group': rawGroup })) {
     const measured = capacity?.[name] ?? (await cannon(target.url, target.token, reservationRequests())).requests.average;
     const rate = Math.max(10, Math.round(measured / 2));
+    const before = machineCpu();
     const result = await openLoop({
       url: target.url,
       token: target.token,
@@ -271,9 +278,10 @@ if (ONLY.has(2)) {
       offset: 0,
     });
     console.log(
-      `  ${name.padEnd(12)} ${String(rate).padStart(6)} ${String(result.sent).padStart(7)} ${fmt(result.p50).padStart(9)} ${fmt(result.p99).padStart(8)} ${fmt(result.max).padStart(8)}   ${result.late}`,
+      `  ${name.padEnd(12)} ${String(rate).padStart(6)} ${String(result.sent).padStart(7)} ${fmt(result.p50).padStart(9)} ${fmt(result.p99).padStart(8)} ${fmt(result.max).padStart(8)}   ${String(result.late).padStart(11)}   ${fmt(stolenPercent(before, machineCpu()))}%`,
     );
   }
+  disk('after');
 }
 
 if (ONLY.has(3)) {
@@ -414,15 +422,21 @@ function processCpuSeconds(pids) {
   return total;
 }
 
+/** The share of the machine's CPU time the hypervisor took between two readings, in percent. */
+function stolenPercent(before, after) {
+  return ((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 100;
+}
+
 /** The whole machine's busy and total CPU time, from /proc/stat. */
 function machineCpu() {
   try {
     const [, ...times] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     const idle = times[3] + (times[4] ?? 0);
     const total = times.reduce((sum, value) => sum + value, 0);
-    return { busy: total - idle, total };
+    // steal: time the hypervisor gave this machine's CPUs to someone else (stalls every process here)
+    return { busy: total - idle, total, steal: times[7] ?? 0 };
   } catch {
-    return { busy: 0, total: 1 };
+    return { busy: 0, total: 1, steal: 0 };
   }
 }
 process.exit(0);
