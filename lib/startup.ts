@@ -2,6 +2,8 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
 import { signingSecret } from '@/lib/auth/signing-secret';
+import { startRetention } from '@/lib/data/retention';
+import { installShutdown } from '@/lib/shutdown';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 
 /**
@@ -18,6 +20,9 @@ export async function startServer(): Promise<void> {
     console.error(`Integration Console cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
-  // Each server process sends the deliveries it claims (lib/webhooks/delivery/worker.ts).
+  // Each server process sends the deliveries it claims (lib/webhooks/delivery/worker.ts), prunes
+  // old delivery history (lib/data/retention.ts) and drains both on a deploy's SIGTERM (lib/shutdown.ts).
   deliveryWorker().start();
+  startRetention();
+  installShutdown();
 }

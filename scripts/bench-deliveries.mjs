@@ -6,8 +6,14 @@
 // two instances on PostgreSQL (DATABASE_ADMIN_URL, default the local server; --skip-pg to skip):
 //   1. capacity: events published as fast as --concurrency connections allow → deliveries/s received;
 //   2. latency at half that rate, open loop: p50, p99, max intake-to-receipt.
+//   3. isolation (issue 18), on the embedded default with the shipped delivery settings: tenant A's
+//      receiver accepts connections and never answers, with --hung-events queued to it; tenant C's
+//      answers after 2 s, with 40 events queued; tenant B's answers at once and gets one event a
+//      second for --healthy-seconds. Prints B's publish-to-receipt latency and how long C's
+//      deliveries took, each waited for at most 60 and 90 s.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench-deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
+//     [--only throughput|isolation] [--hung-events 1000] [--healthy-seconds 10]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -22,6 +28,9 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     port: { type: 'string', default: '3980' },
     'skip-pg': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'hung-events': { type: 'string', default: '1000' },
+    'healthy-seconds': { type: 'string', default: '10' },
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -31,17 +40,35 @@ const CONCURRENCY = Number(values.concurrency);
 const FANOUT = Number(values.fanout);
 const TENANT = { clientId: 'bench-tenant', clientSecret: 'bench-tenant-secret', usuarioId: 'bbbbbbbb-0000-4000-8000-00000000bbbb' };
 const PRODUCER = { clientId: 'bench-producer', clientSecret: 'bench-producer-secret' };
+/** The isolation scenario's tenants: one configuration each, on the receiver's paths below. */
+const ISOLATION = {
+  hung: { usuarioId: 'aaaaaaaa-1111-4000-8000-00000000000a', path: '/hung' },
+  healthy: { usuarioId: 'bbbbbbbb-1111-4000-8000-00000000000b', path: '/healthy' },
+  slow: { usuarioId: 'cccccccc-1111-4000-8000-00000000000c', path: '/slow' },
+};
+const SLOW_ANSWER_MS = 2000;
 
 // ---------------------------------------------------------------------------------------------
 // The receiver: records (receipt time − publish time) per event id.
 
 const latencies = new Map();
 let received = 0;
+/** Receipts of the isolation scenario, by path: latency (ms) per event. */
+const byPath = new Map();
 const receiver = http.createServer((request, response) => {
+  // A hung receiver: it reads the request and never answers (the attempt times out).
+  if (request.url === ISOLATION.hung.path) return void request.resume();
   let body = '';
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     const { data } = JSON.parse(body);
+    if (request.url !== '/bench') {
+      const seen = byPath.get(request.url) ?? new Map();
+      byPath.set(request.url, seen);
+      if (!seen.has(data.idEvento)) seen.set(data.idEvento, Date.now() - data.sentAt);
+      if (request.url === ISOLATION.slow.path) return void setTimeout(() => response.writeHead(204).end(), SLOW_ANSWER_MS);
+      return void response.writeHead(204).end();
+    }
     received++;
     const key = `${data.idEvento}:${request.headers['webhook-id']}`;
     if (data.sentAt && !latencies.has(key)) latencies.set(key, Date.now() - data.sentAt);
@@ -49,7 +76,8 @@ const receiver = http.createServer((request, response) => {
   });
 });
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-const receiverUrl = `http://127.0.0.1:${receiver.address().port}/bench`;
+const receiverBase = `http://127.0.0.1:${receiver.address().port}`;
+const receiverUrl = `${receiverBase}/bench`;
 
 /** The bench's seed: a tenant with FANOUT configurations on the receiver, and a producer. */
 function seedFile() {
@@ -61,6 +89,16 @@ function seedFile() {
     url: receiverUrl,
     eventoAvaliacaoSaudeAprovada: true,
   }));
+  Object.entries(ISOLATION).forEach(([name, tenant], index) =>
+    configs.push({
+      id: `dddddddd-0000-4000-8000-${String(index).padStart(12, '0')}`,
+      usuarioId: tenant.usuarioId,
+      sistemaOrigem: 1,
+      url: `${receiverBase}${tenant.path}`,
+      eventoAvaliacaoSaudeAprovada: true,
+      headers: [{ chave: 'X-Bench', valor: name }],
+    }),
+  );
   const apiClients = [
     { ...TENANT, name: 'Bench tenant', sistemaOrigem: 1 },
     { ...PRODUCER, name: 'Bench producer', usuarioId: TENANT.usuarioId, sistemaOrigem: 1, scopes: ['eventos:publicar'] },
@@ -133,8 +171,8 @@ async function stop(server) {
   fs.rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-function publishBody(id) {
-  return JSON.stringify({ tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT.usuarioId, idEvento: id, dados: { sentAt: Date.now() } });
+function publishBody(id, usuarioId = TENANT.usuarioId) {
+  return JSON.stringify({ tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId, idEvento: id, dados: { sentAt: Date.now() } });
 }
 
 async function waitForReceipts(target, timeoutMs = 120_000) {
@@ -215,15 +253,74 @@ async function run(label, servers) {
   return rate;
 }
 
+/**
+ * Issue 18's noisy neighbour: a hung receiver's backlog and a slow receiver's queue must not delay
+ * a healthy receiver's events. The shipped delivery settings (timeout, concurrency) apply.
+ */
+async function isolation(server) {
+  await ready(server);
+  const producer = await token(server.url, PRODUCER.clientId, PRODUCER.clientSecret);
+  const publish = async (tenant, id) => {
+    const { status } = await call(`${server.url}/api/v2/avaliacao-saude/eventos`, {
+      method: 'POST',
+      headers: { authorization: producer, 'content-type': 'application/json' },
+      body: publishBody(id, tenant.usuarioId),
+    });
+    if (status !== 202) throw new Error(`publish answered ${status}`);
+  };
+  const hungEvents = Number(values['hung-events']);
+  const healthySeconds = Number(values['healthy-seconds']);
+  const started = performance.now();
+  for (let i = 0; i < hungEvents; i++) await publish(ISOLATION.hung, `hung-${i}`);
+  for (let i = 0; i < 40; i++) await publish(ISOLATION.slow, `slow-${i}`);
+  console.log(
+    `isolation: ${hungEvents} events queued to the hung receiver and 40 to the slow one in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  for (let i = 0; i < healthySeconds; i++) {
+    await publish(ISOLATION.healthy, `healthy-${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const healthy = () => byPath.get(ISOLATION.healthy.path) ?? new Map();
+  const slow = () => byPath.get(ISOLATION.slow.path) ?? new Map();
+  const waitFor = async (seen, count, ms) => {
+    const deadline = Date.now() + ms;
+    while (seen().size < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  await waitFor(healthy, healthySeconds, 60_000);
+  const sorted = [...healthy().values()].sort((a, b) => a - b);
+  console.log(
+    `isolation: healthy receiver got ${sorted.length} of ${healthySeconds} events within 60 s` +
+      (sorted.length
+        ? `; publish-to-receipt p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1)} ms`
+        : ''),
+  );
+  await waitFor(slow, 40, 90_000);
+  const slowSorted = [...slow().values()].sort((a, b) => a - b);
+  console.log(
+    `isolation: slow receiver (${SLOW_ANSWER_MS} ms an answer) got ${slowSorted.length} of 40 events` +
+      (slowSorted.length ? `, the last ${(slowSorted.at(-1) / 1000).toFixed(1)} s after it was published` : ''),
+  );
+}
+
 const port = Number(values.port);
 try {
-  const embedded = startServer(port, {});
-  try {
-    await run('one instance, embedded SQLite', [embedded]);
-  } finally {
-    await stop(embedded);
+  if (values.only !== 'isolation') {
+    const embedded = startServer(port, {});
+    try {
+      await run('one instance, embedded SQLite', [embedded]);
+    } finally {
+      await stop(embedded);
+    }
   }
-  if (!values['skip-pg']) {
+  if (values.only !== 'throughput') {
+    const embedded = startServer(port, {});
+    try {
+      await isolation(embedded);
+    } finally {
+      await stop(embedded);
+    }
+  }
+  if (!values['skip-pg'] && values.only !== 'isolation') {
     const { default: pg } = await import('pg');
     const admin = new pg.Client({ connectionString: values['admin-url'] });
     await admin.connect();

@@ -14,7 +14,14 @@
 // 3. A write to the versioned API answers one small JSON object (a few hundred bytes): compressing
 //    it costs more CPU and time than the bytes it saves, so Next is not offered compression there.
 //    Reads (lists, the audit trail, the OpenAPI document), pages and scripts stay compressed.
+// 4. A deploy's SIGTERM is the app's to handle (lib/shutdown.ts: the delivery worker drains first),
+//    so Next is told not to exit on it by itself, and every HTTP server is kept where the app's
+//    shutdown finds it to stop accepting connections.
 import http from 'node:http';
+
+process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
+const HTTP_SERVERS = Symbol.for('integration-console.http-servers'); // lib/shutdown.ts
+const servers = (globalThis[HTTP_SERVERS] ??= new Set());
 
 const PEER_ADDRESS_HEADER = 'x-integration-peer-address'; // lib/http/entry-headers.ts
 const SENT_METHOD_HEADER = 'x-integration-sent-method'; // lib/http/entry-headers.ts
@@ -24,6 +31,7 @@ const SMALL_JSON_PATHS = /^\/api\/v\d+\//;
 const createServer = http.createServer;
 http.createServer = function createServerWithEntryChecks(...args) {
   const server = createServer.apply(this, args);
+  servers.add(server);
   server.prependListener('request', (request) => {
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     delete request.headers[SENT_METHOD_HEADER];

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { apiJson } from '@/lib/client/api';
+import { ApiProblem, apiJson } from '@/lib/client/api';
 import { useDeliveries, useDeliveryDetail } from '@/lib/client/webhook-queries';
 import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
@@ -23,7 +23,7 @@ import { SigningSecret } from './signing-secret';
  */
 const STATUS_TONE: Record<DeliveryStatus, Tone> = { pendente: 'info', entregue: 'success', falhou: 'danger', ignorada: 'neutral' };
 
-export function DeliveriesPanel({ id }: { id: string }) {
+export function DeliveriesPanel({ id, retentionDays }: { id: string; retentionDays: number }) {
   const t = useT();
   return (
     <section aria-labelledby="deliveries-title" className="mt-8 flex flex-col gap-5">
@@ -31,7 +31,7 @@ export function DeliveriesPanel({ id }: { id: string }) {
         {t('delivery.title')}
       </h2>
       <SigningSecret id={id} />
-      <DeliveryLog id={id} />
+      <DeliveryLog id={id} retentionDays={retentionDays} />
     </section>
   );
 }
@@ -41,14 +41,15 @@ function useFormatTime() {
   return (iso: string) => brasiliaDateTime(iso, locale, { seconds: true });
 }
 
-function DeliveryLog({ id }: { id: string }) {
+function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number }) {
   const t = useT();
   const locale = useLocale();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const [event, setEvent] = useState('');
   const [openId, setOpenId] = useState<string | undefined>();
   const [testId, setTestId] = useState<string | undefined>();
-  const deliveries = useDeliveries(id, status);
+  const deliveries = useDeliveries(id, status, event.trim());
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] });
 
   const sendTest = useMutation({
@@ -64,7 +65,7 @@ function DeliveryLog({ id }: { id: string }) {
     <Card
       title={t('delivery.logTitle')}
       titleId="delivery-log-title"
-      description={t('delivery.logHelp')}
+      description={`${t('delivery.logHelp')} ${t('delivery.retention', { days: retentionDays })}`}
       actions={
         <Button variant="secondary" size="sm" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
           {t('delivery.sendTest')}
@@ -81,7 +82,7 @@ function DeliveryLog({ id }: { id: string }) {
           </span>
         ) : null}
       </div>
-      <div className="mb-3 flex items-center gap-2">
+      <div className="mb-3 flex flex-wrap items-center gap-2">
         <label htmlFor="delivery-status" className="text-sm font-medium text-slate-900">
           {t('delivery.filter')}
         </label>
@@ -98,10 +99,28 @@ function DeliveryLog({ id }: { id: string }) {
             </option>
           ))}
         </select>
+        <label htmlFor="delivery-event" className="text-sm font-medium text-slate-900">
+          {t('delivery.eventFilter')}
+        </label>
+        <input
+          id="delivery-event"
+          type="search"
+          value={event}
+          maxLength={100}
+          onChange={(change) => setEvent(change.target.value)}
+          placeholder={t('delivery.eventFilterHelp')}
+          aria-describedby="delivery-event-help"
+          className="w-72 max-w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
+        />
+        <span id="delivery-event-help" className="sr-only">
+          {t('delivery.eventFilterHelp')}
+        </span>
         {deliveries.isFetching ? <Spinner label={t('common.loading')} /> : null}
       </div>
       {deliveries.isError ? <ProblemMessage error={deliveries.error} /> : null}
-      {deliveries.data && deliveries.data.length === 0 ? <p className="text-sm text-slate-600">{t('delivery.empty')}</p> : null}
+      {deliveries.data && deliveries.data.length === 0 ? (
+        <p className="text-sm text-slate-600">{t(status || event.trim() ? 'delivery.noneMatching' : 'delivery.empty')}</p>
+      ) : null}
       <ul className="divide-y divide-slate-200" data-testid="delivery-list">
         {deliveries.data?.map((delivery) => (
           <DeliveryRow
@@ -157,6 +176,7 @@ function DeliveryRow({
         <span className="text-sm text-slate-600">
           {t('delivery.attempts', { count: delivery.tentativas })} · {responseSummary(delivery, t)}
         </span>
+        {delivery.emAndamento ? <span className="text-sm text-indigo-700">{t('delivery.inFlight')}</span> : null}
         <span className="ml-auto flex gap-2">
           <Button variant="secondary" size="sm" onClick={onToggle} aria-expanded={open} aria-controls={detailId}>
             {open ? t('delivery.hideDetail') : t('delivery.showDetail')}
@@ -166,13 +186,35 @@ function DeliveryRow({
           </Button>
         </span>
       </div>
+      <p className="mt-1 font-mono text-xs break-all text-slate-600">
+        {delivery.idEvento === delivery.eventoId
+          ? t('delivery.eventId', { eventId: delivery.eventoId })
+          : t('delivery.eventIds', { eventId: delivery.eventoId, idEvento: delivery.idEvento })}
+      </p>
       {delivery.proximaTentativaEm ? (
-        <p className="mt-1 text-xs text-slate-600">{t('delivery.nextAttempt', { when: formatTime(delivery.proximaTentativaEm) })}</p>
+        <p className="mt-1 text-xs text-slate-600">
+          {t(delivery.aguardando === 'circuito-aberto' ? 'delivery.waitingCircuit' : 'delivery.nextAttempt', {
+            when: formatTime(delivery.proximaTentativaEm),
+          })}
+        </p>
       ) : null}
-      {resend.isError ? <ProblemMessage error={resend.error} /> : null}
+      {resend.isError ? (
+        <p role="alert" className="mt-1 text-sm text-red-700">
+          <ResendProblem error={resend.error} />
+        </p>
+      ) : null}
       {open ? <DeliveryDetailView configId={configId} deliveryId={delivery.id} elementId={detailId} /> : null}
     </li>
   );
+}
+
+/** A redelivery refused because an attempt is in flight (409) gets its own sentence. */
+function ResendProblem({ error }: { error: unknown }) {
+  const t = useT();
+  if (error instanceof ApiProblem && error.status === 409) {
+    return <>{t('delivery.inFlightConflict')}</>;
+  }
+  return <ProblemMessage error={error} />;
 }
 
 function DeliveryDetailView({ configId, deliveryId, elementId }: { configId: string; deliveryId: string; elementId: string }) {

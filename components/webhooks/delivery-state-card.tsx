@@ -10,15 +10,31 @@ import type { WebhookFormValues } from './webhook-editor';
 
 /**
  * Whether events are delivered to this configuration, saved with the form (`ativo` on the PUT), and
- * why deliveries stopped when the server switched them off (a 410 Gone, or failing for days).
+ * why deliveries stopped when the server switched them off (a 410 Gone, or failing for days), or
+ * are paused while the receiver looks down (its circuit, lib/webhooks/delivery/circuit.ts).
  */
 export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
   const t = useT();
   const locale = useLocale();
   const { register } = useFormContext<WebhookFormValues>();
   const stopped = config.desativacao;
+  const circuit = config.circuito;
+  const when = (iso: string) => brasiliaDateTime(iso, locale);
   return (
     <Card title={t('delivery.stateTitle')} titleId="delivery-state-title">
+      {circuit && !stopped ? (
+        <Alert
+          tone="warning"
+          title={t(circuit.estado === 'aberto' ? 'delivery.circuitOpenTitle' : 'delivery.circuitProbeTitle')}
+          className="mb-4"
+        >
+          {t(circuit.estado === 'aberto' ? 'delivery.circuitOpen' : 'delivery.circuitProbe', {
+            count: circuit.falhasSeguidas,
+            since: when(circuit.desde),
+            when: when(circuit.proximaTentativa),
+          })}
+        </Alert>
+      ) : null}
       {stopped ? (
         <Alert tone="warning" title={t('delivery.disabledTitle')} className="mb-4">
           {t(`delivery.disabledReason.${stopped.motivo}`, {

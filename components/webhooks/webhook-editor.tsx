@@ -43,7 +43,7 @@ function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchor
   );
 }
 
-export function WebhookEditor({ id }: { id: string }) {
+export function WebhookEditor({ id, retentionDays }: { id: string; retentionDays: number }) {
   const t = useT();
   const query = useWebhook(id);
   const back = <BackToList />;
@@ -78,7 +78,7 @@ export function WebhookEditor({ id }: { id: string }) {
   return (
     <>
       <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />
-      <DeliveriesPanel id={query.data.config.id} />
+      <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
     </>
   );
 }
@@ -116,10 +116,10 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
       toast(t('webhook.saved'));
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all, refetchType: 'none' });
       void queryClient.invalidateQueries({ queryKey: ['webhooks', 'list'] });
-      // The PUT answers no `desativacao`: keep the one read until the refetch brings the new one.
+      // The PUT answers no `desativacao` or `circuito`: keep the ones read until the refetch brings the new ones.
       const desativacao = body.ativo ? null : config.desativacao;
       queryClient.setQueryData<LoadedWebhook>(webhookKeys.detail(config.id), {
-        config: { ...body, desativacao },
+        config: { ...body, desativacao, circuito: config.circuito },
         etag: headers.get('etag') ?? '',
       });
       void queryClient.invalidateQueries({ queryKey: webhookKeys.detail(config.id) });

@@ -107,3 +107,73 @@ test('two instances on one PostgreSQL database: 200 events, every delivery arriv
     await dropDatabase(adminUrl!, databaseUrl);
   }
 });
+
+test('a rolling restart of two instances under a steady stream of events: each sent once, no attempt lost', async ({ playwright }) => {
+  test.skip(!adminUrl, 'needs a server database: run with E2E_DATABASE_URL (npm run test:e2e:pg)');
+  test.setTimeout(150_000);
+  const receiver = await new Receiver().start();
+  // Answers take 300 ms, so a deploy always finds attempts in flight.
+  receiver.script('/rolante', { status: 204, delayMs: 300 });
+  const databaseUrl = await createDatabase(adminUrl!, 'rolling');
+  const shared = { ...relaxed, DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') };
+  const basePort = Number(process.env.E2E_PORT ?? 3210) + 90;
+  const options = [0, 1].map((index) => ({ port: basePort + index, dataDir: newDataDir(`rolling-${index}`), env: shared }));
+  const servers: RunningServer[] = await Promise.all(options.map((option) => startServer(option)));
+  const up = [true, true];
+  const accepted = new Set<string>();
+  let publishing = true;
+  try {
+    const api = await playwright.request.newContext({ baseURL: servers[0]!.url });
+    await pointAt(api, receiver.url('/rolante'));
+    const producer = bearer(await tokenFor(api, PRODUCER));
+    await api.dispose();
+
+    // One event every 40 ms, to whichever instance is up; a refused or cut request is sent again to
+    // the other one with the same idEvento (which makes the retry safe).
+    const stream = (async () => {
+      for (let i = 0; publishing; i++) {
+        const idEvento = `rolante-${i}`;
+        for (let tries = 0; tries < 20 && !accepted.has(idEvento); tries++) {
+          const target = servers[(i + tries) % 2]!;
+          if (!up[(i + tries) % 2]) continue;
+          try {
+            const response = await fetch(`${target.url}${apiPath(operations.publishEvent)}`, {
+              method: 'POST',
+              headers: { ...producer, 'content-type': 'application/json' },
+              body: JSON.stringify({ tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento, dados: { i } }),
+            });
+            if (response.status === 202 || response.status === 200) accepted.add(idEvento);
+          } catch {
+            // the instance is going down: the other one takes it
+          }
+          if (!accepted.has(idEvento)) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+    })();
+
+    for (const index of [0, 1]) {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      up[index] = false;
+      await servers[index]!.stop('SIGTERM');
+      // The deploy drained: it exited by itself, with every attempt it had started recorded.
+      expect(servers[index]!.process.exitCode).toBe(0);
+      expect(servers[index]!.logs()).toMatch(/"unfinishedAttempts":0[^\n]*"event":"server\.stopped"/);
+      servers[index] = await startServer(options[index]!);
+      up[index] = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    publishing = false;
+    await stream;
+    expect(accepted.size).toBeGreaterThan(50);
+    await expect.poll(() => receiver.ids('/rolante').size, { timeout: 60_000 }).toBe(accepted.size);
+    // An attempt abandoned by a stopping instance would be sent again when its lease ran out (7 s here).
+    await new Promise((resolve) => setTimeout(resolve, 8000));
+    expect(receiver.at('/rolante')).toHaveLength(accepted.size);
+  } finally {
+    publishing = false;
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver.stop();
+    await dropDatabase(adminUrl!, databaseUrl);
+  }
+});

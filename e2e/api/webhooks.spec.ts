@@ -26,20 +26,23 @@ test.describe('webhook configuration (§4.1)', () => {
     tenantB = bearer(await tokenFor(request, TENANT_B));
   });
 
-  test('GET answers the §2.1 object, plus only whether deliveries go out and why not', async ({ request }) => {
+  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, and whether the receiver is paused', async ({
+    request,
+  }) => {
     const response = await request.get(webhookPath(WEBHOOK_IDS.a6), { headers: tenantA });
     expect(response.status()).toBe(200);
     const config = await response.json();
-    expect(Object.keys(config).sort()).toEqual([...CONFIG_KEYS, 'ativo', 'desativacao'].sort());
-    expect(config).toMatchObject({ ativo: true, desativacao: null });
+    expect(Object.keys(config).sort()).toEqual([...CONFIG_KEYS, 'ativo', 'desativacao', 'circuito'].sort());
+    expect(config).toMatchObject({ ativo: true, desativacao: null, circuito: null });
     expect(config).toMatchObject({ id: WEBHOOK_IDS.a6, usuarioId: TENANT_A.usuarioId, sistemaOrigem: 3, clientId: TENANT_A.clientId });
   });
 
   test('PUT keeps omitted fields, replaces the headers list when sent, and answers the whole object', async ({ request }) => {
     const path = webhookPath(WEBHOOK_IDS.a6);
-    // The PUT answers the §2.1 object and `ativo`; the GET adds `desativacao`.
-    const { desativacao, ...before } = await (await request.get(path, { headers: tenantA })).json();
+    // The PUT answers the §2.1 object and `ativo`; the GET adds `desativacao` and `circuito`.
+    const { desativacao, circuito, ...before } = await (await request.get(path, { headers: tenantA })).json();
     expect(desativacao).toBeNull();
+    expect(circuito).toBeNull();
 
     const urlOnly = await request.put(path, { headers: tenantA, data: { url: 'https://novo-receptor.exemplo.com.br/v2' } });
     expect(urlOnly.status()).toBe(200);
@@ -65,7 +68,7 @@ test.describe('webhook configuration (§4.1)', () => {
 
     const unchanged = await request.put(path, { headers: tenantA, data: {} });
     expect(await unchanged.json()).toEqual(cleared);
-    expect(await (await request.get(path, { headers: tenantA })).json()).toEqual({ ...cleared, desativacao: null });
+    expect(await (await request.get(path, { headers: tenantA })).json()).toEqual({ ...cleared, desativacao: null, circuito: null });
   });
 
   test('every event flag can be switched on and off', async ({ request }) => {

@@ -24,7 +24,14 @@ test.beforeAll(async ({ playwright }) => {
   server = await startServer({
     port: Number(process.env.E2E_PORT ?? 3210) + 40,
     dataDir: newDataDir('deliveries-console'),
-    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '0.3,0.3' },
+    env: {
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0.3,0.3',
+      // a3's receiver is down: its circuit opens after two outages and stays open through the spec.
+      WEBHOOK_CIRCUIT_FAILURES: '2',
+      WEBHOOK_CIRCUIT_OPEN_SECONDS: '600',
+    },
   });
   const api = await playwright.request.newContext({ baseURL: server.url });
   const token = await api.post(apiPath(operations.issueToken), {
@@ -36,6 +43,12 @@ test.beforeAll(async ({ playwright }) => {
     data: { url: receiver.url('/console') },
   });
   expect(saved.status()).toBe(200);
+  receiver.script('/fora', { status: 503 });
+  const down = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a3 }), {
+    headers: auth,
+    data: { url: receiver.url('/fora') },
+  });
+  expect(down.status()).toBe(200);
   await api.dispose();
 });
 
@@ -107,5 +120,38 @@ test('switching deliveries off is saved with the form and says since when', asyn
   await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
   await expect(page.getByText(/^Desativadas manualmente em /)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
+  await page.context().close();
+});
+
+test('a receiver that is down pauses its deliveries: the page says so and until when, the log says why, and finds an event by its evt_ id', async ({
+  browser,
+}) => {
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a3);
+  await page.getByRole('button', { name: 'Enviar evento de teste' }).click();
+  await expect(page.getByTestId('test-outcome')).toContainText('HTTP 503');
+  // Two 503s in a row (the first attempt and its retry 0.3 s later) open the circuit.
+  await receiver.waitFor('/fora', 2);
+  // The state card is read with the page: it shows the pause once the second outage is recorded.
+  const paused = page.getByText('Entregas em pausa: o receptor parece fora do ar');
+  await expect(async () => {
+    await page.reload();
+    await expect(paused).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 10_000 });
+  await expect(page.getByText(/^2 tentativas seguidas falharam \(tempo esgotado, conexão recusada ou erro 5xx\) desde /)).toBeVisible();
+
+  const row = page.getByTestId('delivery-list').getByRole('listitem').first();
+  await expect(row).toContainText('Pendente');
+  await expect(row).toContainText('Aguardando o receptor voltar; próxima tentativa:');
+  const eventId = /evt_[0-9a-z]+/.exec((await row.textContent())!)![0];
+
+  const filter = page.getByLabel('Evento', { exact: true });
+  await filter.fill('evt_nenhum');
+  await expect(page.getByText('Nenhuma entrega com esses filtros.')).toBeVisible();
+  await expect(page.getByTestId('delivery-list').getByRole('listitem')).toHaveCount(0);
+  await filter.fill(eventId);
+  await expect(page.getByTestId('delivery-list').getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByTestId('delivery-list').getByRole('listitem').first()).toContainText(eventId);
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: test.info().outputPath('circuit-open.png'), fullPage: true });
   await page.context().close();
 });

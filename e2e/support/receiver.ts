@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * answer repeats). Nothing is mocked: the server under test connects to it over TCP.
  */
 export type Received = { path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
-export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+/** `hang`: read the request and never answer (a receiver that accepts connections and hangs). */
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; hang?: true };
 
 export class Receiver {
   readonly received: Received[] = [];
@@ -21,6 +22,7 @@ export class Receiver {
       this.received.push({ path, headers: request.headers, body, at: Date.now() });
       const script = this.scripts.get(path) ?? [];
       const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 204 };
+      if (answer.hang) return;
       const reply = () => {
         if (!response.destroyed) response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
       };

@@ -91,6 +91,18 @@ export async function startServer(options: {
   };
 }
 
+/** A port nothing listens on now, chosen by the system (for a spec's own servers and helpers). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
  * A port already taken (another spec's server, running in the other worker) would otherwise pass
  * waitUntilReady: the other server answers, and the spec would silently test it instead of its own.

@@ -179,7 +179,8 @@ export const operations = {
           content: json({ type: 'object' }),
         },
         '503': {
-          description: 'A check failed: `"status":"not-ready"`, the failing check with an error code.',
+          description:
+            'A check failed: `"status":"not-ready"`, the failing check with an error code; or the instance is stopping for a deploy: `"status":"stopping"`.',
           content: json({ type: 'object' }),
         },
         '4XX': malformedRequest,
@@ -418,6 +419,7 @@ export const operations = {
           webhookIdParameter,
           ...queryParameters(deliveryListQuerySchema, {
             status: 'Only deliveries in this state.',
+            evento: 'Only the deliveries of this event: the producer’s idEvento, or the `evt_…` id the publish answered.',
             limite: 'At most this many.',
             antes: 'Only deliveries created before this instant (paging).',
           }),
@@ -440,8 +442,11 @@ export const operations = {
     capability: 'webhooks',
     doc: deliveryDoc(
       'Send a delivery again now',
-      'A new attempt at once, with the same webhook-id, so the receiver can tell it is the same message.',
-      { '202': { description: 'Queued.', content: json(ref('DeliveryCreated')) } },
+      'A new attempt at once, with the same webhook-id, so the receiver can tell it is the same message. While an attempt of it is in flight the answer is 409 with `Retry-After`: ask again once it ends.',
+      {
+        '202': { description: 'Queued.', content: json(ref('DeliveryCreated')) },
+        '409': problem('An attempt of this delivery is in progress (`Retry-After`: seconds until it ends at the latest).'),
+      },
       { parameters: [webhookIdParameter, deliveryIdParameter] },
     ),
   },
@@ -450,7 +455,7 @@ export const operations = {
     capability: 'webhooks',
     doc: deliveryDoc(
       'Send again what failed or was skipped since a date',
-      'For a receiver back after an outage, or a configuration enabled again.',
+      'For a receiver back after an outage, or a configuration enabled again. Delivery history is kept WEBHOOK_RETENTION_DAYS (90 by default): older deliveries are gone and cannot be recovered.',
       { '202': { description: 'How many deliveries were queued.', content: json(ref('RecoveryResult')) }, ...bodyProblems },
       { parameters: [webhookIdParameter], requestBody: { required: true, content: json(ref('Recovery')) } },
     ),

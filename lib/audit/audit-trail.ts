@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Knex } from 'knex';
 import { getDb } from '@/lib/data';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { actorId, type Principal } from '@/lib/auth/principal';
@@ -49,6 +50,21 @@ export async function recordAudit(
     before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
     after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
   });
+}
+
+/**
+ * Deletes up to `batch` entries older than `before` (AUDIT_RETENTION_DAYS, lib/data/retention.ts);
+ * answers how many, so the caller repeats it in short transactions instead of one long lock.
+ */
+export async function pruneAuditBatch(db: Knex, before: number, batch: number): Promise<number> {
+  const rows = await db('audit_events').where('at_ms', '<', before).orderBy('at_ms').limit(batch).select<DbRow[]>('id');
+  if (rows.length === 0) return 0;
+  return db('audit_events')
+    .whereIn(
+      'id',
+      rows.map((row) => String(row.id)),
+    )
+    .delete();
 }
 
 /**

@@ -22,6 +22,6 @@ export const webhookKeys = {
   all: ['webhooks'] as const,
   list: (search: string) => ['webhooks', 'list', search] as const,
   detail: (id: string) => ['webhooks', 'detail', id] as const,
-  deliveries: (id: string, status: DeliveryStatus | '') => ['webhooks', 'deliveries', id, status] as const,
+  deliveries: (id: string, status: DeliveryStatus | '', event = '') => ['webhooks', 'deliveries', id, status, event] as const,
   delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
 };

@@ -38,13 +38,13 @@ export function useWebhook(id: string) {
   });
 }
 
-export function useDeliveries(id: string, status: DeliveryStatus | '') {
+export function useDeliveries(id: string, status: DeliveryStatus | '', event = '') {
   const locale = useLocale();
   return useQuery({
-    queryKey: webhookKeys.deliveries(id, status),
+    queryKey: webhookKeys.deliveries(id, status, event),
     queryFn: async () => {
-      const query = status ? `?status=${status}` : '';
-      return (await apiJson<Delivery[]>(locale, `${apiPath(routes.listDeliveries, { id })}${query}`)).body;
+      const query = new URLSearchParams({ ...(status ? { status } : {}), ...(event ? { evento: event } : {}) }).toString();
+      return (await apiJson<Delivery[]>(locale, `${apiPath(routes.listDeliveries, { id })}${query ? `?${query}` : ''}`)).body;
     },
     refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pendente') ? PENDING_REFRESH_MS : false),
     placeholderData: (previous) => previous,

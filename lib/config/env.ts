@@ -87,6 +87,19 @@ const envSchema = z
       }),
     /** Attempts each server process makes at once. */
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(16),
+    /**
+     * Attempts in flight to one configuration at once, across every instance (issue 18): a partner
+     * whose receiver hangs holds at most this many worker slots, never all of them.
+     */
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /** Consecutive attempts that find a receiver down (timeout, refused, 5xx) before its circuit opens. */
+    WEBHOOK_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+    /** How long an open circuit first waits before one probe attempt; doubled while the receiver stays down (at most 30 min). */
+    WEBHOOK_CIRCUIT_OPEN_SECONDS: z.coerce.number().min(0.1).max(1800).default(30),
+    /** Webhook events, deliveries and attempts older than this are deleted. */
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(90),
+    /** The audit trail's retention; unset keeps every entry (regulated data: the operator decides). */
+    AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).optional(),
     /** A configuration whose attempts have all failed for this many hours is disabled. */
     WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0.0001).max(8760).default(120),
     /** After a rotation the previous secret keeps signing (a second signature) for this many hours. */

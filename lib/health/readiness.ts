@@ -3,6 +3,7 @@ import { getDb } from '@/lib/data';
 import { dialectOf } from '@/lib/db/dialect';
 import { schedulingBackend } from '@/lib/scheduling/backends';
 import { oracleErrorCode } from '@/lib/scheduling/oracle/failures';
+import { isShuttingDown } from '@/lib/shutdown';
 
 /**
  * Readiness for load balancers: the app database answers a query and the scheduling back-end can
@@ -14,6 +15,8 @@ export const CHECK_TIMEOUT_MS = 5_000;
 export type CheckResult = { ok: boolean; ms: number; error?: string };
 export type Readiness = {
   ready: boolean;
+  /** Set while the process drains for a deploy: not ready, whatever the checks say. */
+  stopping?: true;
   checks: { database: CheckResult & { dialect?: string }; scheduling: CheckResult & { backend?: string } };
 };
 
@@ -32,8 +35,10 @@ export async function readiness(): Promise<Readiness> {
       await scheduler.checkReady?.();
     }),
   ]);
+  const stopping = isShuttingDown();
   return {
-    ready: database.ok && scheduling.ok,
+    ready: database.ok && scheduling.ok && !stopping,
+    ...(stopping ? { stopping } : {}),
     checks: { database: { ...database, dialect }, scheduling: { ...scheduling, backend } },
   };
 }

@@ -52,7 +52,14 @@ export const problems = {
     new ApiError(405, problemType('method-not-allowed'), 'Method Not Allowed', `This path answers ${allow} only.`, {
       headers: { Allow: allow },
     }),
-  conflict: (slug: string, detail: string) => new ApiError(409, problemType(slug), 'Conflict', detail),
+  conflict: (slug: string, detail: string, retryAfterSeconds?: number) =>
+    new ApiError(
+      409,
+      problemType(slug),
+      'Conflict',
+      detail,
+      retryAfterSeconds === undefined ? {} : { headers: { 'Retry-After': String(retryAfterSeconds) } },
+    ),
   preconditionFailed: (detail: string) => new ApiError(412, problemType('precondition-failed'), 'Precondition Failed', detail),
   unprocessable: (slug: string, detail: string) => new ApiError(422, problemType(slug), 'Unprocessable Content', detail),
   tooManyRequests: (retryAfterSeconds: number, detail: string) =>

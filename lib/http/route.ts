@@ -10,6 +10,7 @@ import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
 import { messagesFor } from '@/lib/i18n';
 import { FieldRejected } from '@/lib/validation/field-rejected';
+import { isDatabaseUnavailable, unavailabilityCode } from '@/lib/db/availability';
 import { readJsonBody } from './body';
 import { ApiError, problems } from './errors';
 import { problemResponse } from './problem';
@@ -42,6 +43,9 @@ export type ApiRequest<P, Q = undefined> = {
 };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A database restart or failover takes seconds; callers are asked to wait this long first. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** A route handler, bound to the operation it serves (lib/api/operations.ts). */
 export type OperationHandler<P> = ((request: Request, context: RouteContext<P>) => Promise<Response>) & { readonly operation: Operation };
@@ -196,6 +200,13 @@ function errorResponse(error: unknown, request: Request, locale: Locale): Respon
   if (request.signal.aborted || (error instanceof Error && error.name === 'AbortError')) {
     log.info('api.client_aborted', where);
     return problemResponse(problems.internal());
+  }
+  // The database is restarting or unreachable: the same request will work in a moment.
+  if (isDatabaseUnavailable(error)) {
+    log.warn('api.database_unavailable', { ...where, code: unavailabilityCode(error) });
+    return problemResponse(
+      problems.serviceUnavailable(DATABASE_RETRY_AFTER_SECONDS, 'The database is unavailable for a moment; try again shortly.'),
+    );
   }
   log.error('api.unhandled_error', { ...where, ...redactError(error) });
   return problemResponse(problems.internal());

@@ -12,7 +12,8 @@ import { activeHolds, listRecentReservations, recordRelease, recordReservation }
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
 import { LONGEST_WINDOW_MS, THROTTLE_RULES } from '@/lib/auth/throttle-policy';
 import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
-import { claimDue, findDelivery, loadAttemptContext, publishEvent, recordAttempts } from '@/lib/webhooks/delivery/store';
+import { claimDue, findDelivery, loadAttemptContexts, publishEvent, recordAttempts, requeueDelivery } from '@/lib/webhooks/delivery/store';
+import { sweepRetention } from '@/lib/data/retention';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
@@ -42,6 +43,7 @@ const contractRequest = {
   cdUsuarioConvenio: '0012345678901',
   nmUsuario: 'contrato',
 };
+const circuit = { threshold: 5, openMs: 30_000, maxOpenMs: 1_800_000 };
 const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };
 
 export function repositoryContract(): void {
@@ -305,15 +307,17 @@ function deliveryContract(): void {
       { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, dados: {}, idEvento: 'contrato-1' },
       now,
     );
-    expect(again).toEqual({ ...published, repeated: true });
+    expect(published.configIds).toHaveLength(published.entregas);
+    expect(again).toEqual({ ...published, repeated: true, configIds: [] });
 
-    const first = await claimDue(db, 'instancia-1', 100, now, 10_000);
+    const claim = (owner: string, at: number) => claimDue(db, owner, { limit: 100, now: at, leaseMs: 10_000, perEndpoint: 100 });
+    const first = await claim('instancia-1', now);
     expect(first.length).toBe(published.entregas);
-    expect(await claimDue(db, 'instancia-2', 100, now + 1, 10_000)).toEqual([]);
+    expect(await claim('instancia-2', now + 1)).toEqual([]);
     // instancia-1 died: after its lease, instancia-2 takes the deliveries over; instancia-1's late outcome is not written.
-    const takenOver = await claimDue(db, 'instancia-2', 100, now + 10_001, 10_000);
+    const takenOver = await claim('instancia-2', now + 10_001);
     expect(takenOver.sort()).toEqual([...first].sort());
-    const context = await loadAttemptContext(db, first[0]!);
+    const [context] = await loadAttemptContexts(db, [first[0]!]);
     const outcome = {
       startedAt: now + 10_002,
       durationMs: 3,
@@ -323,11 +327,169 @@ function deliveryContract(): void {
       requestHeaders: { 'webhook-id': first[0]! },
     };
     const decision = { status: 'entregue' as const, nextAttemptAt: null, failingSince: null };
-    expect(await recordAttempts(db, 'instancia-1', [{ context: context!, outcome, decision }])).toEqual([false]);
-    expect(await recordAttempts(db, 'instancia-2', [{ context: context!, outcome, decision }])).toEqual([true]);
+    expect(await recordAttempts(db, 'instancia-1', [{ context: context!, outcome, decision }], circuit)).toEqual([{ written: false }]);
+    expect(await recordAttempts(db, 'instancia-2', [{ context: context!, outcome, decision }], circuit)).toEqual([{ written: true }]);
     const detail = await findDelivery(db, context!.config.id, first[0]!);
     expect(detail?.context.delivery).toMatchObject({ status: 'entregue', attempts: 1, lastStatus: 204 });
     expect(detail?.attempts).toEqual([expect.objectContaining({ number: 1, status: 204, headers: { 'webhook-id': first[0] } })]);
+  });
+
+  it('shares claims round-robin across configurations, caps each one across instances, and skips an open circuit but for one probe', async () => {
+    const db = await getDb();
+    const now = 1_860_000_000_000;
+    await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
+    // Tenant A's ten configurations get 20 deliveries each (a backlog); tenant B's one gets 2.
+    for (let i = 0; i < 20; i++) {
+      await publishEvent(db, 'justo', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_A.usuarioId, dados: { i } }, now);
+    }
+    for (let i = 0; i < 2; i++) {
+      await publishEvent(db, 'justo', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: { i } }, now);
+    }
+    await db('webhook_configs')
+      .where({ id: WEBHOOK_IDS.a2 })
+      .update({ circuit_failures: 5, circuit_open_until: now + 60_000 });
+    const perConfig = async (ids: string[]) => {
+      const rows = ids.length ? await db('webhook_deliveries').whereIn('id', ids).select<DbRow[]>('config_id') : [];
+      const counts: Record<string, number> = {};
+      for (const row of rows) counts[String(row.config_id)] = (counts[String(row.config_id)] ?? 0) + 1;
+      return counts;
+    };
+    const settings = { now, leaseMs: 30_000, perEndpoint: 2 };
+
+    // Twelve slots over ten configurations that may be attempted: one each first, then a second for two.
+    const first = await perConfig(await claimDue(db, 'instancia-1', { ...settings, limit: 12 }));
+    expect(Object.keys(first)).toHaveLength(10);
+    expect(first[WEBHOOK_IDS.a2]).toBeUndefined();
+    expect(first[WEBHOOK_IDS.b1]).toBeGreaterThanOrEqual(1);
+    expect(Object.values(first).reduce((sum, count) => sum + count, 0)).toBe(12);
+    expect(Math.max(...Object.values(first))).toBe(2);
+
+    // Another instance fills each configuration up to the cap, counting instancia-1's attempts in flight.
+    const second = await perConfig(await claimDue(db, 'instancia-2', { ...settings, limit: 100 }));
+    for (const id of Object.keys(first)) expect((first[id] ?? 0) + (second[id] ?? 0)).toBe(2);
+    expect(second[WEBHOOK_IDS.a2]).toBeUndefined();
+    expect(await claimDue(db, 'instancia-3', { ...settings, limit: 100 })).toEqual([]);
+
+    // The open period is over: one probe for a2, however many slots there are.
+    await db('webhook_configs')
+      .where({ id: WEBHOOK_IDS.a2 })
+      .update({ circuit_open_until: now - 1 });
+    expect(await perConfig(await claimDue(db, 'instancia-3', { ...settings, limit: 100 }))).toEqual({ [WEBHOOK_IDS.a2]: 1 });
+    await db('webhook_configs').where({ id: WEBHOOK_IDS.a2 }).update({ circuit_failures: 0, circuit_open_until: null });
+  });
+
+  it('opens a configuration’s circuit after consecutive outages and closes it on an answer, recorded with the attempts', async () => {
+    const db = await getDb();
+    const now = 1_870_000_000_000;
+    await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
+    for (let i = 0; i < 3; i++) {
+      await publishEvent(db, 'circuito', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: { i } }, now);
+    }
+    const ids = await claimDue(db, 'instancia-1', { limit: 10, now, leaseMs: 30_000, perEndpoint: 10 });
+    expect(ids).toHaveLength(3);
+    const record = async (id: string, status: number) => {
+      const context = (await loadAttemptContexts(db, [id]))[0]!;
+      const outcome = {
+        startedAt: now + 1,
+        durationMs: 5,
+        status,
+        body: '',
+        error: status < 300 ? null : ('status-http' as const),
+        requestHeaders: {},
+      };
+      const decision = {
+        status: status < 300 ? ('entregue' as const) : ('pendente' as const),
+        nextAttemptAt: now + 5000,
+        failingSince: null,
+      };
+      return recordAttempts(db, 'instancia-1', [{ context, outcome, decision }], { threshold: 2, openMs: 60_000, maxOpenMs: 600_000 });
+    };
+    expect(await record(ids[0]!, 503)).toEqual([{ written: true }]);
+    const [opened] = await record(ids[1]!, 502);
+    expect(opened?.circuit).toMatchObject({ change: 'opened', state: { failures: 2, openedAt: now + 6 } });
+    const [row] = (await db('webhook_configs').where({ id: WEBHOOK_IDS.b1 })) as DbRow[];
+    expect(toNumber(row!.circuit_failures)).toBe(2);
+    expect(toNumber(row!.circuit_open_until)).toBeGreaterThanOrEqual(now + 6 + 48_000);
+    // An attempt already in flight answers: the receiver is up again.
+    const [closed] = await record(ids[2]!, 204);
+    expect(closed?.circuit).toEqual({ change: 'closed', state: { failures: 0, openUntil: null, openedAt: null } });
+    const [after] = (await db('webhook_configs').where({ id: WEBHOOK_IDS.b1 })) as DbRow[];
+    expect(after!.circuit_open_until ?? null).toBeNull();
+  });
+
+  it('does not requeue a delivery whose attempt is in flight, and does once its lease is over', async () => {
+    const db = await getDb();
+    const now = 1_880_000_000_000;
+    await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
+    await publishEvent(db, 'reenvio', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: {} }, now);
+    const [id] = await claimDue(db, 'instancia-1', { limit: 1, now, leaseMs: 30_000, perEndpoint: 4 });
+    expect(await requeueDelivery(db, id!, now + 10)).toBe(false);
+    expect(await db('webhook_deliveries').where({ id, lease_owner: 'instancia-1' })).toHaveLength(1);
+    expect(await requeueDelivery(db, id!, now + 30_001)).toBe(true);
+  });
+
+  it('prunes delivery history and, when asked, the audit trail in batches, keeping what is young or still pending', async () => {
+    const db = await getDb();
+    const day = 86_400_000;
+    const now = 1_890_000_000_000;
+    const old = now - 91 * day;
+    const oldEvents = [];
+    for (let i = 0; i < 4; i++) {
+      oldEvents.push(
+        await publishEvent(db, 'retencao', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: { i } }, old),
+      );
+    }
+    const young = await publishEvent(
+      db,
+      'retencao',
+      { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: {} },
+      now,
+    );
+    // Three old ones finished (one with an attempt on record); the fourth is still pending.
+    await db('webhook_deliveries')
+      .whereIn(
+        'event_id',
+        oldEvents.slice(0, 3).map((event) => event.id),
+      )
+      .update({ status: 'entregue', next_attempt_at: null });
+    const [finished] = await db('webhook_deliveries').where({ event_id: oldEvents[0]!.id }).select<DbRow[]>('id');
+    await db('webhook_attempts').insert({
+      id: `att_retencao_${now}`,
+      delivery_id: String(finished!.id),
+      attempt_no: 1,
+      started_at: old,
+      duration_ms: 1,
+      status: 204,
+      request_headers_json: '{}',
+    });
+    await db('audit_events').insert(
+      [1, 2, 3].map((n) => ({
+        id: `retencao-${n}-${now}`,
+        at_ms: old + n,
+        actor_kind: 'system',
+        actor_id: 'retencao',
+        action: 'webhook.update',
+        target: 't',
+        outcome: 'ok',
+      })),
+    );
+    const kept = await sweepRetention(db, { deliveryDays: 90 }, now, 2);
+    expect(kept.deliveries).toBeGreaterThanOrEqual(3);
+    expect(kept.audit).toBe(0);
+    expect(
+      await db('webhook_events').whereIn(
+        'id',
+        oldEvents.slice(0, 3).map((event) => event.id),
+      ),
+    ).toHaveLength(0);
+    expect(await db('webhook_attempts').where({ delivery_id: String(finished!.id) })).toHaveLength(0);
+    expect(await db('webhook_events').where({ id: oldEvents[3]!.id })).toHaveLength(1);
+    expect(await db('webhook_deliveries').where({ event_id: oldEvents[3]!.id })).toHaveLength(1);
+    expect(await db('webhook_deliveries').where({ event_id: young.id })).toHaveLength(1);
+    expect(await db('audit_events').where('id', 'like', 'retencao-%')).toHaveLength(3);
+    const withAudit = await sweepRetention(db, { deliveryDays: 90, auditDays: 90 }, now, 2);
+    expect(withAudit.audit).toBeGreaterThanOrEqual(3);
+    expect(await db('audit_events').where('id', 'like', 'retencao-%')).toHaveLength(0);
   });
 }
 

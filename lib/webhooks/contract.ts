@@ -152,6 +152,9 @@ export const webhookConfigurationSchema = z.object({
 
 export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 
+/** An open circuit (deliveries wait), or one whose wait is over and lets a probe attempt through. */
+export const CIRCUIT_STATES = ['aberto', 'teste'] as const;
+
 /** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
 export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
@@ -170,6 +173,18 @@ export const webhookDetailSchema = webhookViewSchema.extend({
     .object({ motivo: z.enum(DISABLED_REASONS), em: z.string() })
     .nullable()
     .meta({ description: 'Why and when deliveries stopped, while `ativo` is false.' }),
+  circuito: z
+    .object({
+      estado: z.enum(CIRCUIT_STATES),
+      falhasSeguidas: z.number().int(),
+      desde: z.string(),
+      proximaTentativa: z.string(),
+    })
+    .nullable()
+    .meta({
+      description:
+        'Beyond the contract: while the receiver looks down (consecutive timeouts, refused connections or 5xx), its deliveries wait, still `pendente`, taking no delivery capacity; at `proximaTentativa` one attempt probes the receiver (`estado` `teste`), and any answer but an outage resumes deliveries. Null while deliveries flow.',
+    }),
 });
 export type WebhookDetail = z.infer<typeof webhookDetailSchema>;
 

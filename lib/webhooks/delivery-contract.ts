@@ -60,6 +60,12 @@ export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
 export const deliveryListQuerySchema = z.strictObject({
   status: z.enum(DELIVERY_STATUSES).optional(),
+  evento: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Only the deliveries of this event: the producer’s `idEvento`, or the `evt_…` id the publish answered.' }),
   limite: z.coerce.number().int().min(1).max(200).default(50),
   antes: z.iso.datetime({ offset: true }).optional().meta({ description: 'Only deliveries created before this instant (paging).' }),
 });
@@ -75,14 +81,22 @@ const lastResponseSchema = z.object({
   erro: z.enum(ATTEMPT_ERRORS).nullable(),
 });
 
+/** Why a pending delivery is not being attempted although it is due. */
+export const DELIVERY_WAITS = ['circuito-aberto'] as const;
+
 export const deliverySchema = z.object({
   id: z.string().meta({ description: 'The `webhook-id` header: the same on every attempt.' }),
-  idEvento: z.string(),
+  idEvento: z.string().meta({ description: 'The producer’s idEvento (the event’s own id when it sent none).' }),
+  eventoId: z.string().meta({ description: 'The `evt_…` id the publish answered.' }),
   tipo: z.string(),
   status: z.enum(DELIVERY_STATUSES),
   tentativas: z.number().int(),
   criadaEm: z.string(),
   proximaTentativaEm: z.string().nullable(),
+  emAndamento: z.boolean().meta({ description: 'An attempt is being made right now; a redelivery waits until it ends (409).' }),
+  aguardando: z.enum(DELIVERY_WAITS).nullable().meta({
+    description: 'Why a pending delivery waits: `circuito-aberto`, the receiver looks down (see the configuration’s `circuito`).',
+  }),
   ultimaResposta: lastResponseSchema.nullable(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { WebhookConfiguration, WebhookEventFlag, WebhookHeader } from './contract';
 import { newEncryptedSecret } from './secrets';
+import type { CircuitState } from './delivery/circuit';
 
 /** Column of each event flag; the contract's names are too long for portable identifiers. */
 export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
@@ -13,8 +14,18 @@ export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
   eventoPropostaCancelada: 'ev_proposta_cancelada',
 };
 
-/** Whether deliveries go out, and if not, why and since when (issue 10 §3). */
-export type DeliveryState = { enabled: boolean; disabledReason: string | null; disabledAt: number | null };
+/** Whether deliveries go out, and if not, why and since when (issue 10 §3); the receiver's circuit (issue 18). */
+export type DeliveryState = { enabled: boolean; disabledReason: string | null; disabledAt: number | null; circuit: CircuitState };
+
+const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
+
+export function circuitFromRow(row: DbRow): CircuitState {
+  return {
+    failures: toNumber(row.circuit_failures ?? 0),
+    openUntil: optionalNumber(row.circuit_open_until),
+    openedAt: optionalNumber(row.circuit_opened_at),
+  };
+}
 
 export type StoredWebhook = { config: WebhookConfiguration; version: number; state: DeliveryState };
 
@@ -28,7 +39,8 @@ function fromRow(row: DbRow): StoredWebhook {
     state: {
       enabled: toBoolean(row.enabled),
       disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,
-      disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : toNumber(row.disabled_at),
+      disabledAt: optionalNumber(row.disabled_at),
+      circuit: circuitFromRow(row),
     },
     config: {
       id: String(row.id),
@@ -86,12 +98,19 @@ export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfig
   await trx('webhook_configs').insert({ ...toRow(config, 1), secret_enc: newEncryptedSecret(), enabled: true });
 }
 
-/** Switches deliveries on (clearing why they were off) or off (for `reason`); part of the version. */
+const CLOSED_CIRCUIT = { circuit_failures: 0, circuit_open_until: null, circuit_opened_at: null };
+
+/** Switches deliveries on (clearing why they were off, and the circuit) or off (for `reason`); part of the version. */
 export async function saveDeliveryState(trx: Knex.Transaction, id: string, enabled: boolean, reason: string | null, now: number) {
   const values = enabled
-    ? { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null }
+    ? { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null, ...CLOSED_CIRCUIT }
     : { enabled: false, disabled_reason: reason, disabled_at: now };
   await trx('webhook_configs').where({ id }).update(values);
+}
+
+/** Deliveries to this configuration may be attempted again at once (its receiver URL changed). */
+export async function closeCircuit(trx: Knex.Transaction, id: string) {
+  await trx('webhook_configs').where({ id }).update(CLOSED_CIRCUIT);
 }
 
 /** Writes a whole configuration, only if it still has `expectedVersion`; false when it did not. */

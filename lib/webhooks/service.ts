@@ -15,6 +15,7 @@ import type {
 } from './contract';
 import { WEBHOOK_EVENT_FLAGS } from './contract';
 import {
+  closeCircuit,
   deleteWebhookRows,
   findWebhook,
   insertWebhook,
@@ -24,6 +25,7 @@ import {
   type StoredWebhook,
 } from './repository';
 import { FieldRejected } from '@/lib/validation/field-rejected';
+import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -52,7 +54,17 @@ export function detailOf(stored: StoredWebhook): WebhookDetail {
     !enabled && disabledReason && disabledAt !== null
       ? { motivo: disabledReason as DisabledReason, em: new Date(disabledAt).toISOString() }
       : null;
-  return { ...viewOf(stored), desativacao };
+  return { ...viewOf(stored), desativacao, circuito: circuitView(stored.state.circuit, Date.now()) };
+}
+
+function circuitView({ failures, openUntil, openedAt }: CircuitState, now: number): WebhookDetail['circuito'] {
+  if (openUntil === null) return null;
+  return {
+    estado: phaseOf({ openUntil }, now) === 'open' ? 'aberto' : 'teste',
+    falhasSeguidas: failures,
+    desde: new Date(openedAt ?? openUntil).toISOString(),
+    proximaTentativa: new Date(openUntil).toISOString(),
+  };
 }
 
 export async function getWebhook(principal: Principal, id: string): Promise<StoredWebhook> {
@@ -93,7 +105,15 @@ export async function updateWebhook(
       if (!(await saveWebhook(trx, next, current.version))) {
         throw problems.preconditionFailed('The configuration was changed at the same time. Reload it and apply your change again.');
       }
-      const state = ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo);
+      let state =
+        ativo === undefined || ativo === current.state.enabled
+          ? current.state
+          : await switchDeliveries(trx, id, ativo, current.state.circuit);
+      // A new receiver URL starts with a closed circuit: the old one's outage says nothing about it.
+      if (next.url !== current.config.url && state.circuit.openUntil !== null) {
+        await closeCircuit(trx, id);
+        state = { ...state, circuit: CLOSED };
+      }
       await recordAudit(trx, {
         principal,
         action: 'webhook.update',
@@ -132,10 +152,11 @@ export async function recordRefusedUpdate(principal: Principal, id: string, erro
   });
 }
 
-async function switchDeliveries(trx: Parameters<typeof saveDeliveryState>[0], id: string, enabled: boolean) {
+async function switchDeliveries(trx: Parameters<typeof saveDeliveryState>[0], id: string, enabled: boolean, circuit: CircuitState) {
   const now = Date.now();
   await saveDeliveryState(trx, id, enabled, enabled ? null : 'manual', now);
-  return { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : now };
+  // Switched back on: staff ask for deliveries now, so a circuit left open is closed too.
+  return { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : now, circuit: enabled ? CLOSED : circuit };
 }
 
 function definedOnly(update: Omit<WebhookUpdate, 'ativo'>): Partial<WebhookConfiguration> {
@@ -176,7 +197,11 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
       after: { ...auditView(config), ativo: enabled },
     });
   });
-  return { config, version: 1, state: { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : Date.now() } };
+  return {
+    config,
+    version: 1,
+    state: { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : Date.now(), circuit: CLOSED },
+  };
 }
 
 function tenantFor(principal: Principal, input: WebhookCreate): Pick<WebhookConfiguration, 'usuarioId' | 'sistemaOrigem' | 'clientId'> {

@@ -65,8 +65,8 @@ async function createPool(config: OracleSchedulingConfig): Promise<Pool> {
 
 /**
  * On SIGTERM, stop handing out connections and close the pool once calls in flight have returned
- * (at most drainSeconds). Next's own handler waits for open requests before it exits, so calls in
- * progress finish and are answered.
+ * (at most drainSeconds). The app's shutdown (lib/shutdown.ts) waits for open requests before it
+ * exits, so calls in progress finish and are answered.
  */
 function drainOnSigterm(drainSeconds: number): void {
   if (holder.__oracleDrainRegistered) return;

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decide, retryAfterSeconds, type RetrySettings } from './retry-policy';
+import { decide as decideWith, jittered, RETRY_JITTER, retryAfterSeconds, type RetrySettings } from './retry-policy';
 
 const settings: RetrySettings = { scheduleSeconds: [5, 300, 1800], disableAfterMs: 3_600_000 };
 const now = 1_800_000_000_000;
+/** The schedule's exact steps (random 0.5 is the middle of the jitter); jitter has its own cases below. */
+const decide = (...args: Parameters<typeof decideWith>) => decideWith(args[0], args[1], args[2], args[3], args[4], () => 0.5);
 
 describe('webhook retry policy', () => {
   it('a 2xx delivers and clears the failing streak', () => {
@@ -47,6 +49,25 @@ describe('webhook retry policy', () => {
       disable: 'falhas-consecutivas',
     });
     expect(decide({ status: 500, error: 'status-http' }, 1, now - 3_599_999, now, settings).disable).toBeUndefined();
+  });
+
+  it('spreads every retry delay by ±20 %, never below a receiver’s Retry-After', () => {
+    const step = 300_000;
+    const bounds = { low: step * (1 - RETRY_JITTER), high: step * (1 + RETRY_JITTER) };
+    expect(jittered(step, () => 0)).toBe(bounds.low);
+    expect(jittered(step, () => 0.999_999_9)).toBeCloseTo(bounds.high, -1);
+    const waits = Array.from(
+      { length: 2000 },
+      () => decideWith({ status: 500, error: 'status-http' }, 2, null, now, settings).nextAttemptAt! - now,
+    );
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(bounds.low);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(bounds.high);
+    // Spread, not one value: the 2000 waits cover most of the ±20 % band.
+    expect(Math.max(...waits) - Math.min(...waits)).toBeGreaterThan(0.9 * (bounds.high - bounds.low));
+    const low = () => 0;
+    expect(decideWith({ status: 429, error: 'status-http', retryAfterSeconds: 300 }, 2, null, now, settings, low).nextAttemptAt).toBe(
+      now + 300_000,
+    );
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {

@@ -9,6 +9,17 @@ import type { AttemptError, DeliveryStatus } from '../delivery-contract';
  */
 export type RetrySettings = { scheduleSeconds: readonly number[]; disableAfterMs: number };
 
+/**
+ * Every retry delay is spread by ±20 %, so the deliveries that failed together during a receiver's
+ * outage do not all come due in the same second when it is back.
+ */
+export const RETRY_JITTER = 0.2;
+
+/** `ms` spread by ±`spread` (0.2: ±20 %); `random` in [0, 1), 0.5 leaves it as it is. */
+export function jittered(ms: number, random: () => number = Math.random, spread = RETRY_JITTER): number {
+  return Math.round(ms * (1 + spread * (2 * random() - 1)));
+}
+
 export type Outcome = { status: number | null; error: AttemptError | null; retryAfterSeconds?: number };
 
 export type Decision = {
@@ -22,16 +33,25 @@ export function isSuccess(outcome: Outcome): boolean {
   return outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
 }
 
-export function decide(outcome: Outcome, attemptNo: number, failingSince: number | null, now: number, settings: RetrySettings): Decision {
+export function decide(
+  outcome: Outcome,
+  attemptNo: number,
+  failingSince: number | null,
+  now: number,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): Decision {
   if (isSuccess(outcome)) return { status: 'entregue', nextAttemptAt: null, failingSince: null };
   const since = failingSince ?? now;
   if (outcome.status === 410) return { status: 'falhou', nextAttemptAt: null, disable: 'receptor-410', failingSince: since };
   const disable = now - since >= settings.disableAfterMs ? ('falhas-consecutivas' as const) : undefined;
   const step = settings.scheduleSeconds[attemptNo - 1];
   if (step === undefined || disable) return { status: 'falhou', nextAttemptAt: null, disable, failingSince: since };
+  // A receiver's Retry-After is honoured (up to the schedule's longest step) and is not jittered below.
   const longest = Math.max(...settings.scheduleSeconds);
-  const waitSeconds = Math.min(Math.max(step, outcome.retryAfterSeconds ?? 0), Math.max(longest, step));
-  return { status: 'pendente', nextAttemptAt: now + Math.round(waitSeconds * 1000), failingSince: since };
+  const retryAfterMs = Math.min(outcome.retryAfterSeconds ?? 0, Math.max(longest, step)) * 1000;
+  const waitMs = Math.max(jittered(step * 1000, random), Math.round(retryAfterMs));
+  return { status: 'pendente', nextAttemptAt: now + waitMs, failingSince: since };
 }
 
 /** Retry-After as seconds (RFC 9110 §10.2.3: delay-seconds or an HTTP date); undefined if absent or unreadable. */

@@ -9,6 +9,7 @@ import { log } from '@/lib/log';
 import type { Delivery, DeliveryDetail, DeliveryStatus, PublishEvent, PublishedEvent } from '../delivery-contract';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
 import { getWebhook } from '../service';
+import { phaseOf, type CircuitState } from './circuit';
 import { eventType, messageBody } from './message';
 import {
   createTestDelivery,
@@ -29,7 +30,7 @@ import { deliveryWorker } from './worker';
 const DELIVERY_ID = /^msg_[0-9a-z]{29}$/;
 
 export async function publish(principal: Principal, input: PublishEvent): Promise<PublishedEvent & { repeated: boolean }> {
-  const published = await publishEvent(await getDb(), ownerKey(principal), input, Date.now());
+  const { configIds, ...published } = await publishEvent(await getDb(), ownerKey(principal), input, Date.now());
   // Ids and counts only: `dados` may carry personal data.
   log.info('webhook.event_published', {
     eventId: published.id,
@@ -37,7 +38,7 @@ export async function publish(principal: Principal, input: PublishEvent): Promis
     deliveries: published.entregas,
     repeated: published.repeated,
   });
-  if (!published.repeated && published.entregas > 0) deliveryWorker().wake();
+  if (configIds.length > 0) deliveryWorker().wake(configIds);
   return published;
 }
 
@@ -45,15 +46,22 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function deliveryView(delivery: DeliveryRow, tipo: string, idEvento: string): Delivery {
+type EventRef = { tipo: string; idEvento: string; eventId: string };
+
+function deliveryView(delivery: DeliveryRow, event: EventRef, circuit: CircuitState, now: number): Delivery {
+  const inFlight = delivery.leaseUntil !== null && delivery.leaseUntil >= now;
+  const waiting = delivery.status === 'pendente' && !inFlight && phaseOf(circuit, now) === 'open';
   return {
     id: delivery.id,
-    idEvento,
-    tipo: eventType(tipo),
+    idEvento: event.idEvento,
+    eventoId: event.eventId,
+    tipo: eventType(event.tipo),
     status: delivery.status,
     tentativas: delivery.attempts,
     criadaEm: new Date(delivery.createdAt).toISOString(),
-    proximaTentativaEm: iso(delivery.nextAttemptAt),
+    proximaTentativaEm: iso(waiting ? Math.max(circuit.openUntil!, delivery.nextAttemptAt ?? 0) : delivery.nextAttemptAt),
+    emAndamento: inFlight,
+    aguardando: waiting ? 'circuito-aberto' : null,
     ultimaResposta:
       delivery.lastAttemptAt === null
         ? null
@@ -64,29 +72,31 @@ function deliveryView(delivery: DeliveryRow, tipo: string, idEvento: string): De
 export async function deliveriesOf(
   principal: Principal,
   configId: string,
-  query: { status?: DeliveryStatus; limite: number; antes?: string },
+  query: { status?: DeliveryStatus; limite: number; antes?: string; evento?: string },
 ): Promise<Delivery[]> {
-  await getWebhook(principal, configId);
+  const stored = await getWebhook(principal, configId);
   const rows = await listDeliveries(await getDb(), configId, {
     status: query.status,
     limit: query.limite,
     before: query.antes === undefined ? undefined : Date.parse(query.antes),
+    event: query.evento,
   });
-  return rows.map((row) => deliveryView(row.delivery, row.tipo, row.idEvento));
+  const now = Date.now();
+  return rows.map((row) => deliveryView(row.delivery, row, stored.state.circuit, now));
 }
 
 async function visibleDelivery(principal: Principal, configId: string, deliveryId: string) {
-  await getWebhook(principal, configId);
+  const stored = await getWebhook(principal, configId);
   const found = DELIVERY_ID.test(deliveryId) ? await findDelivery(await getDb(), configId, deliveryId) : undefined;
   if (!found) throw problems.notFound('Delivery not found.');
-  return found;
+  return { ...found, circuit: stored.state.circuit };
 }
 
 export async function deliveryDetail(principal: Principal, configId: string, deliveryId: string): Promise<DeliveryDetail> {
-  const { context, attempts } = await visibleDelivery(principal, configId, deliveryId);
+  const { context, attempts, circuit } = await visibleDelivery(principal, configId, deliveryId);
   const { event } = context;
   return {
-    ...deliveryView(context.delivery, event.tipo, event.idEvento ?? event.id),
+    ...deliveryView(context.delivery, { tipo: event.tipo, idEvento: event.idEvento ?? event.id, eventId: event.id }, circuit, Date.now()),
     requisicao: { url: context.config.url, corpo: messageBody(event) },
     tentativasDetalhadas: attempts.map((attempt) => ({
       numero: attempt.number,
@@ -100,24 +110,35 @@ export async function deliveryDetail(principal: Principal, configId: string, del
   };
 }
 
+/**
+ * Queues a delivery again at once. While an attempt of it is in flight the answer is 409 with
+ * Retry-After (the attempt ends within WEBHOOK_TIMEOUT_MS): queueing it then would send the message
+ * twice at once and lose that attempt's record.
+ */
 export async function redeliver(principal: Principal, configId: string, deliveryId: string): Promise<{ id: string }> {
   await visibleDelivery(principal, configId, deliveryId);
-  await requeueDelivery(await getDb(), deliveryId, Date.now());
-  deliveryWorker().wake();
+  if (!(await requeueDelivery(await getDb(), deliveryId, Date.now()))) {
+    throw problems.conflict(
+      'delivery-in-flight',
+      'An attempt of this delivery is in progress; send it again once it ends.',
+      Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000),
+    );
+  }
+  deliveryWorker().wake([configId]);
   return { id: deliveryId };
 }
 
 export async function recover(principal: Principal, configId: string, since: string): Promise<{ reenviadas: number }> {
   await getWebhook(principal, configId);
   const reenviadas = await recoverDeliveries(await getDb(), configId, Date.parse(since), Date.now());
-  if (reenviadas > 0) deliveryWorker().wake();
+  if (reenviadas > 0) deliveryWorker().wake([configId]);
   return { reenviadas };
 }
 
 export async function sendTestEvent(principal: Principal, configId: string): Promise<{ id: string }> {
   const stored = await getWebhook(principal, configId);
   const id = await createTestDelivery(await getDb(), configId, stored.config.usuarioId, ownerKey(principal), Date.now());
-  deliveryWorker().wake();
+  deliveryWorker().wake([configId]);
   return { id };
 }
 

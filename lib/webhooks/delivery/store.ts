@@ -1,9 +1,10 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { dialectOf, isUniqueViolation, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { dialectOf, isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus, PublishEvent } from '../delivery-contract';
-import { EVENT_COLUMNS } from '../repository';
+import { circuitFromRow, EVENT_COLUMNS } from '../repository';
 import { newId } from './ids';
+import { afterAttempt, attemptCap, isOutage, type CircuitSettings, type CircuitState } from './circuit';
 
 /**
  * Webhook events and deliveries in the app database (SQLite, PostgreSQL or Oracle alike). Every
@@ -33,6 +34,8 @@ export type DeliveryRow = {
   lastDurationMs: number | null;
   lastBody: string | null;
   lastError: AttemptError | null;
+  /** While an attempt is in flight: until when the instance making it holds it. */
+  leaseUntil: number | null;
 };
 
 const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
@@ -52,6 +55,7 @@ export function deliveryFromRow(row: DbRow): DeliveryRow {
     lastDurationMs: optionalNumber(row.last_duration_ms),
     lastBody: optionalString(row.last_body),
     lastError: optionalString(row.last_error) as AttemptError | null,
+    leaseUntil: optionalNumber(row.lease_until),
   };
 }
 
@@ -66,7 +70,13 @@ export function eventFromRow(row: DbRow): EventRow {
   };
 }
 
-export type Published = { id: string; entregas: number; repeated: boolean };
+export type Published = {
+  id: string;
+  entregas: number;
+  repeated: boolean;
+  /** The configurations that got a pending delivery (for the worker; not part of the answer). */
+  configIds: string[];
+};
 
 /**
  * Records an event and its fan-out in one transaction: a delivery for each configuration of the
@@ -96,7 +106,8 @@ export async function publishEvent(db: Knex, producer: string, input: PublishEve
         .select('id', 'enabled');
       const rows = configs.map((config) => newDeliveryRow(eventId, String(config.id), toBoolean(config.enabled), now));
       for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
-      return { id: eventId, entregas: rows.length, repeated: false };
+      const configIds = rows.filter((row) => row.status === 'pendente').map((row) => row.config_id);
+      return { id: eventId, entregas: rows.length, repeated: false, configIds };
     });
   } catch (error) {
     // The same idEvento published twice at once: the loser answers the winner's event.
@@ -113,7 +124,7 @@ async function findPublished(db: Knex | Knex.Transaction, producer: string, idEv
   if (!rows[0]) return undefined;
   const id = String(rows[0].id);
   const counted: DbRow[] = await db('webhook_deliveries').where({ event_id: id }).count({ count: '*' });
-  return { id, entregas: toNumber(counted[0]?.count), repeated: true };
+  return { id, entregas: toNumber(counted[0]?.count), repeated: true, configIds: [] };
 }
 
 function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now: number) {
@@ -147,42 +158,222 @@ export async function createTestDelivery(db: Knex, configId: string, usuarioId: 
   });
 }
 
+export type ClaimSettings = {
+  /** Free worker slots of this process. */
+  limit: number;
+  now: number;
+  leaseMs: number;
+  /** Attempts in flight to one configuration at once, across every instance. */
+  perEndpoint: number;
+};
+
 /**
- * Takes up to `limit` due deliveries for this process: pending, due, and not leased (or leased by
- * an instance whose lease ran out). On PostgreSQL and Oracle the rows are locked with SKIP LOCKED,
- * so instances claiming together take different rows instead of waiting on each other; SQLite has
- * one writer. The lease outlives one attempt; the outcome write clears it.
+ * How many waiting configurations one look considers (the longest-waiting first). Past it, a
+ * configuration waits for the next look (the worker looks again every second), which only happens
+ * with more than this many partners due at once.
  */
-export async function claimDue(db: Knex, owner: string, limit: number, now: number, leaseMs: number): Promise<string[]> {
+const CANDIDATES = 1000;
+
+/**
+ * Configurations with due deliveries whose circuit lets an attempt through, those whose
+ * deliveries have waited longest first. It probes every configuration, so the worker keeps its
+ * answer for a second and claims among it.
+ */
+export async function waitingConfigIds(db: Knex, now: number): Promise<string[]> {
+  const rows = (await waitingConfigs(db, now).limit(CANDIDATES)) as DbRow[];
+  return rows.map((row) => String(row.config_id));
+}
+
+export type Claim = {
+  ids: string[];
+  /** Candidates that had fewer due deliveries than the slots offered: nothing more to claim for now. */
+  exhausted: string[];
+};
+
+/**
+ * Takes up to `limit` due deliveries for this process among `candidates` (waitingConfigIds), fairly
+ * across configurations (issue 18):
+ * 1. the candidates' rows in webhook_configs, locked on PostgreSQL and Oracle with SKIP LOCKED: one
+ *    instance at a time claims for a configuration, so the attempts it counts in flight (live
+ *    leases) are every instance's, and the cap holds across them. SQLite has one writer;
+ * 2. slots handed out one at a time round-robin, each configuration up to its cap (the per-endpoint
+ *    cap, 1 while its circuit is half-open, 0 while open), so a backlog of 10,000 takes one share;
+ * 3. each configuration's oldest due deliveries for its slots, leased to this process.
+ * The lease outlives one attempt; the outcome write clears it.
+ */
+export async function claimAmong(db: Knex, owner: string, settings: ClaimSettings, candidates: readonly string[]): Promise<Claim> {
+  const { limit, now, leaseMs, perEndpoint } = settings;
+  if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [] };
   return db.transaction(async (trx) => {
-    const due = trx('webhook_deliveries')
-      .where('status', 'pendente')
-      .andWhere('next_attempt_at', '<=', now)
-      .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', now))
-      .select('id');
-    const dialect = dialectOf(db);
-    let rows: DbRow[];
-    if (dialect === 'postgres') rows = (await due.orderBy('next_attempt_at').limit(limit).forUpdate().skipLocked()) as DbRow[];
-    else if (dialect === 'oracle') rows = rowsOf(await trx.raw(ORACLE_CLAIM_SQL, [now, now, limit]));
-    else rows = (await due.orderBy('next_attempt_at').limit(limit)) as DbRow[];
-    const ids = rows.map((row) => String(row.id));
+    // First without locks, to pick at most `limit` configurations out of the candidates.
+    const counted = await attemptsInFlight(trx, now);
+    const chosen = roundRobin(roomOf(candidates, new Map(), counted, { now, perEndpoint }), limit);
+    // Then those alone locked, their circuits and attempts in flight counted again under the lock.
+    const circuits = await lockConfigs(trx, [...chosen.keys()]);
+    const inFlight = dialectOf(trx) === 'sqlite' ? counted : await attemptsInFlight(trx, now);
+    const shares = [...roundRobin(roomOf([...chosen.keys()], circuits, inFlight, { now, perEndpoint, lockedOnly: true }), limit)];
+    const picked = await oldestDue(trx, now, shares);
+    const ids = picked.map((row) => row.id);
+    const exhausted = shares
+      .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
+      .map(([id]) => id);
     for (let i = 0; i < ids.length; i += 100) {
       await trx('webhook_deliveries')
         .whereIn('id', ids.slice(i, i + 100))
         .update({ lease_owner: owner, lease_until: now + leaseMs });
     }
-    return ids;
+    return { ids, exhausted };
   });
 }
 
 /**
- * Oracle's claim, written out: knex refuses SKIP LOCKED on Oracle, and Oracle cannot lock a FETCH
- * FIRST query. ROWNUM is applied before the lock, so a claim may take fewer rows than it could;
- * the next pump takes the rest. Identifiers are quoted lowercase, as knex created them.
+ * Free attempts per configuration, in `order`: its cap (per-endpoint, or the circuit's) less its
+ * attempts in flight. With `lockedOnly`, a configuration missing from `circuits` (locked by another
+ * instance's claim, or deleted) gets none.
  */
-export const ORACLE_CLAIM_SQL =
-  'select "id" from "webhook_deliveries" where "status" = \'pendente\' and "next_attempt_at" <= ? ' +
-  'and ("lease_until" is null or "lease_until" < ?) and rownum <= ? for update skip locked';
+function roomOf(
+  order: readonly string[],
+  circuits: ReadonlyMap<string, number | null>,
+  inFlight: ReadonlyMap<string, number>,
+  { now, perEndpoint, lockedOnly = false }: { now: number; perEndpoint: number; lockedOnly?: boolean },
+): Map<string, number> {
+  const room = new Map<string, number>();
+  for (const id of order) {
+    if (lockedOnly && !circuits.has(id)) continue;
+    const free = attemptCap({ openUntil: circuits.get(id) ?? null }, now, perEndpoint) - (inFlight.get(id) ?? 0);
+    if (free > 0) room.set(id, free);
+  }
+  return room;
+}
+
+/** Looks for the waiting configurations and claims among them: one call (tests, tools). */
+export async function claimDue(db: Knex, owner: string, settings: ClaimSettings): Promise<string[]> {
+  return (await claimAmong(db, owner, settings, await waitingConfigIds(db, settings.now))).ids;
+}
+
+/**
+ * Each configuration's `count` oldest due deliveries, in one statement per 50 configurations (a
+ * UNION ALL of index range scans on config_id, status, next_attempt_at) rather than one each.
+ */
+async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [string, number][]) {
+  const picked: { id: string; configId: string }[] = [];
+  for (let i = 0; i < shares.length; i += 50) {
+    const [first, ...rest] = shares
+      .slice(i, i + 50)
+      .map(([configId, count], index) =>
+        trx
+          .select('id', 'config_id')
+          .from(
+            dueDeliveries(trx, now)
+              .andWhere('config_id', configId)
+              .orderBy('next_attempt_at')
+              .limit(count)
+              .select('id', 'config_id')
+              .as(`q${index}`),
+          ),
+      );
+    const rows = (await (rest.length > 0 ? first!.unionAll(rest) : first!)) as DbRow[];
+    picked.push(...rows.map((row) => ({ id: String(row.id), configId: String(row.config_id) })));
+  }
+  return picked;
+}
+
+/**
+ * Configurations with due deliveries whose circuit lets an attempt through (closed, or open with
+ * its period over: the probe), those whose deliveries have waited longest first. One index probe
+ * per configuration (config_id, status, next_attempt_at) whatever the backlog. Deliveries in flight
+ * count as waiting here: the claim's count of attempts in flight sorts them out.
+ */
+function waitingConfigs(db: Knex, now: number) {
+  const oldestDue = db('webhook_deliveries as d')
+    .min('d.next_attempt_at')
+    .whereRaw('?? = ??', ['d.config_id', 'c.id'])
+    .andWhere('d.status', 'pendente')
+    .andWhere('d.next_attempt_at', '<=', now);
+  const configs = db('webhook_configs as c')
+    .where((query) => void query.whereNull('c.circuit_open_until').orWhere('c.circuit_open_until', '<=', now))
+    .select('c.id as config_id', oldestDue.as('oldest'));
+  return db.from(configs.as('w')).whereNotNull('oldest').orderBy('oldest').orderBy('config_id').select('config_id');
+}
+
+/** Pending deliveries whose time has come and that no live instance holds. */
+function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
+  return trx('webhook_deliveries')
+    .where('status', 'pendente')
+    .andWhere('next_attempt_at', '<=', now)
+    .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', now));
+}
+
+/** Slots for each configuration: one each in turn (in `room`'s order) until `limit` or every one is full. */
+export function roundRobin(room: ReadonlyMap<string, number>, limit: number): Map<string, number> {
+  const shares = new Map<string, number>();
+  let left = limit;
+  let handedOut = true;
+  while (left > 0 && handedOut) {
+    handedOut = false;
+    for (const [id, free] of room) {
+      if (left === 0) break;
+      const share = shares.get(id) ?? 0;
+      if (share >= free) continue;
+      shares.set(id, share + 1);
+      left--;
+      handedOut = true;
+    }
+  }
+  return shares;
+}
+
+/**
+ * Locks the configurations' rows for this claim and answers each one's circuit (`openUntil`); a
+ * configuration another instance is claiming for right now is skipped, not waited for. SQLite has
+ * one writer: a plain read.
+ */
+async function lockConfigs(trx: Knex.Transaction, ids: readonly string[]): Promise<Map<string, number | null>> {
+  if (ids.length === 0) return new Map();
+  const dialect = dialectOf(trx);
+  let rows: DbRow[];
+  if (dialect === 'oracle') {
+    rows = rowsOf(await trx.raw(oracleLockConfigsSql(ids.length), [...ids]));
+  } else {
+    const query = trx('webhook_configs')
+      .whereIn('id', [...ids])
+      .select('id', 'circuit_open_until');
+    rows = (await (dialect === 'postgres' ? query.forUpdate().skipLocked() : query)) as DbRow[];
+  }
+  return new Map(rows.map((row) => [String(row.id), optionalNumber(row.circuit_open_until)]));
+}
+
+/**
+ * Oracle's lock, written out: knex refuses SKIP LOCKED on Oracle. Identifiers are quoted lowercase,
+ * as knex created them; at most `limit` binds, one per configuration chosen (Oracle allows 1,000 in a list).
+ */
+export function oracleLockConfigsSql(count: number): string {
+  const binds = Array.from({ length: count }, () => '?').join(', ');
+  return `select "id", "circuit_open_until" from "webhook_configs" where "id" in (${binds}) for update skip locked`;
+}
+
+/**
+ * Attempts in flight (a live lease, any instance's) per configuration. The rows are few (at most
+ * every instance's WEBHOOK_CONCURRENCY) and found by lease_until; they are counted here rather
+ * than with GROUP BY or a config_id filter, which SQLite would answer through a config_id index,
+ * reading each configuration's whole backlog.
+ */
+async function attemptsInFlight(trx: Knex.Transaction, now: number): Promise<Map<string, number>> {
+  const rows = await trx('webhook_deliveries').where('lease_until', '>=', now).select<DbRow[]>('config_id');
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(String(row.config_id), (counts.get(String(row.config_id)) ?? 0) + 1);
+  return counts;
+}
+
+/** Leases this process took but will not use (it is stopping): free for any instance at once. */
+export async function releaseClaims(db: Knex, owner: string, deliveryIds: readonly string[]): Promise<void> {
+  for (let i = 0; i < deliveryIds.length; i += 100) {
+    await db('webhook_deliveries')
+      .whereIn('id', deliveryIds.slice(i, i + 100))
+      .andWhere({ lease_owner: owner })
+      .update({ lease_owner: null, lease_until: null });
+  }
+}
 
 /** knex.raw answers the driver's shape: rows, or an object holding them. */
 function rowsOf(result: unknown): DbRow[] {
@@ -203,29 +394,53 @@ export type AttemptContext = {
     previousSecretEnc: string | null;
     previousSecretUntil: number | null;
     failingSince: number | null;
+    /** Its circuit when the attempt was claimed (openUntil set: the attempt is the probe). */
+    circuitFailures: number;
+    circuitOpenUntil: number | null;
   };
 };
 
-export async function loadAttemptContext(db: Knex, deliveryId: string): Promise<AttemptContext | undefined> {
-  const [deliveryRow] = (await db('webhook_deliveries').where({ id: deliveryId })) as DbRow[];
-  if (!deliveryRow) return undefined;
-  const delivery = deliveryFromRow(deliveryRow);
-  const [eventRow] = (await db('webhook_events').where({ id: delivery.eventId })) as DbRow[];
-  const [configRow] = (await db('webhook_configs').where({ id: delivery.configId })) as DbRow[];
-  if (!eventRow || !configRow) return undefined;
+/**
+ * The claimed deliveries with their events and configurations, in three statements whatever their
+ * number (one per attempt would be three statements an attempt). A delivery whose configuration was
+ * deleted meanwhile is left out.
+ */
+export async function loadAttemptContexts(db: Knex, deliveryIds: readonly string[]): Promise<AttemptContext[]> {
+  if (deliveryIds.length === 0) return [];
+  const deliveries = ((await db('webhook_deliveries').whereIn('id', [...deliveryIds])) as DbRow[]).map(deliveryFromRow);
+  const events = new Map(
+    ((await db('webhook_events').whereIn('id', unique(deliveries.map((d) => d.eventId)))) as DbRow[]).map((row) => [
+      String(row.id),
+      eventFromRow(row),
+    ]),
+  );
+  const configs = new Map(
+    ((await db('webhook_configs').whereIn('id', unique(deliveries.map((d) => d.configId)))) as DbRow[]).map((row) => [
+      String(row.id),
+      attemptConfigFromRow(row),
+    ]),
+  );
+  return deliveries.flatMap((delivery) => {
+    const event = events.get(delivery.eventId);
+    const config = configs.get(delivery.configId);
+    return event && config ? [{ delivery, event, config }] : [];
+  });
+}
+
+const unique = (ids: string[]) => [...new Set(ids)];
+
+function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
   return {
-    delivery,
-    event: eventFromRow(eventRow),
-    config: {
-      id: String(configRow.id),
-      url: String(configRow.url),
-      headers: JSON.parse(String(configRow.headers_json)) as { chave: string; valor: string }[],
-      enabled: toBoolean(configRow.enabled),
-      secretEnc: String(configRow.secret_enc),
-      previousSecretEnc: optionalString(configRow.previous_secret_enc),
-      previousSecretUntil: optionalNumber(configRow.previous_secret_until),
-      failingSince: optionalNumber(configRow.failing_since),
-    },
+    id: String(row.id),
+    url: String(row.url),
+    headers: JSON.parse(String(row.headers_json)) as { chave: string; valor: string }[],
+    enabled: toBoolean(row.enabled),
+    secretEnc: String(row.secret_enc),
+    previousSecretEnc: optionalString(row.previous_secret_enc),
+    previousSecretUntil: optionalNumber(row.previous_secret_until),
+    failingSince: optionalNumber(row.failing_since),
+    circuitFailures: toNumber(row.circuit_failures),
+    circuitOpenUntil: optionalNumber(row.circuit_open_until),
   };
 }
 
@@ -250,21 +465,36 @@ export type AttemptDecision = {
 
 export type AttemptRecord = { context: AttemptContext; outcome: AttemptOutcome; decision: AttemptDecision };
 
+/** What recording an attempt did: whether this process still held it, and what became of the circuit. */
+export type Recorded = { written: boolean; circuit?: { change: 'opened' | 'closed'; state: CircuitState } };
+
 /**
  * Writes attempts and their consequences, several in one transaction (one commit, one fsync on
  * SQLite, for attempts that ended together), each only if this process still holds the delivery's
- * lease: an instance whose lease ran out must not overwrite the one that took over. Answers, per
- * record, whether it was written.
+ * lease: an instance whose lease ran out must not overwrite the one that took over. Records are
+ * taken in configuration order, so two instances lock configuration rows in the same order and
+ * never deadlock on PostgreSQL or Oracle. Answers, per record, what was written.
  */
-export async function recordAttempts(db: Knex, owner: string, records: readonly AttemptRecord[]): Promise<boolean[]> {
+export async function recordAttempts(
+  db: Knex,
+  owner: string,
+  records: readonly AttemptRecord[],
+  circuit: CircuitSettings,
+): Promise<Recorded[]> {
+  const order = records.map((_, index) => index).sort((a, b) => records[a]!.context.config.id.localeCompare(records[b]!.context.config.id));
   return db.transaction(async (trx) => {
-    const written: boolean[] = [];
-    for (const record of records) written.push(await recordOne(trx, owner, record));
-    return written;
+    const results: Recorded[] = new Array<Recorded>(records.length);
+    for (const index of order) results[index] = await recordOne(trx, owner, records[index]!, circuit);
+    return results;
   });
 }
 
-async function recordOne(trx: Knex.Transaction, owner: string, { context, outcome, decision }: AttemptRecord): Promise<boolean> {
+async function recordOne(
+  trx: Knex.Transaction,
+  owner: string,
+  { context, outcome, decision }: AttemptRecord,
+  settings: CircuitSettings,
+): Promise<Recorded> {
   const attemptNo = context.delivery.attempts + 1;
   const updated = await trx('webhook_deliveries').where({ id: context.delivery.id, lease_owner: owner }).update({
     status: decision.status,
@@ -278,7 +508,7 @@ async function recordOne(trx: Knex.Transaction, owner: string, { context, outcom
     last_body: outcome.body,
     last_error: outcome.error,
   });
-  if (updated !== 1) return false;
+  if (updated !== 1) return { written: false };
   await trx('webhook_attempts').insert({
     id: newId('att', outcome.startedAt),
     delivery_id: context.delivery.id,
@@ -291,14 +521,43 @@ async function recordOne(trx: Knex.Transaction, owner: string, { context, outcom
     request_headers_json: JSON.stringify(outcome.requestHeaders),
   });
   const configUpdate: Record<string, unknown> = {};
-  if (decision.failingSince !== context.config.failingSince) configUpdate.failing_since = decision.failingSince;
-  if (decision.disable) Object.assign(configUpdate, { enabled: false, disabled_reason: decision.disable, disabled_at: outcome.startedAt });
-  if (Object.keys(configUpdate).length > 0) {
-    // Only a configuration still enabled is disabled: a reason given by staff is not overwritten.
-    const query = trx('webhook_configs').where({ id: context.config.id });
-    await (decision.disable ? query.andWhere({ enabled: true }) : query).update(configUpdate);
+  let circuit: Recorded['circuit'];
+  // An answer from a receiver whose circuit was clean when the attempt was claimed leaves it clean:
+  // no statement (the healthy path). Otherwise the circuit as it is now (other attempts to this
+  // configuration ended meanwhile), locked until commit. An outage that another attempt recorded
+  // between this one's claim and its answer is then not reset by it: with attempts in flight
+  // together, "consecutive" has no sharper meaning.
+  const outage = isOutage(outcome);
+  const seenClean = context.config.circuitFailures === 0 && context.config.circuitOpenUntil === null;
+  const [row] =
+    outage || !seenClean
+      ? ((await lockForUpdate(
+          trx,
+          trx('webhook_configs').where({ id: context.config.id }).select('circuit_failures', 'circuit_open_until', 'circuit_opened_at'),
+        )) as DbRow[])
+      : [];
+  if (row) {
+    const before = circuitFromRow(row);
+    const after = afterAttempt(before, outage, outcome.startedAt + outcome.durationMs, settings);
+    if (after.failures !== before.failures || after.openUntil !== before.openUntil) {
+      Object.assign(configUpdate, {
+        circuit_failures: after.failures,
+        circuit_open_until: after.openUntil,
+        circuit_opened_at: after.openedAt,
+      });
+      if (after.openUntil !== null && after.openUntil !== before.openUntil) circuit = { change: 'opened', state: after };
+      else if (after.openUntil === null && before.openUntil !== null) circuit = { change: 'closed', state: after };
+    }
   }
-  return true;
+  if (decision.failingSince !== context.config.failingSince) configUpdate.failing_since = decision.failingSince;
+  if (Object.keys(configUpdate).length > 0) await trx('webhook_configs').where({ id: context.config.id }).update(configUpdate);
+  // Only a configuration still enabled is disabled: a reason given by staff is not overwritten.
+  if (decision.disable) {
+    await trx('webhook_configs')
+      .where({ id: context.config.id, enabled: true })
+      .update({ enabled: false, disabled_reason: decision.disable, disabled_at: outcome.startedAt });
+  }
+  return { written: true, circuit };
 }
 
 /** A delivery claimed for a configuration that is disabled now: skipped, to be recovered later. */
@@ -308,27 +567,38 @@ export async function skipDelivery(db: Knex, owner: string, deliveryId: string):
     .update({ status: 'ignorada', next_attempt_at: null, lease_owner: null, lease_until: null });
 }
 
-/** Queues a delivery for an attempt now, whatever its state; the same id (webhook-id) goes out. */
-export async function requeueDelivery(db: Knex, deliveryId: string, now: number): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: deliveryId })
-    .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null });
+/**
+ * Queues a delivery for an attempt now, whatever its state, unless an attempt of it is in flight
+ * (a live lease): clearing that lease would drop the attempt's record and send the message twice
+ * at once. Answers whether it was queued. The same id (webhook-id) goes out.
+ */
+export async function requeueDelivery(db: Knex, deliveryId: string, now: number): Promise<boolean> {
+  const updated = await notInFlight(db('webhook_deliveries').where({ id: deliveryId }), now).update({
+    status: 'pendente',
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+  });
+  return updated === 1;
 }
 
 /** Failed and skipped deliveries of a configuration created since `since`, queued again; how many. */
 export async function recoverDeliveries(db: Knex, configId: string, since: number, now: number): Promise<number> {
-  return db('webhook_deliveries')
-    .where({ config_id: configId })
+  return notInFlight(db('webhook_deliveries').where({ config_id: configId }), now)
     .whereIn('status', ['falhou', 'ignorada'])
     .andWhere('created_at', '>=', since)
     .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null });
 }
 
+function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
+  return query.andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now));
+}
+
 export async function listDeliveries(
   db: Knex,
   configId: string,
-  filter: { status?: DeliveryStatus; limit: number; before?: number },
-): Promise<{ delivery: DeliveryRow; tipo: string; idEvento: string }[]> {
+  filter: { status?: DeliveryStatus; limit: number; before?: number; event?: string },
+): Promise<{ delivery: DeliveryRow; tipo: string; idEvento: string; eventId: string }[]> {
   let query = db('webhook_deliveries as d')
     .join('webhook_events as e', 'e.id', 'd.event_id')
     .where('d.config_id', configId)
@@ -338,16 +608,19 @@ export async function listDeliveries(
     .select('d.*', 'e.tipo as event_tipo', 'e.id_evento as event_id_evento');
   if (filter.status) query = query.andWhere('d.status', filter.status);
   if (filter.before !== undefined) query = query.andWhere('d.created_at', '<', filter.before);
+  // The producer's idEvento, or the `evt_…` id the publish answered.
+  if (filter.event !== undefined) query = query.andWhere((q) => void q.where('e.id', filter.event).orWhere('e.id_evento', filter.event));
   const rows = (await query) as DbRow[];
   return rows.map((row) => ({
     delivery: deliveryFromRow(row),
     tipo: String(row.event_tipo),
     idEvento: optionalString(row.event_id_evento) ?? String(row.event_id),
+    eventId: String(row.event_id),
   }));
 }
 
 export async function findDelivery(db: Knex, configId: string, deliveryId: string) {
-  const context = await loadAttemptContext(db, deliveryId);
+  const [context] = await loadAttemptContexts(db, [deliveryId]);
   if (!context || context.config.id !== configId) return undefined;
   const attempts = (await db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt_no')) as DbRow[];
   return {

@@ -9,13 +9,27 @@ import { resolverFor } from './checked-lookup';
 import { messageBody } from './message';
 import { decide } from './retry-policy';
 import { send } from './send';
-import { claimDue, loadAttemptContext, recordAttempts, skipDelivery, type AttemptContext, type AttemptRecord } from './store';
+import { MAX_OPEN_MS, type CircuitSettings } from './circuit';
+import {
+  claimAmong,
+  loadAttemptContexts,
+  recordAttempts,
+  releaseClaims,
+  skipDelivery,
+  type AttemptContext,
+  type AttemptRecord,
+  type Recorded,
+  waitingConfigIds,
+} from './store';
 
 /**
  * The delivery worker inside each server process: it claims due deliveries (at most
- * WEBHOOK_CONCURRENCY in flight), makes one attempt each and records the outcome. It is woken at
- * once when this process accepts an event, and polls for the rest (retries coming due, events
- * accepted by other instances, leases left by dead ones). Payloads never reach the log.
+ * WEBHOOK_CONCURRENCY in flight, shared fairly across configurations and at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY to one of them: store.ts, claimDue), makes one attempt each and
+ * records the outcome and the configuration's circuit (circuit.ts). It is woken at once when this
+ * process accepts an event, and polls for the rest (retries coming due, events accepted by other
+ * instances, leases left by dead ones, circuits whose open period ended). On a deploy it drains:
+ * no new claims, attempts in flight finish and are recorded. Payloads never reach the log.
  */
 const POLL_MS = 1000;
 
@@ -33,12 +47,12 @@ export function leaseMs(timeoutMs: number): number {
  * per outcome would cap throughput. Each attempt still waits for its own outcome's commit.
  */
 class OutcomeWriter {
-  private queue: { record: AttemptRecord; resolve: (written: boolean) => void; reject: (error: unknown) => void }[] = [];
+  private queue: { record: AttemptRecord; resolve: (recorded: Recorded) => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
 
   constructor(private readonly owner: string) {}
 
-  write(db: Knex, record: AttemptRecord): Promise<boolean> {
+  write(db: Knex, record: AttemptRecord): Promise<Recorded> {
     return new Promise((resolve, reject) => {
       this.queue.push({ record, resolve, reject });
       if (this.scheduled) return;
@@ -51,12 +65,13 @@ class OutcomeWriter {
     this.scheduled = false;
     const batch = this.queue.splice(0);
     try {
-      const written = await recordAttempts(
+      const recorded = await recordAttempts(
         db,
         this.owner,
         batch.map((entry) => entry.record),
+        circuitSettings(),
       );
-      batch.forEach((entry, index) => entry.resolve(written[index] ?? false));
+      batch.forEach((entry, index) => entry.resolve(recorded[index] ?? { written: false }));
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     }
@@ -69,22 +84,52 @@ class DeliveryWorker {
   private inFlight = 0;
   private pumping = false;
   private again = false;
+  private stopping = false;
   private timer: NodeJS.Timeout | undefined;
+  private drained: (() => void) | undefined;
+  /**
+   * The configurations with due deliveries, from the last look (store.ts, waitingConfigIds), kept
+   * for up to POLL_MS: that look probes every configuration, a claim among them only a few.
+   * Configurations this process just published to join at once.
+   */
+  private candidates: string[] = [];
+  private lookedAt = 0;
 
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopping) return;
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.timer.unref();
     this.wake();
   }
 
-  stop(): void {
+  /**
+   * A deploy (SIGTERM): claims nothing more, lets the attempts in flight finish and records their
+   * outcomes (each is bounded by WEBHOOK_TIMEOUT_MS), gives back what it claimed but had not
+   * started, and resolves once nothing is in flight or `deadlineMs` has passed. Whatever is still in
+   * flight then keeps its lease, which another instance takes over when it runs out.
+   */
+  async stop(deadlineMs: number): Promise<{ unfinished: number }> {
+    this.stopping = true;
     clearInterval(this.timer);
     this.timer = undefined;
+    if (this.inFlight > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => (this.drained = resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    return { unfinished: this.inFlight };
   }
 
-  /** Claim and send whatever is due now (coalesced: a pump already running goes round once more). */
-  wake(): void {
+  /**
+   * Claim and send whatever is due now (coalesced: a pump already running goes round once more);
+   * `configIds`: configurations that just got deliveries.
+   */
+  wake(configIds: readonly string[] = []): void {
+    if (this.stopping) return;
+    for (const id of configIds) if (!this.candidates.includes(id)) this.candidates.push(id);
     if (this.pumping) {
       this.again = true;
       return;
@@ -102,29 +147,51 @@ class DeliveryWorker {
       });
   }
 
+  /**
+   * A claim costs a few statements whatever it takes, so an attempt that ends claims again only
+   * once a quarter of the slots are free (or none is busy); new events and the poll claim any free
+   * slot, so a slot is never left idle for longer than POLL_MS.
+   */
+  private wakeAfterAttempt(concurrency: number): void {
+    if (this.inFlight === 0 || concurrency - this.inFlight >= Math.max(1, Math.floor(concurrency / 4))) this.wake();
+  }
+
   private async pump(): Promise<void> {
-    const { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS } = env();
+    const { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS, WEBHOOK_ENDPOINT_CONCURRENCY } = env();
     const db = await getDb();
-    for (;;) {
+    while (!this.stopping) {
       const free = WEBHOOK_CONCURRENCY - this.inFlight;
       if (free <= 0) return;
-      const ids = await claimDue(db, this.owner, free, Date.now(), leaseMs(WEBHOOK_TIMEOUT_MS));
-      if (ids.length === 0) return;
-      for (const id of ids) {
+      const now = Date.now();
+      if (this.candidates.length === 0 || now - this.lookedAt >= POLL_MS) {
+        this.candidates = await waitingConfigIds(db, now);
+        this.lookedAt = now;
+      }
+      const claim = await claimAmong(
+        db,
+        this.owner,
+        { limit: free, now, leaseMs: leaseMs(WEBHOOK_TIMEOUT_MS), perEndpoint: WEBHOOK_ENDPOINT_CONCURRENCY },
+        this.candidates,
+      );
+      if (claim.exhausted.length > 0) this.candidates = this.candidates.filter((id) => !claim.exhausted.includes(id));
+      if (claim.ids.length === 0) return;
+      for (const context of await loadAttemptContexts(db, claim.ids)) {
         this.inFlight++;
-        void this.attempt(db, id)
-          .catch((error: unknown) => log.error('webhook.attempt_error', { deliveryId: id, ...redactError(error) }))
+        void this.attempt(db, context)
+          .catch((error: unknown) => log.error('webhook.attempt_error', { deliveryId: context.delivery.id, ...redactError(error) }))
           .finally(() => {
             this.inFlight--;
-            this.wake();
+            if (this.inFlight === 0) this.drained?.();
+            this.wakeAfterAttempt(WEBHOOK_CONCURRENCY);
           });
       }
     }
   }
 
-  private async attempt(db: Knex, deliveryId: string): Promise<void> {
-    const context = await loadAttemptContext(db, deliveryId);
-    if (!context) return;
+  private async attempt(db: Knex, context: AttemptContext): Promise<void> {
+    const deliveryId = context.delivery.id;
+    // Claimed just before a deploy began: given back unsent, for any instance to take at once.
+    if (this.stopping) return releaseClaims(db, this.owner, [deliveryId]);
     // Disabled after the event was accepted: kept as skipped, for a recovery. Test events still go.
     if (!context.config.enabled && context.event.tipo !== 'webhook.teste') return skipDelivery(db, this.owner, deliveryId);
     const settings = env();
@@ -157,10 +224,21 @@ class DeliveryWorker {
       status: result.status,
       error: result.error,
       durationMs: result.durationMs,
-      outcome: recorded ? decision.status : 'lease-lost',
+      outcome: recorded.written ? decision.status : 'lease-lost',
     });
-    if (decision.disable && recorded) log.warn('webhook.config_disabled', { configId: context.config.id, reason: decision.disable });
+    if (recorded.circuit?.change === 'opened') {
+      const { failures, openUntil } = recorded.circuit.state;
+      log.warn('webhook.circuit_opened', { configId: context.config.id, failures, until: new Date(openUntil!).toISOString() });
+    }
+    if (recorded.circuit?.change === 'closed') log.info('webhook.circuit_closed', { configId: context.config.id });
+    if (decision.disable && recorded.written)
+      log.warn('webhook.config_disabled', { configId: context.config.id, reason: decision.disable });
   }
+}
+
+function circuitSettings(): CircuitSettings {
+  const { WEBHOOK_CIRCUIT_FAILURES, WEBHOOK_CIRCUIT_OPEN_SECONDS } = env();
+  return { threshold: WEBHOOK_CIRCUIT_FAILURES, openMs: WEBHOOK_CIRCUIT_OPEN_SECONDS * 1000, maxOpenMs: MAX_OPEN_MS };
 }
 
 /** The current secret, plus the previous one while a rotation's overlap lasts. */

@@ -1,6 +1,7 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { requireCapability } from '@/lib/auth/console-session';
+import { env } from '@/lib/config/env';
 import { webhookKeys } from '@/lib/client/query-keys';
 import { prefetchedState } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
@@ -30,7 +31,7 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
   ]);
   return (
     <HydrationBoundary state={state}>
-      <WebhookEditor id={id} />
+      <WebhookEditor id={id} retentionDays={env().WEBHOOK_RETENTION_DAYS} />
     </HydrationBoundary>
   );
 }

@@ -5,10 +5,11 @@ import { readiness } from '@/lib/health/readiness';
 
 export const dynamic = 'force-dynamic';
 
-/** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise; with timings. */
+/** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise (or while stopping); with timings. */
 export const GET = publicRoute(operations.readiness, async () => {
-  const { ready, checks } = await readiness();
-  return jsonResponse({ status: ready ? 'ready' : 'not-ready', checks }, { status: ready ? 200 : 503 });
+  const { ready, stopping, checks } = await readiness();
+  const status = ready ? 'ready' : stopping ? 'stopping' : 'not-ready';
+  return jsonResponse({ status, checks }, { status: ready ? 200 : 503 });
 });
 
 // Every other method: 405 problem+json with Allow (lib/http/route.ts).

@@ -1,0 +1,72 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { env } from '@/lib/config/env';
+import { pruneAuditBatch } from '@/lib/audit/audit-trail';
+import { log, outsideRequest, redactError } from '@/lib/log';
+import { pruneHistoryBatch } from '@/lib/webhooks/delivery/retention';
+import { getDb } from './index';
+
+/**
+ * Retention (issue 18): delivery history older than WEBHOOK_RETENTION_DAYS, and the audit trail
+ * older than AUDIT_RETENTION_DAYS when the operator sets it (unset keeps every entry). Each
+ * instance sweeps hourly; a sweep deletes in batches of RETENTION_BATCH events (with their
+ * deliveries) or audit entries, one short statement or transaction each, yielding between them, so requests and deliveries are never held up.
+ * Instances sweeping at once delete the same rows once.
+ */
+export const RETENTION_BATCH = 500;
+const SWEEP_EVERY_MS = 60 * 60_000;
+/** The first sweep waits a little after start, so it never competes with a deploy's warm-up. */
+const FIRST_SWEEP_AFTER_MS = 30_000;
+const DAY_MS = 86_400_000;
+
+export type RetentionSettings = { deliveryDays: number; auditDays?: number };
+export type Swept = { deliveries: number; events: number; audit: number };
+
+export async function sweepRetention(db: Knex, settings: RetentionSettings, now: number, batch = RETENTION_BATCH): Promise<Swept> {
+  const deliveriesBefore = now - settings.deliveryDays * DAY_MS;
+  let deliveries = 0;
+  const events = await inBatches(async (size) => {
+    const pruned = await pruneHistoryBatch(db, deliveriesBefore, size);
+    deliveries += pruned.deliveries;
+    return pruned.events;
+  }, batch);
+  const audit =
+    settings.auditDays === undefined ? 0 : await inBatches((size) => pruneAuditBatch(db, now - settings.auditDays! * DAY_MS, size), batch);
+  return { deliveries, events, audit };
+}
+
+async function inBatches(prune: (batch: number) => Promise<number>, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await prune(batch);
+    total += deleted;
+    if (deleted < batch) return total;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+const holder = globalThis as typeof globalThis & { __retentionTimer?: NodeJS.Timeout };
+
+/** Sweeps now and then hourly in this process (lib/startup.ts). */
+export function startRetention(): void {
+  if (holder.__retentionTimer) return;
+  const sweep = () =>
+    void outsideRequest(async () => {
+      const { WEBHOOK_RETENTION_DAYS, AUDIT_RETENTION_DAYS } = env();
+      const swept = await sweepRetention(
+        await getDb(),
+        { deliveryDays: WEBHOOK_RETENTION_DAYS, auditDays: AUDIT_RETENTION_DAYS },
+        Date.now(),
+      );
+      if (swept.deliveries + swept.events + swept.audit > 0) log.info('retention.swept', swept);
+    }).catch((error: unknown) => log.warn('retention.failed', redactError(error)));
+  holder.__retentionTimer = setTimeout(function again() {
+    sweep();
+    holder.__retentionTimer = setTimeout(again, SWEEP_EVERY_MS).unref();
+  }, FIRST_SWEEP_AFTER_MS).unref();
+}
+
+export function stopRetention(): void {
+  clearTimeout(holder.__retentionTimer);
+  holder.__retentionTimer = undefined;
+}

@@ -1,0 +1,78 @@
+import type { AttemptError } from '../delivery-contract';
+import { jittered } from './retry-policy';
+
+/**
+ * A circuit breaker per configuration (issue 18): a receiver that looks down is not attempted for a
+ * while, so its deliveries wait without holding worker slots that other partners' deliveries need.
+ *
+ * - closed: attempts go out (at most the per-configuration cap at once);
+ * - open (`openUntil` in the future): none of its deliveries is claimed; they stay `pendente`;
+ * - half-open (`openUntil` passed): one attempt at a time, the probe. A receiver that answers
+ *   anything but an outage closes the circuit; another outage opens it again for twice as long.
+ *
+ * Separate from the disable rule (retry-policy.ts): probes keep failing_since going, so a receiver
+ * that stays down for WEBHOOK_DISABLE_AFTER_HOURS is still disabled.
+ */
+export type CircuitState = {
+  /** Consecutive attempts that ended in an outage. */
+  failures: number;
+  /** While set: closed to attempts until then, then half-open. */
+  openUntil: number | null;
+  /** When the current incident first opened the circuit (for how long it has been down). */
+  openedAt: number | null;
+};
+
+export type CircuitSettings = {
+  /** Consecutive outage attempts that open the circuit. */
+  threshold: number;
+  /** How long it first stays open; doubled for each failed probe, up to maxOpenMs. */
+  openMs: number;
+  maxOpenMs: number;
+};
+
+export const CLOSED: CircuitState = { failures: 0, openUntil: null, openedAt: null };
+
+/** The longest a circuit stays open between probes, however long the receiver has been down. */
+export const MAX_OPEN_MS = 30 * 60_000;
+
+const OUTAGE_ERRORS: ReadonlySet<AttemptError> = new Set(['tempo-esgotado', 'conexao-recusada', 'erro-rede', 'dns']);
+
+/**
+ * Whether an attempt's outcome says the receiver is down (timeout, refused or reset connection, a
+ * name that does not resolve, a 5xx) rather than that it answered and refused this message.
+ */
+export function isOutage(outcome: { status: number | null; error: AttemptError | null }): boolean {
+  if (outcome.error !== null && OUTAGE_ERRORS.has(outcome.error)) return true;
+  return outcome.status !== null && outcome.status >= 500;
+}
+
+export type CircuitPhase = 'closed' | 'open' | 'half-open';
+
+export function phaseOf(state: Pick<CircuitState, 'openUntil'>, now: number): CircuitPhase {
+  if (state.openUntil === null) return 'closed';
+  return state.openUntil > now ? 'open' : 'half-open';
+}
+
+/** How many of a configuration's attempts may be in flight at once, across every instance. */
+export function attemptCap(state: Pick<CircuitState, 'openUntil'>, now: number, perEndpoint: number): number {
+  const phase = phaseOf(state, now);
+  return phase === 'closed' ? perEndpoint : phase === 'half-open' ? 1 : 0;
+}
+
+/** The circuit after an attempt that ended at `now`. */
+export function afterAttempt(
+  state: CircuitState,
+  outage: boolean,
+  now: number,
+  settings: CircuitSettings,
+  random: () => number = Math.random,
+): CircuitState {
+  if (!outage) return CLOSED;
+  // An attempt that was already in flight when the circuit opened says nothing new.
+  if (phaseOf(state, now) === 'open') return state;
+  const failures = state.failures + 1;
+  if (failures < settings.threshold) return { failures, openUntil: null, openedAt: null };
+  const doublings = Math.min(failures - settings.threshold, 20);
+  const openFor = Math.min(settings.openMs * 2 ** doublings, settings.maxOpenMs);
+  return { failures, openUntil: now + jittered(openFor, random), openedAt: state.openedAt ?? now };
+}
