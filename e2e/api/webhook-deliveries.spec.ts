@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, operations } from '@/lib/api/operations';
-import { bearer, tokenFor } from '../support/api';
+import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
 import { Receiver } from '../support/receiver';
 import { privateDatabase } from '../support/databases';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
@@ -23,13 +23,6 @@ let producer: Record<string, string>;
 let database: Awaited<ReturnType<typeof privateDatabase>>;
 
 const A_CONFIGS = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9', 'a10'] as const;
-const FLAGS_OFF = {
-  eventoAvaliacaoSaudeAprovada: false,
-  eventoAvaliacaoSaudeAguardandoAprovacao: false,
-  eventoAvaliacaoSaudeArquivada: false,
-  eventoAvaliacaoSaudeDesarquivada: false,
-  eventoPropostaCancelada: false,
-};
 
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);

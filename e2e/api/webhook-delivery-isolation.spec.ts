@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, operations } from '@/lib/api/operations';
-import { bearer, tokenFor } from '../support/api';
+import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
@@ -15,13 +15,6 @@ import { PRODUCER, TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed'
  */
 const relaxed = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
 const basePort = Number(process.env.E2E_PORT ?? 3210);
-const FLAGS_OFF = {
-  eventoAvaliacaoSaudeAprovada: false,
-  eventoAvaliacaoSaudeAguardandoAprovacao: false,
-  eventoAvaliacaoSaudeArquivada: false,
-  eventoAvaliacaoSaudeDesarquivada: false,
-  eventoPropostaCancelada: false,
-};
 type Flag = keyof typeof FLAGS_OFF;
 
 function configPath(id: string) {

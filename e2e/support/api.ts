@@ -1,6 +1,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { TENANT_A } from './test-seed';
 import { apiPath, operations } from '@/lib/api/operations';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 
 /** Small helpers for API specs: tokens and a valid reservation body to vary from. */
 export async function tokenFor(request: APIRequestContext, client: { clientId: string; clientSecret: string } = TENANT_A) {
@@ -51,3 +52,6 @@ export const RESERVE_PATH = apiPath(operations.reserveOrReleaseSlot);
 export const RESERVE_SAMPLE_PATH = apiPath(operations.reserveOrReleaseSlotSamplePath);
 // The id goes in as given, not encoded: specs send malformed segments on purpose.
 export const webhookPath = (id: string) => operations.getWebhookConfiguration.path.replace('{id}', id);
+
+/** Every event flag off: a webhook PUT's base when a spec wants exactly the flags it names on. */
+export const FLAGS_OFF = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<WebhookEventFlag, boolean>;
