@@ -135,16 +135,19 @@ test.describe('circuit breaker and redelivery', () => {
     for (let i = 0; i < 4; i++) await publish(api, producer, TENANT_B, 'eventoPropostaCancelada', `fora-${i}`);
     await receiver.waitFor('/fora', 3);
     const opened = Date.now();
-    const config = (await (await api.get(configPath(WEBHOOK_IDS.b1), { headers: tenantB })).json()) as {
-      circuito: { estado: string; falhasSeguidas: number; proximaTentativa: string } | null;
-    };
-    expect(config.circuito).toMatchObject({ estado: 'aberto', falhasSeguidas: 3 });
-    expect(Date.parse(config.circuito!.proximaTentativa)).toBeGreaterThan(opened);
+    type Circuit = { estado: string; falhasSeguidas: number; proximaTentativa: string } | null;
+    const circuit = async () =>
+      ((await (await api.get(configPath(WEBHOOK_IDS.b1), { headers: tenantB })).json()) as { circuito: Circuit }).circuito;
+    // The third answer has arrived; its outcome is recorded a moment later.
+    await expect.poll(async () => (await circuit())?.estado).toBe('aberto');
+    const open = await circuit();
+    expect(open).toMatchObject({ estado: 'aberto', falhasSeguidas: 3 });
+    expect(Date.parse(open!.proximaTentativa)).toBeGreaterThan(opened);
     const waiting = await deliveries();
     expect(waiting).toHaveLength(4);
     expect(waiting.every((delivery) => delivery.status === 'pendente' && delivery.aguardando === 'circuito-aberto')).toBe(true);
-    // Open for 3 s (±20 %): nothing is attempted meanwhile, although every delivery is due.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Open for 3 s (±20 %, so at least 2.4 s): nothing is attempted meanwhile, although every delivery is due.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, opened + 1500 - Date.now())));
     expect(receiver.at('/fora')).toHaveLength(3);
     // Then one probe; its 204 closes the circuit and the rest follow.
     await receiver.waitFor('/fora', 7, 15_000);

@@ -7,7 +7,7 @@ import { generateClientSecret, hashClientSecret } from '@/lib/auth/client-secret
 import { forgetClientState } from '@/lib/auth/client-state';
 import type { Principal } from '@/lib/auth/principal';
 import { parseScopes } from '@/lib/auth/scopes';
-import { problems } from '@/lib/http/errors';
+import { refuse } from '@/lib/errors/refusal';
 import type { ApiClientCreate, ApiClientView, ApiClientWithSecret } from './contract';
 
 /**
@@ -43,7 +43,7 @@ export async function listApiClients(): Promise<ApiClientView[]> {
 async function findRow(clientId: string): Promise<DbRow> {
   const db = await getDb();
   const rows = (await db(TABLE).where({ client_id: clientId }).select('*')) as DbRow[];
-  if (!rows[0]) throw problems.notFound('API client not found.');
+  if (!rows[0]) throw refuse.notFound('API client not found.');
   return rows[0];
 }
 
@@ -73,7 +73,7 @@ export async function createApiClient(principal: Principal, input: ApiClientCrea
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw problems.conflict('client-exists', `An API client ${input.clientId} exists already.`);
+    if (isUniqueViolation(error)) throw refuse.conflict('client-exists', `An API client ${input.clientId} exists already.`);
     throw error;
   }
   return { ...viewOf(row), clientSecret };
@@ -81,7 +81,7 @@ export async function createApiClient(principal: Principal, input: ApiClientCrea
 
 export async function rotateApiClientSecret(principal: Principal, clientId: string): Promise<ApiClientWithSecret> {
   const current = await findRow(clientId);
-  if (current.revoked_at !== null && current.revoked_at !== undefined) throw problems.conflict('client-revoked', 'The client is revoked.');
+  if (current.revoked_at !== null && current.revoked_at !== undefined) throw refuse.conflict('client-revoked', 'The client is revoked.');
   const clientSecret = generateClientSecret();
   const db = await getDb();
   await db.transaction(async (trx) => {

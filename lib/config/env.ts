@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
-import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/trusted-proxies';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 import { checkMailEnv, mailEnvShape } from '@/lib/mail/config';
 import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';

@@ -1,5 +1,6 @@
 import 'server-only';
 import { dehydrate, QueryClient, type DehydratedState } from '@tanstack/react-query';
+import { Refusal } from '@/lib/errors/refusal';
 import { ApiError } from '@/lib/http/errors';
 import { log, redactError } from '@/lib/log';
 
@@ -46,8 +47,9 @@ export async function prefetchedState(queries: PrefetchedQuery[]): Promise<Dehyd
     const { error } = query.state;
     const key = query.queryKey.filter((part) => typeof part === 'string').join('.');
     if (error instanceof PrefetchOverBudget) log.info('console.prefetch_over_budget', { key });
-    // A refusal (ApiError: 404, 403, 501…) is an answer the component will show; anything else is worth a look.
-    else if (error && !(error instanceof ApiError)) log.warn('console.prefetch_failed', { key, ...redactError(error) });
+    // A refusal (404, 403, 501…) is an answer the component will show; anything else is worth a look.
+    else if (error && !(error instanceof Refusal) && !(error instanceof ApiError))
+      log.warn('console.prefetch_failed', { key, ...redactError(error) });
   }
   return dehydrate(client);
 }

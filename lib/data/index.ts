@@ -40,7 +40,8 @@ async function migrateWithRetry(db: Knex): Promise<void> {
       await db.migrate.latest({ migrationSource });
       return;
     } catch (error) {
-      if (!isMigrationRace(error) || attempt >= 30) throw error;
+      // Another instance's migrations may take a while on a busy server: up to a minute.
+      if (!isMigrationRace(error) || attempt >= 120) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }

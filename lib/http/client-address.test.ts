@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/lib/config/env';
 import { clientAddress, fromTrustedProxy } from './client-address';
 import { PEER_ADDRESS_HEADER } from './entry-headers';
-import { parseTrustedProxies } from './trusted-proxies';
+import { parseTrustedProxies } from '@/lib/config/trusted-proxies';
 
 function withProxies(value: string | undefined) {
   if (value === undefined) delete process.env.TRUSTED_PROXIES;

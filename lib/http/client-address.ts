@@ -1,7 +1,7 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { PEER_ADDRESS_HEADER } from './entry-headers';
-import { unmapped } from './trusted-proxies';
+import { unmapped } from '@/lib/config/trusted-proxies';
 
 /**
  * The caller's address, for rate limits and logs. It starts from the TCP peer, which the server

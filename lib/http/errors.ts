@@ -1,8 +1,10 @@
+import type { Refusal, RefusalKind } from '@/lib/errors/refusal';
 import type { FieldError } from '@/lib/validation/issues';
 
 /**
- * Errors that services throw and the route wrapper turns into RFC 9457 problem responses. Anything
- * else that escapes a handler becomes a generic 500 whose details stay in the server log.
+ * Errors of the HTTP layer (authentication, the body, the path, the method) that the route wrapper
+ * turns into RFC 9457 problem responses, and the same for a service's Refusal (`problemOf`).
+ * Anything else that escapes a handler becomes a generic 500 whose details stay in the server log.
  */
 export class ApiError extends Error {
   constructor(
@@ -74,3 +76,29 @@ export const problems = {
     }),
   internal: () => new ApiError(500, problemType('internal'), 'Internal Server Error', 'An unexpected error occurred. It has been logged.'),
 };
+
+const retryAfter = (seconds: number | undefined) => (seconds === undefined ? {} : { headers: { 'Retry-After': String(seconds) } });
+
+/** Each kind of refusal as an HTTP answer: its status, title and problem type (a coded kind's own). */
+const REFUSALS: Record<RefusalKind, { status: number; title: string; slug: string }> = {
+  'not-found': { status: 404, title: 'Not Found', slug: 'not-found' },
+  forbidden: { status: 403, title: 'Forbidden', slug: 'forbidden' },
+  conflict: { status: 409, title: 'Conflict', slug: 'conflict' },
+  stale: { status: 412, title: 'Precondition Failed', slug: 'precondition-failed' },
+  unprocessable: { status: 422, title: 'Unprocessable Content', slug: 'unprocessable' },
+  throttled: { status: 429, title: 'Too Many Requests', slug: 'too-many-requests' },
+  unsupported: { status: 501, title: 'Not Implemented', slug: 'not-implemented' },
+  'bad-backend': { status: 502, title: 'Bad Gateway', slug: 'bad-gateway' },
+  unavailable: { status: 503, title: 'Service Unavailable', slug: 'service-unavailable' },
+};
+
+export function problemOf(refusal: Refusal): ApiError {
+  const { status, title, slug } = REFUSALS[refusal.kind];
+  return new ApiError(
+    status,
+    problemType(refusal.options.code ?? slug),
+    title,
+    refusal.detail,
+    retryAfter(refusal.options.retryAfterSeconds),
+  );
+}

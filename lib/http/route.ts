@@ -9,10 +9,11 @@ import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
 import { messagesFor } from '@/lib/i18n';
+import { Refusal } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { isDatabaseUnavailable, unavailabilityCode } from '@/lib/db/availability';
 import { readJsonBody } from './body';
-import { ApiError, problems } from './errors';
+import { ApiError, problemOf, problems } from './errors';
 import { problemResponse } from './problem';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { isSameOrigin } from './same-origin';
@@ -191,6 +192,7 @@ async function authenticate(request: Request): Promise<Principal> {
 /** The one place where errors become answers, and domain field refusals get their words. */
 function errorResponse(error: unknown, request: Request, locale: Locale): Response {
   if (error instanceof ApiError) return problemResponse(error);
+  if (error instanceof Refusal) return problemResponse(problemOf(error));
   if (error instanceof FieldRejected) {
     const { field, pointer, code, detail } = error;
     return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, messagesFor(locale)) }], detail));

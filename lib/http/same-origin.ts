@@ -38,3 +38,11 @@ export function reachedOrigin(request: Request): string | undefined {
     return undefined; // A Host that is not a host name names no origin.
   }
 }
+
+/**
+ * Where one-time links point: the public URL when configured, else the origin the admin's browser
+ * used (admin writes pass the same-origin check, so that Host is the one their page came from).
+ */
+export function linkOrigin(request: Request): string {
+  return env().NEXTAUTH_URL ?? reachedOrigin(request) ?? new URL(request.url).origin;
+}

@@ -1,7 +1,6 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
-import { ApiError, problems } from '@/lib/http/errors';
-import { jsonResponse } from '@/lib/http/problem';
+import { refuse } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './key';
 import { claimKey, completeKey, releaseKey, type StoredAnswer } from './store';
@@ -25,30 +24,31 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   return key;
 }
 
+/** The operation's answer, or the stored one (`replayed`): the route sends it with REPLAYED_HEADER. */
+export type IdempotentAnswer = { answer: StoredAnswer; replayed: boolean };
+
 export async function idempotent(
   /** `inFlightTimeoutMs`: at least the operation's longest run (constants.ts inFlightTimeoutFor). */
   scope: { owner: string; key: string | undefined; body: unknown; inFlightTimeoutMs: number },
   operation: () => Promise<StoredAnswer>,
-): Promise<Response> {
-  if (scope.key === undefined) return answerOf(await operation());
+): Promise<IdempotentAnswer> {
+  if (scope.key === undefined) return { answer: await operation(), replayed: false };
   const db = await getDb();
   const ref = { owner: scope.owner, key: scope.key };
   const claim = await claimKey(db, ref, requestFingerprint(scope.body), Date.now(), scope.inFlightTimeoutMs);
   switch (claim.kind) {
     case 'replay':
-      return answerOf(claim.answer, { [REPLAYED_HEADER]: 'true' });
+      return { answer: claim.answer, replayed: true };
     case 'mismatch':
-      throw problems.unprocessable(
+      throw refuse.unprocessable(
         'idempotency-key-reused',
         'This Idempotency-Key was already used with a different body. Use a new key for a new request.',
       );
     case 'in-flight':
-      throw new ApiError(
-        409,
-        'urn:integration-console:problem:idempotency-in-flight',
-        'Conflict',
+      throw refuse.conflict(
+        'idempotency-in-flight',
         'A request with this Idempotency-Key is still being processed. Retry shortly to get its answer.',
-        { headers: { 'Retry-After': '1' } },
+        1,
       );
   }
   let answer: StoredAnswer;
@@ -60,9 +60,5 @@ export async function idempotent(
   }
   if (answer.status >= 500) await releaseKey(db, ref, claim.claimedAt);
   else await completeKey(db, ref, claim.claimedAt, answer);
-  return answerOf(answer);
-}
-
-function answerOf(answer: StoredAnswer, headers: Record<string, string> = {}): Response {
-  return jsonResponse(answer.body, { status: answer.status, headers: { ...answer.headers, ...headers } });
+  return { answer, replayed: false };
 }

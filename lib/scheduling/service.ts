@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
-import { ApiError, problems } from '@/lib/http/errors';
+import { refuse, type Refusal } from '@/lib/errors/refusal';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskIdentifier } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
@@ -139,14 +139,9 @@ async function recordAnswer(trx: Executor, principal: Principal, request: SlotRe
   if (body.CODIGO_P === '1') await recordRelease(trx, request, at);
 }
 
-function badGateway(field: string): ApiError {
+function badGateway(field: string): Refusal {
   log.error('scheduling.answer_outside_contract', { field });
-  return new ApiError(
-    502,
-    'urn:integration-console:problem:bad-gateway',
-    'Bad Gateway',
-    'The scheduling back-end gave an answer outside the contract.',
-  );
+  return refuse.badBackend('The scheduling back-end gave an answer outside the contract.');
 }
 
 function actionOf(request: SlotReservationRequest) {
@@ -177,7 +172,7 @@ export async function listFreeSlots(query: FreeSlotQuery, principal?: Principal)
     return await schedulingBackend().listFreeSlots(query, { clientId: principal ? actorId(principal) : '' });
   } catch (error) {
     if (error instanceof BackendUnavailableError) {
-      throw problems.serviceUnavailable(error.retryAfterSeconds, 'The scheduling back-end is unavailable. Try again shortly.');
+      throw refuse.unavailable(error.retryAfterSeconds, 'The scheduling back-end is unavailable. Try again shortly.');
     }
     throw error;
   }
@@ -187,7 +182,7 @@ export async function listFreeSlots(query: FreeSlotQuery, principal?: Principal)
 export async function listProcedures(principal?: Principal): Promise<Procedure[]> {
   const backend = schedulingBackend();
   if (!backend.listProcedures) {
-    throw problems.notImplemented(
+    throw refuse.unsupported(
       `The ${backend.name} scheduling back-end has no exam listing. Send the exam's code (nrSeqProcInterno) from the hospital system.`,
     );
   }

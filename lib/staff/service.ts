@@ -1,6 +1,5 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
 import { isUniqueViolation, toNumber, type DbRow } from '@/lib/db/dialect';
 import { recordAudit } from '@/lib/audit/audit-trail';
@@ -8,8 +7,7 @@ import { hashSecret, verifySecret } from '@/lib/auth/passwords';
 import { checkPassword } from '@/lib/auth/password-policy';
 import type { Principal, StaffPrincipal } from '@/lib/auth/principal';
 import { parseRoles } from '@/lib/auth/staff-session';
-import { problems } from '@/lib/http/errors';
-import { reachedOrigin } from '@/lib/http/same-origin';
+import { refuse } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import type { PasswordLink, StaffCreate, StaffView } from './contract';
@@ -45,7 +43,7 @@ function tokenHash(token: string): string {
 async function rowById(id: string): Promise<DbRow> {
   const db = await getDb();
   const rows = (await db(TABLE).where({ id }).select('*')) as DbRow[];
-  if (!rows[0]) throw problems.notFound('Staff user not found.');
+  if (!rows[0]) throw refuse.notFound('Staff user not found.');
   return rows[0];
 }
 
@@ -93,7 +91,7 @@ export async function createStaff(principal: Principal, input: StaffCreate, orig
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw problems.conflict('staff-exists', `A staff user ${input.email} exists already.`);
+    if (isUniqueViolation(error)) throw refuse.conflict('staff-exists', `A staff user ${input.email} exists already.`);
     throw error;
   }
   return { ...viewOf(row), definicaoSenha: await issueLink(row, origin, 'created') };
@@ -127,7 +125,7 @@ export async function updateStaff(principal: Principal, id: string, change: { ro
 
 export async function resetPasswordLink(principal: Principal, id: string, origin: string): Promise<PasswordLink> {
   const current = viewOf(await rowById(id));
-  if (current.sso) throw problems.conflict('staff-sso', 'This account signs in through the identity provider; it has no password here.');
+  if (current.sso) throw refuse.conflict('staff-sso', 'This account signs in through the identity provider; it has no password here.');
   const link = await issueLink(current, origin, 'reset');
   await recordAudit(await getDb(), {
     principal,
@@ -182,12 +180,4 @@ export async function changeOwnPassword(staff: StaffPrincipal, current: string, 
     outcome: 'changed',
     httpStatus: 204,
   });
-}
-
-/**
- * Where one-time links point: the public URL when configured, else the origin the admin's browser
- * used (admin writes pass the same-origin check, so that Host is the one their page came from).
- */
-export function linkOrigin(request: Request): string {
-  return env().NEXTAUTH_URL ?? reachedOrigin(request) ?? new URL(request.url).origin;
 }

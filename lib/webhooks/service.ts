@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
-import { ApiError, problems } from '@/lib/http/errors';
+import { refuse } from '@/lib/errors/refusal';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { maskSecret } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
@@ -69,7 +69,7 @@ function circuitView({ failures, openUntil, openedAt }: CircuitState, now: numbe
 
 export async function getWebhook(principal: Principal, id: string): Promise<StoredWebhook> {
   const stored = await findWebhook(await getDb(), id);
-  if (!visibleTo(principal, stored)) throw problems.notFound('Webhook configuration not found.');
+  if (!visibleTo(principal, stored)) throw refuse.notFound('Webhook configuration not found.');
   return stored;
 }
 
@@ -91,45 +91,37 @@ export async function updateWebhook(
   ifMatch: string | null,
 ): Promise<StoredWebhook> {
   const db = await getDb();
-  try {
-    return await db.transaction(async (trx) => {
-      const current = await findWebhook(trx, id, { lock: true });
-      if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
-      if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
-        throw problems.preconditionFailed(
-          'The configuration was changed by someone else since you read it. Reload it and apply your change again.',
-        );
-      }
-      const { ativo, ...fields } = update;
-      const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
-      if (!(await saveWebhook(trx, next, current.version))) {
-        throw problems.preconditionFailed('The configuration was changed at the same time. Reload it and apply your change again.');
-      }
-      let state =
-        ativo === undefined || ativo === current.state.enabled
-          ? current.state
-          : await switchDeliveries(trx, id, ativo, current.state.circuit);
-      // A new receiver URL starts with a closed circuit: the old one's outage says nothing about it.
-      if (next.url !== current.config.url && state.circuit.openUntil !== null) {
-        await closeCircuit(trx, id);
-        state = { ...state, circuit: CLOSED };
-      }
-      await recordAudit(trx, {
-        principal,
-        action: 'webhook.update',
-        target: `webhook:${id}`,
-        outcome: 'updated',
-        httpStatus: 200,
-        before: { ...auditView(current.config), ativo: current.state.enabled },
-        after: { ...auditView(next), ativo: state.enabled },
-      });
-      return { config: next, version: current.version + 1, state };
+  return db.transaction(async (trx) => {
+    const current = await findWebhook(trx, id, { lock: true });
+    if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
+    if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
+      throw refuse.stale('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
+    }
+    const { ativo, ...fields } = update;
+    const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
+    if (!(await saveWebhook(trx, next, current.version))) {
+      throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
+    }
+    let state =
+      ativo === undefined || ativo === current.state.enabled
+        ? current.state
+        : await switchDeliveries(trx, id, ativo, current.state.circuit);
+    // A new receiver URL starts with a closed circuit: the old one's outage says nothing about it.
+    if (next.url !== current.config.url && state.circuit.openUntil !== null) {
+      await closeCircuit(trx, id);
+      state = { ...state, circuit: CLOSED };
+    }
+    await recordAudit(trx, {
+      principal,
+      action: 'webhook.update',
+      target: `webhook:${id}`,
+      outcome: 'updated',
+      httpStatus: 200,
+      before: { ...auditView(current.config), ativo: current.state.enabled },
+      after: { ...auditView(next), ativo: state.enabled },
     });
-  } catch (error) {
-    // The transaction rolled back; the refusal is recorded on its own.
-    if (error instanceof ApiError && error.status === 412) await recordRefusedUpdate(principal, id, error);
-    throw error;
-  }
+    return { config: next, version: current.version + 1, state };
+  });
 }
 
 /**
@@ -137,7 +129,9 @@ export async function updateWebhook(
  * refused (a private target may be an SSRF attempt an operator wants to see). Only the fields and
  * rule codes are kept, never the refused values, which may hold credentials.
  */
-export async function recordRefusedUpdate(principal: Principal, id: string, error: ApiError): Promise<void> {
+export type RefusedUpdate = { httpStatus: number; problem: string; errors: readonly { field: string; code: string }[] };
+
+export async function recordRefusedUpdate(principal: Principal, id: string, refused: RefusedUpdate): Promise<void> {
   const db = await getDb();
   // Only configurations the caller may see: refusals against unknown or other tenants' ids would
   // fill the trail with false alarms about them (the caller still gets its 400).
@@ -147,8 +141,8 @@ export async function recordRefusedUpdate(principal: Principal, id: string, erro
     action: 'webhook.update',
     target: `webhook:${id}`,
     outcome: 'rejected',
-    httpStatus: error.status,
-    after: { problem: error.type, errors: (error.extra.errors ?? []).map(({ field, code }) => ({ field, code })) },
+    httpStatus: refused.httpStatus,
+    after: { problem: refused.problem, errors: refused.errors.map(({ field, code }) => ({ field, code })) },
   });
 }
 
@@ -211,7 +205,7 @@ function tenantFor(principal: Principal, input: WebhookCreate): Pick<WebhookConf
       (input.usuarioId !== undefined && input.usuarioId !== own) ||
       (input.sistemaOrigem !== undefined && input.sistemaOrigem !== principal.sistemaOrigem)
     ) {
-      throw problems.forbidden('An API client creates configurations for its own tenant only.');
+      throw refuse.forbidden('An API client creates configurations for its own tenant only.');
     }
     return { usuarioId: own, sistemaOrigem: principal.sistemaOrigem, clientId: principal.clientId };
   }
@@ -226,7 +220,7 @@ export async function deleteWebhook(principal: Principal, id: string): Promise<v
   const db = await getDb();
   await db.transaction(async (trx) => {
     const current = await findWebhook(trx, id, { lock: true });
-    if (!visibleTo(principal, current)) throw problems.notFound('Webhook configuration not found.');
+    if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
     await deleteWebhookRows(trx, id);
     await recordAudit(trx, {
       principal,

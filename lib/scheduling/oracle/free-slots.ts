@@ -1,6 +1,6 @@
 import 'server-only';
 import oracledb, { type Connection } from 'oracledb';
-import { ApiError, problems } from '@/lib/http/errors';
+import { refuse, type Refusal } from '@/lib/errors/refusal';
 import { toNumber } from '@/lib/db/dialect';
 import type { FreeSlot, FreeSlotQuery } from '../contract';
 
@@ -57,8 +57,8 @@ export async function listFreeSlotsFromView(
   }));
 }
 
-export function noFreeSlotListing(): ApiError {
-  return problems.notImplemented(
+export function noFreeSlotListing(): Refusal {
+  return refuse.unsupported(
     'The Oracle scheduling back-end has no free-slot listing configured (ORACLE_FREE_SLOTS_VIEW). Take NR_SEQ_AGENDA from the back-end’s slot search.',
   );
 }

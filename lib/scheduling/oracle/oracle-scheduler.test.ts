@@ -7,7 +7,8 @@ import oracledb from 'oracledb';
 import { resetEnvForTests } from '@/lib/config/env';
 import { closeDb } from '@/lib/data';
 import { listAudit } from '@/lib/audit/audit-trail';
-import { ApiError } from '@/lib/http/errors';
+import { Refusal } from '@/lib/errors/refusal';
+import { problemOf } from '@/lib/http/errors';
 import { setLogDestinationForTests } from '@/lib/log';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
@@ -225,8 +226,8 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
     it(`${label} → 502, and nothing is recorded as reserved`, async () => {
       fake.play(played);
       const error = await reserveOrRelease(principal, reserve).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).status).toBe(502);
+      expect(error).toBeInstanceOf(Refusal);
+      expect(problemOf(error as Refusal).status).toBe(502);
     });
   }
 });
@@ -299,7 +300,7 @@ describe('failures', () => {
 describe('free-slot listing and readiness', () => {
   it('answers 501 when no view is configured', async () => {
     const error = await listFreeSlots({ limite: 10 }, principal).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 501 });
+    expect(problemOf(error as Refusal)).toMatchObject({ status: 501 });
     expect(fake.executed).toHaveLength(0);
   });
 
@@ -318,7 +319,7 @@ describe('free-slot listing and readiness', () => {
     useOracle(fake, { freeSlotsView: 'VW_HORARIOS_LIVRES' });
     fake.acquireError = oracleError('NJS-040');
     const error = await listFreeSlots({ limite: 5 }, principal).catch((e: unknown) => e);
-    expect(error).toMatchObject({ status: 503, extra: { headers: { 'Retry-After': '7' } } });
+    expect(problemOf(error as Refusal)).toMatchObject({ status: 503, extra: { headers: { 'Retry-After': '7' } } });
   });
 
   it('readiness pings a pooled connection', async () => {

@@ -4,7 +4,7 @@ import { getDb } from '@/lib/data';
 import type { DbRow } from '@/lib/db/dialect';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
-import { problems } from '@/lib/http/errors';
+import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
 import type { Delivery, DeliveryDetail, DeliveryStatus, PublishEvent, PublishedEvent } from '../delivery-contract';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
@@ -88,7 +88,7 @@ export async function deliveriesOf(
 async function visibleDelivery(principal: Principal, configId: string, deliveryId: string) {
   const stored = await getWebhook(principal, configId);
   const found = DELIVERY_ID.test(deliveryId) ? await findDelivery(await getDb(), configId, deliveryId) : undefined;
-  if (!found) throw problems.notFound('Delivery not found.');
+  if (!found) throw refuse.notFound('Delivery not found.');
   return { ...found, circuit: stored.state.circuit };
 }
 
@@ -118,7 +118,7 @@ export async function deliveryDetail(principal: Principal, configId: string, del
 export async function redeliver(principal: Principal, configId: string, deliveryId: string): Promise<{ id: string }> {
   await visibleDelivery(principal, configId, deliveryId);
   if (!(await requeueDelivery(await getDb(), deliveryId, Date.now()))) {
-    throw problems.conflict(
+    throw refuse.conflict(
       'delivery-in-flight',
       'An attempt of this delivery is in progress; send it again once it ends.',
       Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000),

@@ -2,7 +2,8 @@ import { operations } from '@/lib/api/operations';
 import { jsonResponse } from '@/lib/http/problem';
 import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { staffCreateSchema } from '@/lib/staff/contract';
-import { createStaff, linkOrigin, listStaff } from '@/lib/staff/service';
+import { linkOrigin } from '@/lib/http/same-origin';
+import { createStaff, listStaff } from '@/lib/staff/service';
 
 export const dynamic = 'force-dynamic';
 

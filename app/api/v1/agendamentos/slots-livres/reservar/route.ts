@@ -1,5 +1,5 @@
 import { operations } from '@/lib/api/operations';
-import { reservationPost } from '@/lib/scheduling/reservation-route';
+import { reservationPost } from '@/lib/api/reservation-route';
 import { otherMethodsNotAllowed } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';

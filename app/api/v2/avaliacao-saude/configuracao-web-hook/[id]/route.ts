@@ -1,7 +1,8 @@
 import { operations } from '@/lib/api/operations';
 import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { jsonResponse } from '@/lib/http/problem';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError, problemOf } from '@/lib/http/errors';
+import { Refusal } from '@/lib/errors/refusal';
 import { parseWebhookId as parseId } from '@/lib/webhooks/path-params';
 import { configuredWebhookUpdateSchema } from '@/lib/webhooks/configured-schema';
 import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
@@ -18,18 +19,23 @@ export const GET = apiRoute<Params>(operations.getWebhookConfiguration, async ({
 
 export const PUT = apiRoute<Params>(operations.updateWebhookConfiguration, async ({ request, principal, params, json, parse }) => {
   const id = parseId(params.id);
-  const body = await json();
-  const update = await (async () => {
-    try {
-      return parse(configuredWebhookUpdateSchema(), body);
-    } catch (error) {
-      // A URL or header the safety policy refused goes in the audit trail; a malformed body does not.
-      if (error instanceof ApiError && isPolicyRefusal(error.extra.errors)) await recordRefusedUpdate(principal, id, error);
-      throw error;
-    }
-  })();
-  const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
-  return jsonResponse(viewOf(stored), { headers: { ETag: etagOf(stored) } });
+  try {
+    const update = parse(configuredWebhookUpdateSchema(), await json());
+    const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
+    return jsonResponse(viewOf(stored), { headers: { ETag: etagOf(stored) } });
+  } catch (error) {
+    // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the
+    // change itself rolled back); a malformed body does not.
+    const refused =
+      error instanceof Refusal && error.kind === 'stale'
+        ? problemOf(error)
+        : error instanceof ApiError && isPolicyRefusal(error.extra.errors)
+          ? error
+          : undefined;
+    if (refused)
+      await recordRefusedUpdate(principal, id, { httpStatus: refused.status, problem: refused.type, errors: refused.extra.errors ?? [] });
+    throw error;
+  }
 });
 
 export const DELETE = apiRoute<Params>(operations.deleteWebhookConfiguration, async ({ principal, params }) => {

@@ -2,7 +2,8 @@ import { operations } from '@/lib/api/operations';
 import { problems } from '@/lib/http/errors';
 import { jsonResponse } from '@/lib/http/problem';
 import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
-import { linkOrigin, resetPasswordLink } from '@/lib/staff/service';
+import { linkOrigin } from '@/lib/http/same-origin';
+import { resetPasswordLink } from '@/lib/staff/service';
 import { webhookIdSchema } from '@/lib/webhooks/contract';
 
 export const dynamic = 'force-dynamic';

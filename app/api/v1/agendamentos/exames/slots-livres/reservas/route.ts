@@ -1,6 +1,6 @@
 import { operations } from '@/lib/api/operations';
 // The sample requests of §4.2 use this path shape; it behaves exactly like /slots-livres/reservar.
-import { reservationPost } from '@/lib/scheduling/reservation-route';
+import { reservationPost } from '@/lib/api/reservation-route';
 import { otherMethodsNotAllowed } from '@/lib/http/route';
 
 export const dynamic = 'force-dynamic';

@@ -3,14 +3,15 @@ import 'server-only';
 import { ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
 import { problems } from '@/lib/http/errors';
+import { jsonResponse } from '@/lib/http/problem';
 import { apiRoute } from '@/lib/http/route';
 import { translator } from '@/lib/i18n';
 import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
-import { idempotencyKeyOf, idempotent } from '@/lib/idempotency/idempotent';
-import { maxReservationCallMs } from './call-duration';
-import { slotReservationSchema } from './contract';
-import { HoldQuotaExceeded } from './hold-quota';
-import { reserveOrRelease } from './service';
+import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
+import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
+import { slotReservationSchema } from '@/lib/scheduling/contract';
+import { HoldQuotaExceeded } from '@/lib/scheduling/hold-quota';
+import { reserveOrRelease } from '@/lib/scheduling/service';
 
 /**
  * The reservation POST, served at the contract's endpoint and at the sample requests' path shape
@@ -24,7 +25,13 @@ export const reservationPost = (operation: typeof operations.reserveOrReleaseSlo
     const body = parse(slotReservationSchema, await json());
     const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
     try {
-      return await idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () => reserveOrRelease(principal, body));
+      const { answer, replayed } = await idempotent({ owner: ownerKey(principal), key, body, inFlightTimeoutMs }, () =>
+        reserveOrRelease(principal, body),
+      );
+      return jsonResponse(answer.body, {
+        status: answer.status,
+        headers: { ...answer.headers, ...(replayed ? { [REPLAYED_HEADER]: 'true' } : {}) },
+      });
     } catch (error) {
       // Nothing was reserved and the key was let go, so the same request may be sent again later.
       if (error instanceof HoldQuotaExceeded) {

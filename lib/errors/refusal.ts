@@ -1,0 +1,56 @@
+/**
+ * Why a service refuses a request, in the domain's words. Services and adapters throw these and
+ * know nothing of HTTP; the API's edge (lib/http/errors.ts, `problemOf`) maps each kind to one
+ * status and an RFC 9457 problem, in one table. A refused field is a FieldRejected
+ * (lib/validation/field-rejected.ts), worded in the caller's language.
+ */
+export type RefusalKind =
+  /** Nothing the caller may see by that id. */
+  | 'not-found'
+  /** The caller may see it but not do this. */
+  | 'forbidden'
+  /** The state of things does not allow it now (`code` says which conflict). */
+  | 'conflict'
+  /** The caller's copy is out of date (If-Match). */
+  | 'stale'
+  /** Well-formed, but cannot be acted on (`code` says why). */
+  | 'unprocessable'
+  /** Too many attempts; try again after `retryAfterSeconds`. */
+  | 'throttled'
+  /** The configured back-end has no source for this (not the request's fault). */
+  | 'unsupported'
+  /** A back-end answered outside its contract. */
+  | 'bad-backend'
+  /** A back-end cannot be reached now; try again after `retryAfterSeconds`. */
+  | 'unavailable';
+
+export type RefusalOptions = {
+  /** A stable code for the refusal (a conflict's kind, say), part of the problem's type. */
+  code?: string;
+  retryAfterSeconds?: number;
+};
+
+export class Refusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    /** For the caller: what was refused and what to do. In English, as every problem `detail`. */
+    readonly detail: string,
+    readonly options: RefusalOptions = {},
+  ) {
+    super(detail);
+    this.name = 'Refusal';
+  }
+}
+
+/** The refusals services throw, by kind. */
+export const refuse = {
+  notFound: (detail = 'The resource was not found.') => new Refusal('not-found', detail),
+  forbidden: (detail = 'Your role does not allow this operation.') => new Refusal('forbidden', detail),
+  conflict: (code: string, detail: string, retryAfterSeconds?: number) => new Refusal('conflict', detail, { code, retryAfterSeconds }),
+  stale: (detail: string) => new Refusal('stale', detail),
+  unprocessable: (code: string, detail: string) => new Refusal('unprocessable', detail, { code }),
+  throttled: (retryAfterSeconds: number, detail: string) => new Refusal('throttled', detail, { retryAfterSeconds }),
+  unsupported: (detail: string) => new Refusal('unsupported', detail),
+  badBackend: (detail: string) => new Refusal('bad-backend', detail),
+  unavailable: (retryAfterSeconds: number, detail: string) => new Refusal('unavailable', detail, { retryAfterSeconds }),
+};
