@@ -1,8 +1,9 @@
-// Part of `npm run build`: bundles the lean API server (`npm run start:api`, lib/api-server) with
-// esbuild. Its entry is generated here from the app's own API route modules (app/api/**/route.ts),
-// each mounted at its App Router path, so a new route is served by both servers with no list to
-// keep. Next's own routes (lib/api-server/paths.mjs: the console's sign-in, the reference page)
-// stay with the Next server. Packages stay external: the bundle runs from the project folder.
+// Part of `npm run build`: bundles the lean API path (lib/api-server: `npm start` mounts it in
+// front of Next, `npm run start:api` serves it alone) with esbuild. Its entry is generated here from
+// the app's own API route modules (app/api/**/route.ts), each mounted at its App Router path, so a
+// new route is served by both with no list to keep. Next's own routes (lib/api-server/paths.mjs:
+// the console's sign-in, the reference page) stay with Next. Packages stay external: the bundle
+// runs from the project folder.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -21,13 +22,16 @@ const routes = fs
 
 const imports = routes.map((file, i) => `import * as route${i} from './app/api/${file.replace(/\.ts$/, '')}';`);
 const entries = routes.map((file, i) => `  { pattern: ${JSON.stringify(`/api/${path.posix.dirname(file)}`)}, module: route${i} },`);
+// The bundle exports the listener (`npm start` mounts it in front of Next) and `listen` (`npm run
+// start:api` serves it alone).
 const contents = [
-  "import { serveApi } from '@/lib/api-server/serve';",
+  "import { apiRequestListener, serveApi } from '@/lib/api-server/serve';",
   ...imports,
   'const entries = [',
   ...entries,
   '];',
-  "await serveApi(entries, Number(process.env.PORT ?? 3001), process.env.HOST ?? '0.0.0.0');",
+  'export const apiListener = apiRequestListener(entries);',
+  'export const listen = (port, host) => serveApi(entries, port, host);',
 ].join('\n');
 
 /** `server-only` throws outside React Server Components' resolution; this server is server-only. */

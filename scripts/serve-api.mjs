@@ -7,4 +7,5 @@ import './server-entry.mjs';
 import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
 
 process.env.NODE_ENV = 'production';
-await import(path.resolve(import.meta.dirname, '..', ...API_SERVER_BUNDLE));
+const { listen } = await import(path.resolve(import.meta.dirname, '..', ...API_SERVER_BUNDLE));
+await listen(Number(process.env.PORT ?? 3001), process.env.HOST ?? '0.0.0.0');

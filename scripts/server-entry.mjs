@@ -17,6 +17,9 @@
 // 4. A deploy's SIGTERM is the app's to handle (lib/shutdown.ts: the delivery worker drains first),
 //    so Next is told not to exit on it by itself, and every HTTP server is kept where the app's
 //    shutdown finds it to stop accepting connections.
+// 5. When `npm start` registered the lean API path (scripts/serve.mjs), Next's server sends the
+//    API paths to it instead of through Next's own request pipeline: one process, one port, the
+//    API at the lean path's speed. Without it (the container image) Next answers them itself.
 import http from 'node:http';
 
 process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
@@ -28,9 +31,26 @@ const SENT_METHOD_HEADER = 'x-integration-sent-method'; // lib/http/entry-header
 const UNREPRESENTABLE_METHODS = new Set(['TRACE']);
 const SMALL_JSON_PATHS = /^\/api\/v\d+\//;
 
+const API_ROUTE = Symbol.for('integration-console.api-route'); // scripts/serve.mjs
+
+/** Next's request listener, with the API paths sent to the lean path first (5). Once: Next's server. */
+function withApiRoute(args) {
+  const route = globalThis[API_ROUTE];
+  const index = args.findIndex((arg) => typeof arg === 'function');
+  if (!route || index < 0) return args;
+  delete globalThis[API_ROUTE];
+  const next = args[index];
+  const routed = [...args];
+  routed[index] = function routeApiPaths(request, response) {
+    if (route.serves((request.url ?? '/').split('?')[0])) return route.listener(request, response);
+    return next.call(this, request, response);
+  };
+  return routed;
+}
+
 const createServer = http.createServer;
 http.createServer = function createServerWithEntryChecks(...args) {
-  const server = createServer.apply(this, args);
+  const server = createServer.apply(this, withApiRoute(args));
   servers.add(server);
   server.prependListener('request', (request) => {
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';

@@ -9,9 +9,10 @@ import { startServer } from '@/lib/startup';
 import { RouteTable, type RouteEntry, type RouteModule } from './route-table';
 
 /**
- * The lean API server (`npm run start:api`): the app's own API route modules, unchanged, served
- * from node:http without Next's request pipeline, for API-only deployments behind the same load
- * balancer as the console (docs/production.md). The same wrapper (lib/http/route.ts) does
+ * The lean API path: the app's own API route modules, unchanged, served from node:http without
+ * Next's request pipeline. `npm start` answers the API paths with it in the same process and port
+ * as the console (scripts/serve.mjs); `npm run start:api` serves it alone, for API-only
+ * deployments behind the same load balancer as the console (docs/production.md). The same wrapper (lib/http/route.ts) does
  * authentication, body limits, validation, problem+json and audit; this file only turns a Node
  * request into a standard Request and the Response back. Next's own routes (/api/auth, /api/docs)
  * and every page stay with the Next server.
@@ -85,10 +86,13 @@ async function answer(table: RouteTable, incoming: http.IncomingMessage, method:
   return problemResponse(problems.methodNotAllowed(allowOf(matched.module)));
 }
 
-export async function serveApi(entries: RouteEntry[], port: number, host: string): Promise<http.Server> {
-  await startServer();
+/**
+ * The API's request listener: `npm start` puts it in front of Next for the API paths
+ * (scripts/server-entry.mjs), `npm run start:api` serves it alone (serveApi).
+ */
+export function apiRequestListener(entries: RouteEntry[]): http.RequestListener {
   const table = new RouteTable(entries);
-  const server = http.createServer((incoming, outgoing) => {
+  return (incoming, outgoing) => {
     const method = incoming.method ?? 'GET';
     void (async () => {
       await send(outgoing, await answer(table, incoming, method), method);
@@ -96,7 +100,12 @@ export async function serveApi(entries: RouteEntry[], port: number, host: string
       log.error('api_server.response_failed', redactError(error));
       outgoing.destroy();
     });
-  });
+  };
+}
+
+export async function serveApi(entries: RouteEntry[], port: number, host: string): Promise<http.Server> {
+  await startServer();
+  const server = http.createServer(apiRequestListener(entries));
   // Keep-alive longer than a load balancer's idle timeout (AWS ALB: 60 s), so it closes first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
