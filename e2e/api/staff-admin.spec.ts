@@ -109,11 +109,27 @@ test('disabling ends the user’s sessions and sign-ins; a reset link replaces t
     (user) => user.email === STAFF.admin.email,
   )!;
   const demote = await request.put(apiPath(operations.updateStaff, { id: me.id }), { headers, data: { roles: ['webhooks'] } });
-  expect(((await demote.json()) as { errors: { field: string; code: string }[] }).errors).toEqual([
-    expect.objectContaining({ field: 'roles', code: 'ownAdminRole' }),
+  expect(((await demote.json()) as { errors: { field: string; pointer: string; code: string }[] }).errors).toEqual([
+    expect.objectContaining({ field: 'roles', pointer: '#/roles', code: 'ownAdminRole' }),
   ]);
   const self = await request.put(apiPath(operations.updateStaff, { id: me.id }), { headers, data: { ativo: false } });
   expect(((await self.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('disableSelf');
+  // A malformed id is a 400 naming it, as for a webhook configuration; a well-formed unknown one, 404.
+  for (const malformed of [
+    request.put(apiPath(operations.updateStaff, { id: 'nao-e-um-uuid' }), { headers, data: { ativo: false } }),
+    request.post(apiPath(operations.resetStaffPassword, { id: 'nao-e-um-uuid' }), { headers }),
+  ]) {
+    const refused = await malformed;
+    expect(refused.status()).toBe(400);
+    expect(((await refused.json()) as { errors: { field: string; code: string }[] }).errors).toEqual([
+      expect.objectContaining({ field: 'id', code: 'uuid' }),
+    ]);
+  }
+  const unknown = await request.put(apiPath(operations.updateStaff, { id: '00000000-0000-4000-8000-000000000000' }), {
+    headers,
+    data: { ativo: false },
+  });
+  expect(unknown.status()).toBe(404);
   // Not an admin: no administration at all.
   expect(
     (await request.get(apiPath(operations.listStaff), { headers: { cookie: await staffSessionCookie(STAFF.webhooks.email) } })).status(),

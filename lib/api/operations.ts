@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Capability } from '@/lib/auth/principal';
 import { apiPath, routes, type HttpMethod } from './routes';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@/lib/idempotency/key-syntax';
 import { auditQuerySchema } from '@/lib/audit/contract';
 import {
   bodyProblems,
@@ -96,10 +97,10 @@ function reservationDoc(summary: string) {
       'Reserves (ieOpcao R) or releases (ieOpcao CR) a free exam slot. tokenReservaCanc is required with CR (the TOKEN_RESERVA_P of the reservation) and refused with R; ieLado is required when the exam requires laterality. The HTTP status follows CODIGO_P (0, 1 → 200; 2, 4, 5 → 409; 3 → 404; 9 → 500), always with the four-field body. With an Idempotency-Key, a retry with the same body within 24 h answers the stored response again (Idempotency-Replayed: true) without reserving twice.',
     parameters: [
       {
-        name: 'Idempotency-Key',
+        name: IDEMPOTENCY_HEADER,
         in: 'header',
         required: false,
-        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+        schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: `^${IDEMPOTENCY_KEY_CHARACTERS}+$` },
         description: 'Any unique value per logical request (a UUID is a good choice), scoped to your client.',
       },
     ],
@@ -568,7 +569,11 @@ export const operations = {
     doc: adminDoc(
       'A new one-time link to set the password',
       'Valid 24 h; an earlier link stops working. E-mailed when the server has SMTP_URL, otherwise answered.',
-      { '200': { description: 'The link.', content: json(ref('PasswordLink')) }, '404': problem('No such user.') },
+      {
+        '200': { description: 'The link.', content: json(ref('PasswordLink')) },
+        '400': problem('id is not a UUID.'),
+        '404': problem('No such user.'),
+      },
       { parameters: [staffIdParameter] },
     ),
   },
@@ -597,7 +602,5 @@ export const operations = {
   openApiDocument: routes.openApiDocument,
   apiReference: routes.apiReference,
 } as const satisfies Record<string, Operation>;
-
-export type OperationId = keyof typeof operations;
 
 export { apiPath };

@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, LOCALES, type Locale } from './locale';
 import { en } from './messages/en';
 import { ptBR, type MessageKey, type Messages } from './messages/pt-BR';
-import { hasMessage, translatorOf, type Translate } from './translate';
+import { translatorOf, type Translate } from './translate';
 
 /**
  * The console's own small message catalog: one flat object per locale, `{name}` placeholders.
@@ -16,10 +16,6 @@ const catalogs: Record<Locale, Messages> = { 'pt-BR': ptBR, en };
 
 export function messagesFor(locale: Locale): Messages {
   return catalogs[locale];
-}
-
-export function isMessageKey(key: string): key is MessageKey {
-  return hasMessage(ptBR, key);
 }
 
 export function translator(locale: Locale): Translate {

@@ -19,7 +19,7 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   const key = request.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return undefined;
   if (!isValidIdempotencyKey(key)) {
-    throw new FieldRejected(IDEMPOTENCY_HEADER, 'idempotencyKeyInvalid', '', 'The Idempotency-Key header is invalid.');
+    throw new FieldRejected(IDEMPOTENCY_HEADER, 'idempotencyKeyInvalid', 'The Idempotency-Key header is invalid.', '');
   }
   return key;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
+import { IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from './key-syntax';
 
 export { canonicalJson };
 
@@ -8,11 +9,9 @@ export { canonicalJson };
  * The caller-facing rules of `Idempotency-Key` (no database): what a key may look like, and the
  * fingerprint that tells "the same request again" from "another request under the same key".
  */
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export { IDEMPOTENCY_HEADER } from './key-syntax';
 
-/** 1 to 255 visible ASCII characters: fits the key column and any log line unchanged. */
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const KEY_PATTERN = new RegExp(`^${IDEMPOTENCY_KEY_CHARACTERS}{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`);
 
 export function isValidIdempotencyKey(key: string): boolean {
   return KEY_PATTERN.test(key);

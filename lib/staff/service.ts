@@ -101,9 +101,9 @@ export async function updateStaff(principal: Principal, id: string, change: { ro
   const current = viewOf(await rowById(id));
   const self = principal.kind === 'staff' && principal.userId === id;
   if (self && change.roles && !change.roles.includes('admin')) {
-    throw new FieldRejected('roles', 'ownAdminRole', '/roles', 'You cannot remove your own admin role.');
+    throw new FieldRejected('roles', 'ownAdminRole', 'You cannot remove your own admin role.');
   }
-  if (self && change.ativo === false) throw new FieldRejected('ativo', 'disableSelf', '/ativo', 'You cannot disable yourself.');
+  if (self && change.ativo === false) throw new FieldRejected('ativo', 'disableSelf', 'You cannot disable yourself.');
   const values: Record<string, unknown> = {};
   if (change.roles) values.roles = change.roles.join(',');
   if (change.ativo !== undefined && change.ativo !== current.ativo) values.disabled_at = change.ativo ? null : Date.now();
@@ -139,7 +139,7 @@ export async function resetPasswordLink(principal: Principal, id: string, origin
 
 function enforcePolicy(field: string, password: string, email: string): void {
   const violation = checkPassword(password, email);
-  if (violation) throw new FieldRejected(field, violation, `/${field}`, 'The password does not meet the rules.');
+  if (violation) throw new FieldRejected(field, violation, 'The password does not meet the rules.');
 }
 
 /** The public end of a one-time link: sets the password once, within 24 h. */
@@ -150,7 +150,7 @@ export async function setPasswordWithToken(token: string, password: string): Pro
     .select('*')) as DbRow[];
   const row = rows[0];
   if (!row || toNumber(row.password_token_expires) < Date.now()) {
-    throw new FieldRejected('token', 'passwordLinkInvalid', '/token', 'The link is invalid, used or expired.');
+    throw new FieldRejected('token', 'passwordLinkInvalid', 'The link is invalid, used or expired.');
   }
   enforcePolicy('senha', password, String(row.email));
   const hash = await hashSecret(password);
@@ -166,7 +166,7 @@ export async function setPasswordWithToken(token: string, password: string): Pro
 export async function changeOwnPassword(staff: StaffPrincipal, current: string, next: string): Promise<void> {
   const row = await rowById(staff.userId);
   if (!(await verifySecret(current, String(row.password_hash)))) {
-    throw new FieldRejected('senhaAtual', 'passwordWrong', '/senhaAtual', 'The current password is wrong.');
+    throw new FieldRejected('senhaAtual', 'passwordWrong', 'The current password is wrong.');
   }
   enforcePolicy('novaSenha', next, staff.email);
   const db = await getDb();

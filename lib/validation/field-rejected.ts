@@ -6,9 +6,9 @@ export class FieldRejected extends Error {
   constructor(
     readonly field: string,
     readonly code: string,
-    /** JSON Pointer into the body; empty for a path parameter or a header. */
-    readonly pointer = `#/${field}`,
     readonly detail?: string,
+    /** JSON Pointer into the body, in the form zod's errors have (`#/field`); empty for a path or query parameter or a header. */
+    readonly pointer = `#/${field}`,
   ) {
     super(`${field} rejected (${code})`);
     this.name = 'FieldRejected';

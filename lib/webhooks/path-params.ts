@@ -1,8 +1,6 @@
-import { FieldRejected } from '@/lib/validation/field-rejected';
-import { webhookIdSchema } from './contract';
+import { parseUuidParam } from '@/lib/validation/path-params';
 
-/** The path's configuration id, lowercase as ids are stored; 400 naming `id` (a path parameter, so no pointer). */
+/** The path's configuration id, lowercase as ids are stored; 400 naming `id`. */
 export function parseWebhookId(id: string): string {
-  if (!webhookIdSchema.safeParse(id).success) throw new FieldRejected('id', 'uuid', '', 'The path parameter id is not a UUID.');
-  return id.toLowerCase();
+  return parseUuidParam('id', id);
 }

@@ -209,9 +209,8 @@ function tenantFor(principal: Principal, input: WebhookCreate): Pick<WebhookConf
     }
     return { usuarioId: own, sistemaOrigem: principal.sistemaOrigem, clientId: principal.clientId };
   }
-  if (input.usuarioId === undefined) throw new FieldRejected('usuarioId', 'required', '/usuarioId', 'usuarioId is required.');
-  if (input.sistemaOrigem === undefined)
-    throw new FieldRejected('sistemaOrigem', 'required', '/sistemaOrigem', 'sistemaOrigem is required.');
+  if (input.usuarioId === undefined) throw new FieldRejected('usuarioId', 'required', 'usuarioId is required.');
+  if (input.sistemaOrigem === undefined) throw new FieldRejected('sistemaOrigem', 'required', 'sistemaOrigem is required.');
   return { usuarioId: input.usuarioId, sistemaOrigem: input.sistemaOrigem, clientId: input.clientId ?? null };
 }
 

@@ -16,10 +16,6 @@ export function isOracleIdentifier(value: string): boolean {
   return SIMPLE_IDENTIFIER.test(value);
 }
 
-export function isQualifiedOracleName(value: string): boolean {
-  return QUALIFIED_IDENTIFIER.test(value);
-}
-
 /** The procedure's formal parameters, in the order they are written in the call. */
 export const PROCEDURE_INPUTS = [
   'nrSeqAgenda',

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 export const GET = apiRoute(operations.listWebhookConfigurations, async ({ request, principal }) => {
   const q = new URL(request.url).searchParams.get('q');
   if (q !== null && hasControlCharacters(q))
-    throw new FieldRejected('q', 'controlCharacters', '', 'The query parameter q has control characters.');
+    throw new FieldRejected('q', 'controlCharacters', 'The query parameter q has control characters.', '');
   const search = q?.trim().slice(0, 200) || undefined;
   return jsonResponse(await searchWebhooks(principal, search));
 });

@@ -3,14 +3,12 @@ import { jsonResponse } from '@/lib/http/problem';
 import { apiRoute, otherMethodsNotAllowed } from '@/lib/http/route';
 import { staffUpdateSchema } from '@/lib/staff/contract';
 import { updateStaff } from '@/lib/staff/service';
-import { webhookIdSchema } from '@/lib/webhooks/contract';
-import { problems } from '@/lib/http/errors';
+import { parseUuidParam } from '@/lib/validation/path-params';
 
 export const dynamic = 'force-dynamic';
 
 export const PUT = apiRoute<{ id: string }>(operations.updateStaff, async ({ principal, params, json, parse }) => {
-  if (!webhookIdSchema.safeParse(params.id).success) throw problems.notFound('Staff user not found.');
-  return jsonResponse(await updateStaff(principal, params.id.toLowerCase(), parse(staffUpdateSchema, await json())));
+  return jsonResponse(await updateStaff(principal, parseUuidParam('id', params.id), parse(staffUpdateSchema, await json())));
 });
 
 // Every other method: 405 problem+json with Allow (lib/http/route.ts).
