@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,8 +13,8 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { apiPath, routes } from '@/lib/api/routes';
 import type { ApiClientView, ApiClientWithSecret } from '@/lib/api-clients/contract';
 import { KNOWN_SCOPES } from '@/lib/auth/scopes';
-import { ApiProblem, apiJson } from '@/lib/client/api';
-import { contractResolver } from '@/lib/client/form-errors';
+import { apiJson } from '@/lib/client/api';
+import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
@@ -161,12 +161,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
       reset();
       void queryClient.invalidateQueries({ queryKey: KEY });
     },
-    onError: (error) => {
-      if (!(error instanceof ApiProblem) || error.status !== 400) return;
-      for (const fieldError of error.problem.errors ?? []) {
-        setError((fieldError.field || 'root.server') as Path<FormValues>, { type: 'server', message: fieldError.message });
-      }
-    },
+    onError: (error) => void showRefusedFields(error, setError),
   });
   const errors = formState.errors;
   const text = (name: 'clientId' | 'name' | 'usuarioId' | 'sistemaOrigem') => (
@@ -182,7 +177,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
       />
     </Field>
   );
-  const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
+  const unexpected = create.error && !isFieldRefusal(create.error) ? create.error : undefined;
   return (
     <Card title={t('apiClients.newTitle')} titleId="new-client-title" description={t('apiClients.newHelp')}>
       <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">

@@ -1,11 +1,11 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { FormProvider, useForm, type Path } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { useToast } from '@/components/ui/toast';
 import { apiFetch } from '@/lib/client/api';
-import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
+import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
 import { loadClientSchema } from '@/lib/client/load-schema';
 import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
 import { apiPath, routes } from '@/lib/api/routes';
@@ -94,11 +94,12 @@ export function ReservationWorkspace() {
           slots?.filter((slot) => slot.NR_SEQ_AGENDA !== Number(values.nrSeqAgenda)),
         );
       }
-      if (view.kind === 'validation') {
-        for (const error of view.errors) {
-          if (error.field) form.setError(error.field as Path<ReservationFormValues>, { type: 'server', message: error.message });
-        }
-      }
+      // The body's own errors (no field) are shown with the outcome, not on the form.
+      if (view.kind === 'validation')
+        setServerFieldErrors(
+          view.errors.filter((error) => error.field),
+          form.setError,
+        );
       void queryClient.invalidateQueries({ queryKey: schedulingKeys.recent });
       void queryClient.invalidateQueries({ queryKey: schedulingKeys.allSlots });
       document.getElementById('outcome-title')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });

@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, type Path } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,7 +13,7 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { apiPath, routes } from '@/lib/api/routes';
 import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
-import { contractResolver } from '@/lib/client/form-errors';
+import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { PasswordLink, StaffView } from '@/lib/staff/contract';
 import { Form } from '@/components/ui/form';
@@ -168,15 +168,10 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
       reset();
       void queryClient.invalidateQueries({ queryKey: KEY });
     },
-    onError: (error) => {
-      if (!(error instanceof ApiProblem) || error.status !== 400) return;
-      for (const fieldError of error.problem.errors ?? []) {
-        setError((fieldError.field || 'root.server') as Path<FormValues>, { type: 'server', message: fieldError.message });
-      }
-    },
+    onError: (error) => void showRefusedFields(error, setError),
   });
   const errors = formState.errors;
-  const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
+  const unexpected = create.error && !isFieldRefusal(create.error) ? create.error : undefined;
   return (
     <Card title={t('staffAdmin.newTitle')} titleId="new-staff-title" description={t('staffAdmin.newHelp')}>
       <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm, type Path } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -10,8 +10,8 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { ApiProblem, apiJson } from '@/lib/client/api';
-import { contractResolver, withFieldChecks } from '@/lib/client/form-errors';
+import { apiJson } from '@/lib/client/api';
+import { contractResolver, isFieldRefusal, showRefusedFields, withFieldChecks } from '@/lib/client/form-errors';
 import type { Translate } from '@/lib/i18n/translate';
 import type { FieldError } from '@/lib/validation/issues';
 import { webhookKeys } from '@/lib/client/webhook-queries';
@@ -21,6 +21,7 @@ import type { WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { EventToggles } from './event-toggles';
 import { HeadersEditor } from './headers-editor';
+import { UrlField } from './url-field';
 import type { WebhookFormValues } from './webhook-editor';
 import { Form } from '@/components/ui/form';
 
@@ -85,16 +86,7 @@ export function WebhookCreate() {
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all });
       router.push(`/webhooks/${body.id}`);
     },
-    onError: (error) => {
-      if (!(error instanceof ApiProblem) || error.status !== 400) return;
-      for (const fieldError of error.problem.errors ?? []) {
-        setError(
-          (fieldError.field || 'root.server') as Path<CreateFormValues>,
-          { type: 'server', message: fieldError.message },
-          { shouldFocus: true },
-        );
-      }
-    },
+    onError: (error) => void showRefusedFields(error, setError, { focus: true }),
   });
   const errors = formState.errors;
   const tenantField = (name: 'usuarioId' | 'sistemaOrigem' | 'clientId', help: string, optional = false) => (
@@ -111,7 +103,7 @@ export function WebhookCreate() {
       />
     </Field>
   );
-  const unexpected = create.error && !(create.error instanceof ApiProblem && create.error.status === 400) ? create.error : undefined;
+  const unexpected = create.error && !isFieldRefusal(create.error) ? create.error : undefined;
 
   return (
     <FormProvider {...form}>
@@ -135,19 +127,7 @@ export function WebhookCreate() {
           </div>
         </Card>
         <Card title={t('webhook.receiver')} titleId="url-title">
-          <Field id="url" label={t('webhook.url')} mono description={t('webhook.urlHelp')} error={errors.url?.message}>
-            <Input
-              id="url"
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-              invalid={Boolean(errors.url)}
-              aria-describedby={describedBy('url', { description: true, error: Boolean(errors.url) })}
-              {...register('url')}
-            />
-          </Field>
+          <UrlField error={errors.url?.message} />
         </Card>
         <HeadersEditor />
         <EventToggles />

@@ -3,25 +3,23 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
-import { FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Field, describedBy } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { useUnsavedChanges } from '@/components/console/use-unsaved-changes';
 import { ApiProblem, apiFetch, apiJson, readProblem } from '@/lib/client/api';
-import { contractResolver } from '@/lib/client/form-errors';
+import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
 import { HeadersEditor } from './headers-editor';
+import { UrlField } from './url-field';
 import { DeliveriesPanel } from './deliveries-panel';
 import { DeliveryStateCard } from './delivery-state-card';
 import { EventToggles } from './event-toggles';
@@ -97,7 +95,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
     resolver: contractResolver(() => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchema), messages),
     mode: 'onChange',
   });
-  const { register, handleSubmit, formState, setError } = form;
+  const { handleSubmit, formState, setError } = form;
   // The values as they are now, not RHF's rendered isDirty (see useUnsavedChanges). They are plain
   // JSON built in the same key order as the initial values, so their serialisations compare.
   const confirmDiscard = useUnsavedChanges(() => JSON.stringify(form.getValues()) !== JSON.stringify(initialValues));
@@ -126,12 +124,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
     },
     onError: (error) => {
       if (error instanceof ApiProblem && error.status === 412) return setConflict(true);
-      if (error instanceof ApiProblem && error.status === 400) {
-        for (const fieldError of error.problem.errors ?? []) {
-          const name = (fieldError.field || 'root.server') as Path<WebhookFormValues>;
-          setError(name, { type: 'server', message: fieldError.message }, { shouldFocus: true });
-        }
-      }
+      showRefusedFields(error, setError, { focus: true });
     },
   });
 
@@ -197,20 +190,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
         </Card>
 
         <Card title={t('webhook.receiver')} titleId="url-title">
-          <Field id="url" label={t('webhook.url')} mono description={t('webhook.urlHelp')} error={urlError}>
-            <Input
-              id="url"
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              spellCheck={false}
-              invalid={Boolean(urlError)}
-              aria-describedby={`${describedBy('url', { description: true, error: Boolean(urlError) })} url-ascii-form`}
-              className="font-mono"
-              {...register('url')}
-            />
-          </Field>
-          <UrlAsciiForm />
+          <UrlField error={urlError} />
         </Card>
 
         <DeliveryStateCard config={config} />
@@ -229,25 +209,6 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
         </div>
       </Form>
     </FormProvider>
-  );
-}
-
-/**
- * Under a URL whose host name has non-Latin letters, the punycode form it is saved and called as:
- * `аpple.com` with a Cyrillic а reads like apple.com, its ASCII form `xn--pple-43d.com` does not.
- */
-function UrlAsciiForm() {
-  const t = useT();
-  const url = useWatch<WebhookFormValues, 'url'>({ name: 'url' });
-  const asciiForm = asciiFormOfUnicodeHost(url ?? '');
-  return (
-    <p id="url-ascii-form" aria-live="polite" className="mt-2 text-sm text-amber-800 empty:mt-0">
-      {asciiForm ? (
-        <>
-          {t('webhook.urlPunycode')} <code className="font-mono break-all">{asciiForm}</code>
-        </>
-      ) : null}
-    </p>
   );
 }
 

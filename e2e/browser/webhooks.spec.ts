@@ -228,7 +228,11 @@ test('staff create a configuration for a tenant, find it in the list, and delete
   // A tenant of its own: the API specs' lists must not see it while it exists.
   await page.getByLabel('usuarioId').fill('66666666-6666-4666-8666-666666666666');
   await page.getByLabel('sistemaOrigem').fill('6');
+  // The create form shows a look-alike host's punycode form too, and says nothing for a plain one.
+  await page.getByLabel('url', { exact: true }).fill('https://\u0430pple.com/hooks');
+  await expect(page.locator('#url-ascii-form')).toContainText('https://xn--pple-43d.com/hooks');
   await page.getByLabel('url', { exact: true }).fill('https://criado-no-console.exemplo.com.br/eventos');
+  await expect(page.locator('#url-ascii-form')).toBeEmpty();
   await page.getByLabel('eventoPropostaCancelada').check();
   await page.getByRole('button', { name: 'Criar' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');

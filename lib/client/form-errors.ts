@@ -2,6 +2,8 @@ import type { FieldError } from '@/lib/validation/issues';
 import type { Messages } from '@/lib/i18n/translate';
 import { toFieldErrors } from '@/lib/validation/issues';
 import type { z } from 'zod';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiProblem } from './api';
 import { loadClientSchema } from './load-schema';
 
 /**
@@ -65,4 +67,34 @@ export function withFieldChecks<V>(resolver: (values: V) => Promise<ResolverResu
     if (extra.length === 0) return result;
     return { values: {}, errors: { ...fieldErrorsToTree(extra), ...result.errors } };
   };
+}
+
+/**
+ * The server's field errors onto a react-hook-form form, each at its field (`headers.0.chave`), the
+ * body's own at `root.server`; with `focus`, the first one takes the focus.
+ */
+export function setServerFieldErrors<T extends FieldValues>(
+  errors: readonly FieldError[],
+  setError: UseFormSetError<T>,
+  { focus = false }: { focus?: boolean } = {},
+): void {
+  for (const error of errors) {
+    setError((error.field || 'root.server') as Path<T>, { type: 'server', message: error.message }, { shouldFocus: focus });
+  }
+}
+
+/** A 400: the form shows its field errors (showRefusedFields), so it needs no message of its own. */
+export function isFieldRefusal(error: unknown): error is ApiProblem {
+  return error instanceof ApiProblem && error.status === 400;
+}
+
+/** A 400 answer's field errors onto the form (setServerFieldErrors); answers whether `error` was one. */
+export function showRefusedFields<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  options?: { focus?: boolean },
+): boolean {
+  if (!isFieldRefusal(error)) return false;
+  setServerFieldErrors(error.problem.errors ?? [], setError, options);
+  return true;
 }

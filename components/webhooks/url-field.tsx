@@ -1,0 +1,42 @@
+'use client';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { useT } from '@/lib/i18n/client';
+import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
+
+/**
+ * The receiver's URL, for the create and edit forms (inside their FormProvider), with the punycode
+ * form it is saved and called as under a host name with non-Latin letters: `аpple.com` with a
+ * Cyrillic а reads like apple.com, its ASCII form `xn--pple-43d.com` does not.
+ */
+export function UrlField({ error }: { error: string | undefined }) {
+  const t = useT();
+  const { register } = useFormContext<{ url: string }>();
+  const url = useWatch<{ url: string }, 'url'>({ name: 'url' });
+  const asciiForm = asciiFormOfUnicodeHost(url ?? '');
+  return (
+    <>
+      <Field id="url" label={t('webhook.url')} mono description={t('webhook.urlHelp')} error={error}>
+        <Input
+          id="url"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          invalid={Boolean(error)}
+          aria-describedby={`${describedBy('url', { description: true, error: Boolean(error) })} url-ascii-form`}
+          className="font-mono"
+          {...register('url')}
+        />
+      </Field>
+      <p id="url-ascii-form" aria-live="polite" className="mt-2 text-sm text-amber-800 empty:mt-0">
+        {asciiForm ? (
+          <>
+            {t('webhook.urlPunycode')} <code className="font-mono break-all">{asciiForm}</code>
+          </>
+        ) : null}
+      </p>
+    </>
+  );
+}
