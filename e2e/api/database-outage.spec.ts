@@ -49,7 +49,6 @@ test('while the database restarts the API answers 503 with Retry-After, readines
   try {
     startPostgres();
     server = await startServer({
-      port: await freePort(),
       dataDir: newDataDir('outage'),
       env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres` },
     });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { newDataDir, startServer } from '../support/server';
+import { freePort, newDataDir, startServer } from '../support/server';
 import { reservationBody } from '../support/api';
 import { TENANT_A, slotOf } from '../support/test-seed';
 
@@ -8,7 +8,7 @@ import { TENANT_A, slotOf } from '../support/test-seed';
  * synchronous=FULL before the response leaves. This spec runs its own server on its own DATA_DIR.
  */
 test('a reservation answered before kill -9 is still there after restart', async () => {
-  const port = Number(process.env.E2E_PORT ?? 3210) + 50;
+  const port = await freePort();
   const dataDir = newDataDir('durability');
   const call = async (base: string, path: string, init: RequestInit = {}) => fetch(base + path, init);
   const token = async (base: string) => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { bearer, reservationBody, RESERVE_PATH } from '../support/api';
-import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
 import { slotOf } from '../support/test-seed';
 
 /** Liveness and readiness for load balancers, on the run's server and on broken back-ends. */
@@ -28,13 +28,11 @@ test.describe('with back-ends that cannot be reached', () => {
   let server: RunningServer;
   test.beforeAll(async () => {
     // Nothing listens on these ports: the database is refused, and so is the Oracle listener.
-    const port = Number(process.env.E2E_PORT ?? 3210) + 21;
     server = await startServer({
-      port,
       dataDir: newDataDir('unreachable'),
       env: {
         SCHEDULING_BACKEND: 'oracle',
-        ORACLE_CONNECT_STRING: `127.0.0.1:${port + 1}/FREEPDB1`,
+        ORACLE_CONNECT_STRING: `127.0.0.1:${await freePort()}/FREEPDB1`,
         ORACLE_USER: 'integracao',
         ORACLE_PASSWORD: 'segredo-de-teste',
         ORACLE_PROCEDURE: 'TASY.AGENDA_PCK.RESERVAR_HORARIO',
@@ -90,11 +88,9 @@ test.describe('with back-ends that cannot be reached', () => {
 test('with the database refused, the server does not start, and says why without the password', async () => {
   // The server opens its database at start (instrumentation): an unreachable one stops it there,
   // before a load balancer could send it traffic. (Readiness for a database lost later: lib/health.)
-  const port = Number(process.env.E2E_PORT ?? 3210) + 23;
   const error = await startServer({
-    port,
     dataDir: newDataDir('no-database'),
-    env: { DATABASE_URL: `postgres://postgres:segredo-db@127.0.0.1:${port + 1}/nada` },
+    env: { DATABASE_URL: `postgres://postgres:segredo-db@127.0.0.1:${await freePort()}/nada` },
   }).catch((e: unknown) => e);
   expect(String(error)).toMatch(/server exited early[\s\S]*cannot start[\s\S]*ECONNREFUSED/);
   expect(String(error)).not.toContain('segredo-db');

@@ -11,8 +11,7 @@ import { TENANT_A, WEBHOOK_IDS, slotOf } from '../support/test-seed';
 let server: RunningServer;
 
 test.beforeAll(async () => {
-  const port = Number(process.env.E2E_PORT ?? 3210) + 70;
-  server = await startServer({ port, dataDir: newDataDir('logs') });
+  server = await startServer({ dataDir: newDataDir('logs') });
 });
 
 test.afterAll(async () => {

@@ -22,12 +22,9 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   if (!adminUrl) return;
   databaseUrl = await createDatabase(adminUrl, 'multi');
-  const basePort = Number(process.env.E2E_PORT ?? 3210) + 11;
   const shared = { DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') };
   // Started at the same moment: both race for the migration lock and the seed on the empty database.
-  servers = await Promise.all(
-    [0, 1].map((index) => startServer({ port: basePort + index, dataDir: newDataDir(`multi-${index}`), env: shared })),
-  );
+  servers = await Promise.all([0, 1].map((index) => startServer({ dataDir: newDataDir(`multi-${index}`), env: shared })));
   // The first request opens (migrates, seeds) the database; send one to each at the same time.
   await Promise.all(servers.map((server) => fetch(`${server.url}/api/health/ready`)));
 });

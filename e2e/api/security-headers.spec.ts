@@ -37,7 +37,6 @@ test('sign-in and console pages carry a nonce CSP, frame-ancestors none, a Permi
 test('HSTS when the public URL (NEXTAUTH_URL) is https', async () => {
   test.setTimeout(60_000);
   const server = await startServer({
-    port: Number(process.env.E2E_PORT ?? 3210) + 30,
     dataDir: newDataDir('hsts'),
     env: { NEXTAUTH_URL: 'https://console.exemplo.com.br' },
   });

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, operations } from '@/lib/api/operations';
 import { signInWithPassword } from '../support/api';
 import { MailServer } from '../support/mail-server';
-import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
 import { STAFF } from '../support/test-seed';
 
 /**
@@ -19,7 +19,7 @@ let admin: APIRequestContext;
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   mail = await new MailServer().start();
-  const port = Number(process.env.E2E_PORT ?? 3210) + 55;
+  const port = await freePort();
   server = await startServer({
     port,
     dataDir: newDataDir('mail'),

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { reservationBody, RESERVE_PATH } from '../support/api';
-import { newDataDir, writeSeedFile } from '../support/server';
+import { freePort, newDataDir, writeSeedFile } from '../support/server';
 import { TENANT_A } from '../support/test-seed';
 
 /**
@@ -15,7 +15,7 @@ test('the standalone server, laid out as in the container image, reserves a slot
   const image = newDataDir('standalone-image');
   fs.cpSync(path.resolve('.next/standalone'), image, { recursive: true });
   const dataDir = newDataDir('standalone-data');
-  const port = Number(process.env.E2E_PORT ?? 3210) + 75;
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',

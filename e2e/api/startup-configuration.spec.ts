@@ -4,7 +4,6 @@ import { newDataDir, startServer } from '../support/server';
 /** Configuration is validated when the server starts: a bad setting stops it, naming the variable. */
 test('a bad setting stops the server at start with a message naming it, and no secret', async () => {
   const error = await startServer({
-    port: Number(process.env.E2E_PORT ?? 3210) + 25,
     dataDir: newDataDir('bad-config'),
     env: { SCHEDULING_BACKEND: 'oracle', ORACLE_PROCEDURE: 'PKG.PROC; DROP TABLE X', ORACLE_PASSWORD: 'senha-que-nao-aparece' },
   }).catch((e: unknown) => e);

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -13,7 +14,6 @@ import { slotOf, TENANT_A } from '../support/test-seed';
  * active holds per client. Agenda 936 is this spec's. In a PostgreSQL run it gets a fresh database
  * of its own, so the other specs' reservations do not count against its small quota.
  */
-const base = Number(process.env.E2E_PORT ?? 3210);
 const ISSUER = 'https://auth.plataforma.exemplo.com.br';
 const AUDIENCE = 'integration-console-api';
 const RECENT = '/api/v1/agendamentos/reservas-recentes?limite=200';
@@ -33,13 +33,13 @@ test.beforeAll(async () => {
   jwks = http.createServer((_, response) =>
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: served })),
   );
-  await new Promise<void>((resolve) => jwks.listen(base + 82, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+  const jwksPort = (jwks.address() as AddressInfo).port;
   databaseUrl = adminUrl ? await createDatabase(adminUrl, 'tenancy') : undefined;
   server = await startServer({
-    port: base + 80,
     dataDir: newDataDir('tenancy'),
     env: {
-      PLATFORM_JWKS_URL: `http://127.0.0.1:${base + 82}/jwks.json`,
+      PLATFORM_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
       PLATFORM_TOKEN_ISSUER: ISSUER,
       PLATFORM_TOKEN_AUDIENCE: AUDIENCE,
       MAX_ACTIVE_HOLDS_PER_CLIENT: String(HOLD_LIMIT),

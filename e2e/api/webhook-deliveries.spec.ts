@@ -29,7 +29,6 @@ test.beforeAll(async ({ playwright }) => {
   receiver = await new Receiver().start();
   database = await privateDatabase('deliveries');
   server = await startServer({
-    port: Number(process.env.E2E_PORT ?? 3210) + 35,
     dataDir: newDataDir('deliveries'),
     env: {
       ...database.env,

@@ -4,7 +4,7 @@ import { apiPath, operations } from '@/lib/api/operations';
 import { bearer, tokenFor } from '../support/api';
 import { adminDatabaseUrl, createDatabase, dropDatabase, privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
-import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
 import { PRODUCER, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 
 /**
@@ -41,7 +41,7 @@ test('kill -9 during attempts: after restart every delivery still arrives, with 
   // Slow answers keep attempts in flight when the server dies.
   receiver.script('/duravel', { status: 204, delayMs: 400 });
   const dataDir = newDataDir('delivery-durability');
-  const port = Number(process.env.E2E_PORT ?? 3210) + 45;
+  const port = await freePort();
   const database = await privateDatabase('durable');
   const env = { ...relaxed, WEBHOOK_CONCURRENCY: '4', ...database.env };
   let server = await startServer({ port, dataDir, env });
@@ -88,11 +88,10 @@ test('two instances on one PostgreSQL database: 200 events, every delivery arriv
   const receiver = await new Receiver().start();
   const databaseUrl = await createDatabase(adminUrl!, 'deliveries');
   const shared = { ...relaxed, DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') };
-  const basePort = Number(process.env.E2E_PORT ?? 3210) + 46;
   const servers: RunningServer[] = [];
   try {
-    servers.push(await startServer({ port: basePort, dataDir: newDataDir('deliveries-0'), env: shared }));
-    servers.push(await startServer({ port: basePort + 1, dataDir: newDataDir('deliveries-1'), env: shared }));
+    servers.push(await startServer({ dataDir: newDataDir('deliveries-0'), env: shared }));
+    servers.push(await startServer({ dataDir: newDataDir('deliveries-1'), env: shared }));
     const apis = await Promise.all(servers.map((server) => playwright.request.newContext({ baseURL: server.url })));
     await pointAt(apis[0]!, receiver.url('/duas'));
     // Half the events through each instance: each wakes its own worker, and both poll.
@@ -116,8 +115,10 @@ test('a rolling restart of two instances under a steady stream of events: each s
   receiver.script('/rolante', { status: 204, delayMs: 300 });
   const databaseUrl = await createDatabase(adminUrl!, 'rolling');
   const shared = { ...relaxed, DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') };
-  const basePort = Number(process.env.E2E_PORT ?? 3210) + 90;
-  const options = [0, 1].map((index) => ({ port: basePort + index, dataDir: newDataDir(`rolling-${index}`), env: shared }));
+  // Each restarts on its own address, as a deploy keeps an instance's.
+  const options = await Promise.all(
+    [0, 1].map(async (index) => ({ port: await freePort(), dataDir: newDataDir(`rolling-${index}`), env: shared })),
+  );
   // One after the other, as a deploy finds them (two instances migrating at once: multi-instance.spec.ts).
   const servers: RunningServer[] = [];
   for (const option of options) servers.push(await startServer(option));

@@ -14,7 +14,6 @@ import { PRODUCER, TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed'
  * `npm run bench:deliveries -- --only isolation`.
  */
 const relaxed = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
-const basePort = Number(process.env.E2E_PORT ?? 3210);
 type Flag = keyof typeof FLAGS_OFF;
 
 function configPath(id: string) {
@@ -47,7 +46,7 @@ test('a hung receiver and a slow one do not delay another tenant’s deliveries 
   const database = await privateDatabase('isolation');
   // Only the relaxations for a loopback receiver: timeout (15 s), concurrency (16) and the
   // per-configuration cap (4) are the shipped defaults.
-  const server = await startServer({ port: basePort + 80, dataDir: newDataDir('isolation'), env: { ...relaxed, ...database.env } });
+  const server = await startServer({ dataDir: newDataDir('isolation'), env: { ...relaxed, ...database.env } });
   try {
     const api = await playwright.request.newContext({ baseURL: server.url });
     const producer = bearer(await tokenFor(api, PRODUCER));
@@ -93,7 +92,6 @@ test.describe('circuit breaker and redelivery', () => {
     receiver = await new Receiver().start();
     database = await privateDatabase('circuit');
     server = await startServer({
-      port: basePort + 85,
       dataDir: newDataDir('circuit'),
       env: {
         ...relaxed,

@@ -151,9 +151,7 @@ test.describe('webhook header policy', () => {
 });
 
 test('configuration relaxes the URL policy for local development only when asked', async ({ request }) => {
-  const port = Number(process.env.E2E_PORT ?? 3210) + 1;
   const server = await startServer({
-    port,
     dataDir: newDataDir('policy'),
     env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });

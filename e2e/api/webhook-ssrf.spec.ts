@@ -20,7 +20,6 @@ test('a host name that resolves to a loopback address is refused at connect time
   const dns = await new DnsServer('127.0.0.1').start();
   const database = await privateDatabase('ssrf');
   const server = await startServer({
-    port: Number(process.env.E2E_PORT ?? 3210) + 48, // +46 and +47: the two-instance delivery spec
     dataDir: newDataDir('ssrf'),
     env: { ...database.env, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DNS_SERVERS: dns.address, WEBHOOK_RETRY_SCHEDULE: '30' },
   });

@@ -4,7 +4,7 @@ import { apiPath, operations } from '@/lib/api/operations';
 import { signInWithPassword } from '../support/api';
 import { expectNoSeriousA11yViolations } from '../support/console';
 import { OIDC_CLIENT, OIDC_ROLE_MAP, OIDC_USERS, OidcProvider } from '../support/oidc-provider';
-import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
 import { STAFF } from '../support/test-seed';
 
 /**
@@ -16,7 +16,6 @@ import { STAFF } from '../support/test-seed';
 test.describe.configure({ mode: 'serial' });
 test.use({ locale: 'pt-BR' });
 
-const base = Number(process.env.E2E_PORT ?? 3210) + 60;
 let idp: OidcProvider;
 let server: RunningServer;
 
@@ -35,9 +34,11 @@ function ssoEnv(appUrl: string, issuer: string, extra: Record<string, string> = 
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  const appUrl = `http://127.0.0.1:${base}`;
-  idp = await new OidcProvider(base + 1, `${appUrl}/api/auth/callback/oidc`).start();
-  server = await startServer({ port: base, dataDir: newDataDir('sso'), env: ssoEnv(appUrl, idp.issuer) });
+  // The identity provider must know the app's address before the app starts: the port is chosen first.
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  idp = await new OidcProvider(await freePort(), `${appUrl}/api/auth/callback/oidc`).start();
+  server = await startServer({ port, dataDir: newDataDir('sso'), env: ssoEnv(appUrl, idp.issuer) });
 });
 
 test.afterAll(async () => {
@@ -136,7 +137,7 @@ test('with PASSWORD_SIGN_IN=false the console offers only single sign-on, and th
   page,
   playwright,
 }) => {
-  const port = base + 2;
+  const port = await freePort();
   const strict = await startServer({
     port,
     dataDir: newDataDir('sso-only'),

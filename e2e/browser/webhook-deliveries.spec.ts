@@ -22,7 +22,6 @@ test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   receiver = await new Receiver().start();
   server = await startServer({
-    port: Number(process.env.E2E_PORT ?? 3210) + 40,
     dataDir: newDataDir('deliveries-console'),
     env: {
       WEBHOOK_ALLOW_HTTP: 'true',

@@ -44,12 +44,14 @@ export type ServerEntry = 'next' | 'api';
 const ENTRY_SCRIPTS: Record<ServerEntry, string> = { next: 'scripts/serve.mjs', api: 'scripts/serve-api.mjs' };
 
 export async function startServer(options: {
-  port: number;
+  /** Omitted: a free port the system picks. Given: a restart on the same address, say. */
+  port?: number;
   dataDir: string;
   env?: Record<string, string>;
   entry?: ServerEntry;
 }): Promise<RunningServer> {
-  await assertPortFree(options.port);
+  const port = options.port ?? (await freePort());
+  await assertPortFree(port);
   const seedFile = path.join(options.dataDir, 'seed.json');
   if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
   let output = '';
@@ -58,7 +60,7 @@ export async function startServer(options: {
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PORT: String(options.port),
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: options.dataDir,
       SEED_FILE: seedFile,
@@ -74,11 +76,11 @@ export async function startServer(options: {
   });
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${options.port}`;
+  const url = `http://127.0.0.1:${port}`;
   await waitUntilReady(url, child, () => output);
   return {
     url,
-    port: options.port,
+    port,
     dataDir: options.dataDir,
     process: child,
     logs: () => output,
