@@ -12,7 +12,7 @@
 //      second for --healthy-seconds. Prints B's publish-to-receipt latency and how long C's
 //      deliveries took, each waited for at most 60 and 90 s.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
-//   node scripts/bench-deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
+//   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
 //     [--only throughput|isolation] [--hung-events 1000] [--healthy-seconds 10]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,7 +34,7 @@ const { values } = parseArgs({
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '..', '..');
 const EVENTS = Number(values.events);
 const CONCURRENCY = Number(values.concurrency);
 const FANOUT = Number(values.fanout);

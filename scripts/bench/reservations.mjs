@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Reservation throughput and latency against a running server (default: the demo on :3000).
 // Reserves and then releases free slots with C requests in flight; prints figures, asserts nothing.
-//   node scripts/bench-reservations.mjs [--url http://localhost:3000] [--requests 400] [--concurrency 8]
+//   node scripts/bench/reservations.mjs [--url http://localhost:3000] [--requests 400] [--concurrency 8]
 //     [--client portal-parceiro] [--secret segredo-demo-portal-2026]
 import { parseArgs } from 'node:util';
 

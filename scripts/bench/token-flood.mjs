@@ -8,7 +8,7 @@
 // loop as fast as --concurrency connections allow, which saturates the server (one Node process on
 // a shared 2-core machine with the load generator) and so measures queueing as much as the flood.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
-//   node scripts/bench-token-flood.mjs [--requests 1000] [--rate 250] [--concurrency 50] [--polls 200]
+//   node scripts/bench/token-flood.mjs [--requests 1000] [--rate 250] [--concurrency 50] [--polls 200]
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -26,7 +26,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3990' },
   },
 });
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '..', '..');
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-bench-flood-'));
