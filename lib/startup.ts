@@ -9,8 +9,20 @@ import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
  * setting stops the server with a clear message instead of failing requests one by one.
+ *
+ * Once per process, whoever asks first: Next's instrumentation and the lean API path (bundled
+ * apart, in the same process under `npm start`) share the one start through globalThis, and the
+ * lean path answers no request before it has finished, as Next answers none before its
+ * instrumentation has.
  */
-export async function startServer(): Promise<void> {
+const holder = globalThis as typeof globalThis & { __integrationConsoleStartup?: Promise<void> };
+
+export function startServer(): Promise<void> {
+  holder.__integrationConsoleStartup ??= start();
+  return holder.__integrationConsoleStartup;
+}
+
+async function start(): Promise<void> {
   try {
     env();
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.

@@ -1,37 +1,20 @@
 // Part of `npm run build`: bundles the lean API path (lib/api-server: `npm start` mounts it in
-// front of Next, `npm run start:api` serves it alone) with esbuild. Its entry is generated here from
-// the app's own API route modules (app/api/**/route.ts), each mounted at its App Router path, so a
-// new route is served by both with no list to keep. Next's own routes (lib/api-server/paths.mjs:
-// the console's sign-in, the reference page) stay with Next. Packages stay external: the bundle
-// runs from the project folder.
-import fs from 'node:fs';
+// front of Next, `npm run start:api` serves it alone) with esbuild. It serves the API through the
+// same router as Next's catch-all route (lib/api/dispatch.ts), so an operation is served by both
+// with nothing to list here. Packages stay external: the bundle runs from the project folder.
 import path from 'node:path';
 import { build } from 'esbuild';
-import { API_SERVER_BUNDLE, servedByApiServer } from '../lib/api-server/paths.mjs';
+import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const API_DIR = path.join(ROOT, 'app', 'api');
 const OUTFILE = path.join(ROOT, ...API_SERVER_BUNDLE);
 
-const routes = fs
-  .readdirSync(API_DIR, { recursive: true })
-  .map((file) => file.split(path.sep).join('/'))
-  .filter((file) => file.endsWith('/route.ts') || file === 'route.ts')
-  .filter((file) => servedByApiServer(`/api/${path.posix.dirname(file)}/`))
-  .sort();
-
-const imports = routes.map((file, i) => `import * as route${i} from './app/api/${file.replace(/\.ts$/, '')}';`);
-const entries = routes.map((file, i) => `  { pattern: ${JSON.stringify(`/api/${path.posix.dirname(file)}`)}, module: route${i} },`);
 // The bundle exports the listener (`npm start` mounts it in front of Next) and `listen` (`npm run
 // start:api` serves it alone).
 const contents = [
   "import { apiRequestListener, serveApi } from '@/lib/api-server/serve';",
-  ...imports,
-  'const entries = [',
-  ...entries,
-  '];',
-  'export const apiListener = apiRequestListener(entries);',
-  'export const listen = (port, host) => serveApi(entries, port, host);',
+  'export const apiListener = apiRequestListener();',
+  'export const listen = (port, host) => serveApi(port, host);',
 ].join('\n');
 
 /** `server-only` throws outside React Server Components' resolution; this server is server-only. */
@@ -56,4 +39,4 @@ await build({
   logLevel: 'warning',
   legalComments: 'none',
 });
-console.log(`lean API server: ${routes.length} route modules → ${path.relative(ROOT, OUTFILE)}`);
+console.log(`lean API server → ${path.relative(ROOT, OUTFILE)}`);

@@ -71,7 +71,7 @@ export function ConsoleHeader({ user, areas }: Props) {
             <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
           </div>
           {/* A plain link: the reference is a page of its own, outside the console's layout. */}
-          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- an API route (app/api/docs), not a console page */}
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- an API operation (apiReference), not a console page */}
           <a
             href="/api/docs"
             className="rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"

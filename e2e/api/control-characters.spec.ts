@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { slotOf, TENANT_A } from '../support/test-seed';
 
 /**
@@ -41,19 +41,19 @@ test('reservation text fields with NUL → 400 naming each field, and nothing re
 
 test('a search term with NUL → 400 naming q', async ({ request }) => {
   const auth = bearer(await tokenFor(request));
-  const response = await request.get(`${apiPath(operations.listWebhookConfigurations)}?q=a%00b`, { headers: auth });
+  const response = await request.get(`${apiPath(routes.listWebhookConfigurations)}?q=a%00b`, { headers: auth });
   expect(response.status()).toBe(400);
   expect((await response.json()).errors).toEqual([expect.objectContaining({ field: 'q', code: 'controlCharacters' })]);
 });
 
 test('token endpoint: NUL in client_id or a repeated parameter → 400 invalid_request', async ({ request }) => {
-  const nul = await request.post(apiPath(operations.issueToken), {
+  const nul = await request.post(apiPath(routes.issueToken), {
     form: { grant_type: 'client_credentials', client_id: `${TENANT_A.clientId}\u0000`, client_secret: TENANT_A.clientSecret },
   });
   expect(nul.status()).toBe(400);
   expect((await nul.json()).error).toBe('invalid_request');
 
-  const repeated = await request.post(apiPath(operations.issueToken), {
+  const repeated = await request.post(apiPath(routes.issueToken), {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     data: `grant_type=client_credentials&client_id=${TENANT_A.clientId}&client_id=outro&client_secret=${TENANT_A.clientSecret}`,
   });

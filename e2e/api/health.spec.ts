@@ -67,7 +67,7 @@ test.describe('with back-ends that cannot be reached', () => {
       CODIGO_P: '9',
       MENSAGEM_P: expect.stringMatching(/indisponível.*Nada foi alterado/),
     });
-    expect(server.logs()).toContain('"errorCode":"NJS-503"');
+    await expect.poll(() => server.logs()).toContain('"errorCode":"NJS-503"');
     expect(server.logs()).not.toContain('0012345678901');
   });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { operations, type Operation } from '@/lib/api/operations';
+import { routes, type Route } from '@/lib/api/routes';
 import { requestFrom } from '../support/from-address';
 import { WEBHOOK_IDS } from '../support/test-seed';
 
@@ -12,7 +12,7 @@ const PROBLEM = 'application/problem+json';
 /** Each operation path once, with the methods its operations serve. */
 function pathsAndMethods(): Map<string, string[]> {
   const byPath = new Map<string, string[]>();
-  for (const operation of Object.values(operations) as Operation[]) {
+  for (const operation of Object.values(routes) as Route[]) {
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation.method]);
   }
   return byPath;
@@ -51,7 +51,7 @@ test('HEAD is answered like GET, without a body, wherever GET is served', async 
   expect(health.status()).toBe(200);
   expect(await health.body()).toHaveLength(0);
   // Without a session it is the same 401 as GET's: HEAD goes through the same wrapper.
-  const list = await request.head(concrete(operations.listWebhookConfigurations.path));
+  const list = await request.head(concrete(routes.listWebhookConfigurations.path));
   expect(list.status()).toBe(401);
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { signInWithPassword } from '../support/api';
 import { auditRows, staffSessionCookie } from '../support/server-db';
 import { STAFF } from '../support/test-seed';
@@ -32,7 +32,7 @@ test('an admin creates a user; the one-time link sets a password that follows th
   playwright,
 }) => {
   const headers = await adminHeaders(baseURL);
-  const created = await request.post(apiPath(operations.createStaff), {
+  const created = await request.post(apiPath(routes.createStaff), {
     headers,
     data: { email: 'Nova.Agenda@e2e.exemplo.com.br', name: 'Nina Agenda', roles: ['scheduling'] },
   });
@@ -42,15 +42,13 @@ test('an admin creates a user; the one-time link sets a password that follows th
   expect(body.definicaoSenha.link).toMatch(/\/definir-senha\?token=[A-Za-z0-9_-]{43}$/);
   expect(Date.parse(body.definicaoSenha.expiraEm) - Date.now()).toBeGreaterThan(23 * 3_600_000);
   expect(
-    (
-      await request.post(apiPath(operations.createStaff), { headers, data: { email: body.email, name: 'X', roles: ['scheduling'] } })
-    ).status(),
+    (await request.post(apiPath(routes.createStaff), { headers, data: { email: body.email, name: 'X', roles: ['scheduling'] } })).status(),
   ).toBe(409);
 
   // No password yet: nothing signs in.
   expect(await signIn(playwright, baseURL!, body.email, '')).not.toBeNull();
   const set = (senha: string, token = tokenOf(body.definicaoSenha.link)) =>
-    request.post(apiPath(operations.setPasswordWithLink), { data: { token, senha } });
+    request.post(apiPath(routes.setPasswordWithLink), { data: { token, senha } });
   for (const [senha, code] of [
     ['curta', 'passwordTooShort'],
     ['nova.agenda-2026-forte', 'passwordContainsEmail'],
@@ -79,45 +77,45 @@ test('disabling ends the user’s sessions and sign-ins; a reset link replaces t
 }) => {
   const headers = await adminHeaders(baseURL);
   const created = (await (
-    await request.post(apiPath(operations.createStaff), {
+    await request.post(apiPath(routes.createStaff), {
       headers,
       data: { email: 'desativar@e2e.exemplo.com.br', name: 'Dora', roles: ['webhooks'] },
     })
   ).json()) as { id: string; email: string; definicaoSenha: { link: string } };
-  const reset = (await (await request.post(apiPath(operations.resetStaffPassword, { id: created.id }), { headers })).json()) as {
+  const reset = (await (await request.post(apiPath(routes.resetStaffPassword, { id: created.id }), { headers })).json()) as {
     link: string;
   };
-  const old = await request.post(apiPath(operations.setPasswordWithLink), {
+  const old = await request.post(apiPath(routes.setPasswordWithLink), {
     data: { token: tokenOf(created.definicaoSenha.link), senha: 'Girassol-Trem-Azul-77' },
   });
   expect(old.status()).toBe(400);
   expect(
     (
-      await request.post(apiPath(operations.setPasswordWithLink), { data: { token: tokenOf(reset.link), senha: 'Girassol-Trem-Azul-77' } })
+      await request.post(apiPath(routes.setPasswordWithLink), { data: { token: tokenOf(reset.link), senha: 'Girassol-Trem-Azul-77' } })
     ).status(),
   ).toBe(204);
 
   const session = { cookie: await staffSessionCookie(created.email) };
-  const list = apiPath(operations.listWebhookConfigurations);
+  const list = apiPath(routes.listWebhookConfigurations);
   expect((await request.get(list, { headers: session })).status()).toBe(200);
-  const disabled = await request.put(apiPath(operations.updateStaff, { id: created.id }), { headers, data: { ativo: false } });
+  const disabled = await request.put(apiPath(routes.updateStaff, { id: created.id }), { headers, data: { ativo: false } });
   expect(((await disabled.json()) as { ativo: boolean }).ativo).toBe(false);
   expect((await request.get(list, { headers: session })).status()).toBe(401);
   expect(await signIn(playwright, baseURL!, created.email, 'Girassol-Trem-Azul-77')).not.toBeNull();
 
-  const me = ((await (await request.get(apiPath(operations.listStaff), { headers })).json()) as { id: string; email: string }[]).find(
+  const me = ((await (await request.get(apiPath(routes.listStaff), { headers })).json()) as { id: string; email: string }[]).find(
     (user) => user.email === STAFF.admin.email,
   )!;
-  const demote = await request.put(apiPath(operations.updateStaff, { id: me.id }), { headers, data: { roles: ['webhooks'] } });
+  const demote = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { roles: ['webhooks'] } });
   expect(((await demote.json()) as { errors: { field: string; pointer: string; code: string }[] }).errors).toEqual([
     expect.objectContaining({ field: 'roles', pointer: '#/roles', code: 'ownAdminRole' }),
   ]);
-  const self = await request.put(apiPath(operations.updateStaff, { id: me.id }), { headers, data: { ativo: false } });
+  const self = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { ativo: false } });
   expect(((await self.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('disableSelf');
   // A malformed id is a 400 naming it, as for a webhook configuration; a well-formed unknown one, 404.
   for (const malformed of [
-    request.put(apiPath(operations.updateStaff, { id: 'nao-e-um-uuid' }), { headers, data: { ativo: false } }),
-    request.post(apiPath(operations.resetStaffPassword, { id: 'nao-e-um-uuid' }), { headers }),
+    request.put(apiPath(routes.updateStaff, { id: 'nao-e-um-uuid' }), { headers, data: { ativo: false } }),
+    request.post(apiPath(routes.resetStaffPassword, { id: 'nao-e-um-uuid' }), { headers }),
   ]) {
     const refused = await malformed;
     expect(refused.status()).toBe(400);
@@ -125,35 +123,35 @@ test('disabling ends the user’s sessions and sign-ins; a reset link replaces t
       expect.objectContaining({ field: 'id', code: 'uuid' }),
     ]);
   }
-  const unknown = await request.put(apiPath(operations.updateStaff, { id: '00000000-0000-4000-8000-000000000000' }), {
+  const unknown = await request.put(apiPath(routes.updateStaff, { id: '00000000-0000-4000-8000-000000000000' }), {
     headers,
     data: { ativo: false },
   });
   expect(unknown.status()).toBe(404);
   // Not an admin: no administration at all.
   expect(
-    (await request.get(apiPath(operations.listStaff), { headers: { cookie: await staffSessionCookie(STAFF.webhooks.email) } })).status(),
+    (await request.get(apiPath(routes.listStaff), { headers: { cookie: await staffSessionCookie(STAFF.webhooks.email) } })).status(),
   ).toBe(403);
 });
 
 test('every staff user changes their own password, knowing the current one', async ({ request, baseURL, playwright }) => {
   const headers = await adminHeaders(baseURL);
   const created = (await (
-    await request.post(apiPath(operations.createStaff), {
+    await request.post(apiPath(routes.createStaff), {
       headers,
       data: { email: 'trocar@e2e.exemplo.com.br', name: 'Téo', roles: ['scheduling'] },
     })
   ).json()) as { email: string; definicaoSenha: { link: string } };
-  await request.post(apiPath(operations.setPasswordWithLink), {
+  await request.post(apiPath(routes.setPasswordWithLink), {
     data: { token: tokenOf(created.definicaoSenha.link), senha: 'Girassol-Trem-Azul-77' },
   });
   const own = { cookie: await staffSessionCookie(created.email), origin: new URL(baseURL!).origin };
-  const wrong = await request.post(apiPath(operations.changeOwnPassword), {
+  const wrong = await request.post(apiPath(routes.changeOwnPassword), {
     headers: own,
     data: { senhaAtual: 'errada-errada', novaSenha: 'Outra-Senha-Muito-Boa-88' },
   });
   expect(((await wrong.json()) as { errors: { field: string }[] }).errors[0]?.field).toBe('senhaAtual');
-  const changed = await request.post(apiPath(operations.changeOwnPassword), {
+  const changed = await request.post(apiPath(routes.changeOwnPassword), {
     headers: own,
     data: { senhaAtual: 'Girassol-Trem-Azul-77', novaSenha: 'Outra-Senha-Muito-Boa-88' },
   });

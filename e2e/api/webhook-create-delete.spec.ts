@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, tokenFor } from '../support/api';
 import { auditRows, staffSessionCookie } from '../support/server-db';
 import { STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /** Creating and deleting webhook configurations (issue 11 §3), by API clients and staff. */
-const LIST = apiPath(operations.listWebhookConfigurations);
-const path = (id: string) => apiPath(operations.getWebhookConfiguration, { id });
+const LIST = apiPath(routes.listWebhookConfigurations);
+const path = (id: string) => apiPath(routes.getWebhookConfiguration, { id });
 
 test('an API client creates a configuration for its own tenant: 201, Location, events off by default, audited', async ({ request }) => {
   const auth = bearer(await tokenFor(request, TENANT_A));
@@ -31,7 +31,7 @@ test('an API client creates a configuration for its own tenant: 201, Location, e
   expect((await request.get(path(body.id), { headers: auth })).status()).toBe(200);
   expect(await auditRows(`webhook:${body.id}`, 'webhook.create')).toHaveLength(1);
   // Its own signing secret, like every configuration.
-  const secret = await request.get(apiPath(operations.getWebhookSecret, { id: body.id }), { headers: auth });
+  const secret = await request.get(apiPath(routes.getWebhookSecret, { id: body.id }), { headers: auth });
   expect(((await secret.json()) as { segredo: string }).segredo).toMatch(/^whsec_/);
 });
 

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
 import { Receiver } from '../support/receiver';
 import { privateDatabase } from '../support/databases';
@@ -60,7 +60,7 @@ test.afterAll(async () => {
 });
 
 function webhookPath(id: string) {
-  return apiPath(operations.getWebhookConfiguration, { id });
+  return apiPath(routes.getWebhookConfiguration, { id });
 }
 
 async function enable(key: (typeof A_CONFIGS)[number], flags: Partial<typeof FLAGS_OFF>, extra: Record<string, unknown> = {}) {
@@ -69,17 +69,17 @@ async function enable(key: (typeof A_CONFIGS)[number], flags: Partial<typeof FLA
 }
 
 async function publish(data: Record<string, unknown>) {
-  return api.post(apiPath(operations.publishEvent), { headers: producer, data });
+  return api.post(apiPath(routes.publishEvent), { headers: producer, data });
 }
 
 async function secretOf(key: (typeof A_CONFIGS)[number]): Promise<string> {
-  const response = await api.get(apiPath(operations.getWebhookSecret, { id: WEBHOOK_IDS[key] }), { headers: tenantA });
+  const response = await api.get(apiPath(routes.getWebhookSecret, { id: WEBHOOK_IDS[key] }), { headers: tenantA });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { segredo: string }).segredo;
 }
 
 async function deliveries(key: (typeof A_CONFIGS)[number], query = '') {
-  const response = await api.get(`${apiPath(operations.listDeliveries, { id: WEBHOOK_IDS[key] })}${query}`, { headers: tenantA });
+  const response = await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS[key] })}${query}`, { headers: tenantA });
   expect(response.status()).toBe(200);
   return (await response.json()) as { id: string; status: string; tentativas: number; ultimaResposta: { status: number | null } | null }[];
 }
@@ -89,7 +89,7 @@ async function waitForStatus(key: (typeof A_CONFIGS)[number], status: string, co
 }
 
 test('publishing needs the eventos:publicar scope, and a valid body', async () => {
-  const denied = await api.post(apiPath(operations.publishEvent), {
+  const denied = await api.post(apiPath(routes.publishEvent), {
     headers: tenantA,
     data: { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, dados: {} },
   });
@@ -146,11 +146,13 @@ test('fan-out by flag and tenant; exact Standard Webhooks headers; custom header
 
   // The attempt's log line is the worker's own: not tagged with the publishing request's id
   // (the worker was woken inside that request), and without the payload.
-  const attemptLine = server
-    .logs()
-    .split('\n')
-    .find((line) => line.includes('"webhook.attempt"') && line.includes(String(headers['webhook-id'])));
-  expect(attemptLine).toBeDefined();
+  const findAttemptLine = () =>
+    server
+      .logs()
+      .split('\n')
+      .find((line) => line.includes('"webhook.attempt"') && line.includes(String(headers['webhook-id'])));
+  await expect.poll(findAttemptLine).toBeDefined();
+  const attemptLine = findAttemptLine();
   expect(JSON.parse(attemptLine!)).not.toHaveProperty('requestId');
   expect(attemptLine).not.toContain('Maria');
 });
@@ -165,7 +167,7 @@ test('a 500 is retried with the same webhook-id until a 200; the log shows every
   const [delivery] = await deliveries('a3');
   expect(delivery).toMatchObject({ tentativas: 2, ultimaResposta: { status: 200 } });
 
-  const detail = await api.get(apiPath(operations.getDelivery, { id: WEBHOOK_IDS.a3, entregaId: delivery!.id }), { headers: tenantA });
+  const detail = await api.get(apiPath(routes.getDelivery, { id: WEBHOOK_IDS.a3, entregaId: delivery!.id }), { headers: tenantA });
   const body = (await detail.json()) as { tentativasDetalhadas: { status: number; corpo: string; erro: string | null }[] };
   expect(body.tentativasDetalhadas.map((attempt) => [attempt.status, attempt.corpo, attempt.erro])).toEqual([
     [500, 'indisponível', 'status-http'],
@@ -197,7 +199,7 @@ test('a 410 disables the configuration; its events are skipped, then recovered o
   expect(receiver.at('/a5')).toHaveLength(1);
 
   await enable('a5', {}, { ativo: true });
-  const recovery = await api.post(apiPath(operations.recoverDeliveries, { id: WEBHOOK_IDS.a5 }), {
+  const recovery = await api.post(apiPath(routes.recoverDeliveries, { id: WEBHOOK_IDS.a5 }), {
     headers: tenantA,
     data: { desde: since },
   });
@@ -221,14 +223,14 @@ test('deliveries failing for the whole disable window disable the configuration'
 
 test('a test event goes to that configuration alone; a redelivery sends the same webhook-id again', async () => {
   receiver.script('/a7', { status: 200 });
-  const created = await api.post(apiPath(operations.sendTestEvent, { id: WEBHOOK_IDS.a7 }), { headers: tenantA });
+  const created = await api.post(apiPath(routes.sendTestEvent, { id: WEBHOOK_IDS.a7 }), { headers: tenantA });
   expect(created.status()).toBe(202);
   const { id } = (await created.json()) as { id: string };
   const [first] = await receiver.waitFor('/a7', 1);
   expect(first!.headers['webhook-id']).toBe(id);
   expect(JSON.parse(first!.body)).toMatchObject({ type: 'webhook.teste', data: { usuarioId: TENANT_A.usuarioId } });
 
-  const again = await api.post(apiPath(operations.redeliver, { id: WEBHOOK_IDS.a7, entregaId: id }), { headers: tenantA });
+  const again = await api.post(apiPath(routes.redeliver, { id: WEBHOOK_IDS.a7, entregaId: id }), { headers: tenantA });
   expect(again.status()).toBe(202);
   const [, second] = await receiver.waitFor('/a7', 2);
   expect(second!.headers['webhook-id']).toBe(id);
@@ -236,14 +238,14 @@ test('a test event goes to that configuration alone; a redelivery sends the same
 
 test('after a rotation both the new and the previous secret verify, during the overlap', async () => {
   const previous = await secretOf('a8');
-  const rotated = await api.post(apiPath(operations.rotateWebhookSecret, { id: WEBHOOK_IDS.a8 }), { headers: tenantA });
+  const rotated = await api.post(apiPath(routes.rotateWebhookSecret, { id: WEBHOOK_IDS.a8 }), { headers: tenantA });
   expect(rotated.status()).toBe(200);
   const { segredo } = (await rotated.json()) as { segredo: string };
   expect(segredo).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   expect(segredo).not.toBe(previous);
   expect(await secretOf('a8')).toBe(segredo);
 
-  await api.post(apiPath(operations.sendTestEvent, { id: WEBHOOK_IDS.a8 }), { headers: tenantA });
+  await api.post(apiPath(routes.sendTestEvent, { id: WEBHOOK_IDS.a8 }), { headers: tenantA });
   const [request] = await receiver.waitFor('/a8', 1);
   const headers = request!.headers as Record<string, string>;
   expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
@@ -256,15 +258,15 @@ test('another tenant gets 404 on every delivery route, as for an unknown id', as
   const [delivery] = await deliveries('a7');
   const id = WEBHOOK_IDS.a7;
   const attempts = [
-    api.get(apiPath(operations.listDeliveries, { id }), { headers: tenantB }),
-    api.get(apiPath(operations.getDelivery, { id, entregaId: delivery!.id }), { headers: tenantB }),
-    api.post(apiPath(operations.redeliver, { id, entregaId: delivery!.id }), { headers: tenantB }),
-    api.post(apiPath(operations.sendTestEvent, { id }), { headers: tenantB }),
-    api.get(apiPath(operations.getWebhookSecret, { id }), { headers: tenantB }),
-    api.post(apiPath(operations.rotateWebhookSecret, { id }), { headers: tenantB }),
-    api.post(apiPath(operations.recoverDeliveries, { id }), { headers: tenantB, data: { desde: new Date().toISOString() } }),
+    api.get(apiPath(routes.listDeliveries, { id }), { headers: tenantB }),
+    api.get(apiPath(routes.getDelivery, { id, entregaId: delivery!.id }), { headers: tenantB }),
+    api.post(apiPath(routes.redeliver, { id, entregaId: delivery!.id }), { headers: tenantB }),
+    api.post(apiPath(routes.sendTestEvent, { id }), { headers: tenantB }),
+    api.get(apiPath(routes.getWebhookSecret, { id }), { headers: tenantB }),
+    api.post(apiPath(routes.rotateWebhookSecret, { id }), { headers: tenantB }),
+    api.post(apiPath(routes.recoverDeliveries, { id }), { headers: tenantB, data: { desde: new Date().toISOString() } }),
   ];
   for (const response of await Promise.all(attempts)) expect(response.status(), response.url()).toBe(404);
   // The producer may publish, not read deliveries.
-  expect((await api.get(apiPath(operations.listDeliveries, { id }), { headers: producer })).status()).toBe(403);
+  expect((await api.get(apiPath(routes.listDeliveries, { id }), { headers: producer })).status()).toBe(403);
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, tokenFor } from '../support/api';
 import { adminDatabaseUrl, createDatabase, dropDatabase, privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
@@ -16,7 +16,7 @@ const relaxed = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'tr
 
 async function pointAt(api: APIRequestContext, url: string) {
   const auth = bearer(await tokenFor(api, TENANT_A));
-  const response = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
+  const response = await api.put(apiPath(routes.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
     headers: auth,
     // A flag no other seeded configuration has on: each event makes exactly one delivery.
     data: { url, eventoAvaliacaoSaudeArquivada: true },
@@ -27,7 +27,7 @@ async function pointAt(api: APIRequestContext, url: string) {
 async function publishMany(api: APIRequestContext, count: number, prefix: string) {
   const auth = bearer(await tokenFor(api, PRODUCER));
   for (let i = 0; i < count; i++) {
-    const response = await api.post(apiPath(operations.publishEvent), {
+    const response = await api.post(apiPath(routes.publishEvent), {
       headers: auth,
       data: { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento: `${prefix}-${i}`, dados: { i } },
     });
@@ -56,14 +56,14 @@ test('kill -9 during attempts: after restart every delivery still arrives, with 
     server = await startServer({ port, dataDir, env });
     api = await playwright.request.newContext({ baseURL: server.url });
     await expect.poll(() => receiver.ids('/duravel').size, { timeout: 60_000 }).toBe(20);
-    const list = await api.get(`${apiPath(operations.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
+    const list = await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
       headers: bearer(await tokenFor(api, TENANT_A)),
     });
     const deliveries = (await list.json()) as { status: string }[];
     await expect
       .poll(
         async () => {
-          const again = await api.get(`${apiPath(operations.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
+          const again = await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
             headers: bearer(await tokenFor(api, TENANT_A)),
           });
           return ((await again.json()) as { status: string }[]).filter((delivery) => delivery.status === 'entregue').length;
@@ -140,7 +140,7 @@ test('a rolling restart of two instances under a steady stream of events: each s
           const target = servers[(i + tries) % 2]!;
           if (!up[(i + tries) % 2]) continue;
           try {
-            const response = await fetch(`${target.url}${apiPath(operations.publishEvent)}`, {
+            const response = await fetch(`${target.url}${apiPath(routes.publishEvent)}`, {
               method: 'POST',
               headers: { ...producer, 'content-type': 'application/json' },
               body: JSON.stringify({ tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento, dados: { i } }),

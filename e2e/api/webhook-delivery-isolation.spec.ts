@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
@@ -17,7 +17,7 @@ const relaxed = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'tr
 type Flag = keyof typeof FLAGS_OFF;
 
 function configPath(id: string) {
-  return apiPath(operations.getWebhookConfiguration, { id });
+  return apiPath(routes.getWebhookConfiguration, { id });
 }
 
 /** Points a configuration at `url` with exactly one event flag on, so each event of that type makes one delivery. */
@@ -30,7 +30,7 @@ async function pointAt(api: APIRequestContext, tenant: typeof TENANT_A, id: stri
 }
 
 async function publish(api: APIRequestContext, producer: Record<string, string>, tenant: typeof TENANT_A, tipo: Flag, idEvento: string) {
-  const response = await api.post(apiPath(operations.publishEvent), {
+  const response = await api.post(apiPath(routes.publishEvent), {
     headers: producer,
     data: { tipo, usuarioId: tenant.usuarioId, idEvento, dados: { idEvento } },
   });
@@ -116,7 +116,7 @@ test.describe('circuit breaker and redelivery', () => {
   });
 
   const deliveries = async (query = '') =>
-    (await (await api.get(`${apiPath(operations.listDeliveries, { id: WEBHOOK_IDS.b1 })}${query}`, { headers: tenantB })).json()) as {
+    (await (await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.b1 })}${query}`, { headers: tenantB })).json()) as {
       id: string;
       status: string;
       eventoId: string;
@@ -153,8 +153,8 @@ test.describe('circuit breaker and redelivery', () => {
     await expect.poll(async () => (await deliveries()).filter((delivery) => delivery.status === 'entregue').length).toBe(4);
     const closed = (await (await api.get(configPath(WEBHOOK_IDS.b1), { headers: tenantB })).json()) as { circuito: unknown };
     expect(closed.circuito).toBeNull();
-    expect(server.logs()).toContain('"event":"webhook.circuit_opened"');
-    expect(server.logs()).toContain('"event":"webhook.circuit_closed"');
+    await expect.poll(() => server.logs()).toContain('"event":"webhook.circuit_opened"');
+    await expect.poll(() => server.logs()).toContain('"event":"webhook.circuit_closed"');
     expect(receiver.at('/fora')).toHaveLength(7);
   });
 
@@ -167,7 +167,7 @@ test.describe('circuit breaker and redelivery', () => {
     await receiver.waitFor('/demorado', 1);
     const [delivery] = await deliveries(`?evento=${eventId}`);
     expect(delivery).toMatchObject({ eventoId: eventId, idEvento: 'demorado-1', emAndamento: true });
-    const redeliver = apiPath(operations.redeliver, { id: WEBHOOK_IDS.b1, entregaId: delivery!.id });
+    const redeliver = apiPath(routes.redeliver, { id: WEBHOOK_IDS.b1, entregaId: delivery!.id });
     const refused = await api.post(redeliver, { headers: tenantB });
     expect(refused.status()).toBe(409);
     expect(refused.headers()['content-type']).toContain('application/problem+json');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, tokenFor } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { DnsServer } from '../support/dns-server';
@@ -27,15 +27,15 @@ test('a host name that resolves to a loopback address is refused at connect time
   try {
     const auth = bearer(await tokenFor(api, TENANT_A));
     const port = new URL(receiver.url('/')).port;
-    const saved = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
+    const saved = await api.put(apiPath(routes.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
       headers: auth,
       data: { url: `http://receptor.exemplo.com.br:${port}/ssrf` },
     });
     expect(saved.status()).toBe(200);
 
-    const created = await api.post(apiPath(operations.sendTestEvent, { id: WEBHOOK_IDS.a1 }), { headers: auth });
+    const created = await api.post(apiPath(routes.sendTestEvent, { id: WEBHOOK_IDS.a1 }), { headers: auth });
     const { id } = (await created.json()) as { id: string };
-    const detailPath = apiPath(operations.getDelivery, { id: WEBHOOK_IDS.a1, entregaId: id });
+    const detailPath = apiPath(routes.getDelivery, { id: WEBHOOK_IDS.a1, entregaId: id });
     await expect
       .poll(async () => ((await (await api.get(detailPath, { headers: auth })).json()) as { tentativas: number }).tentativas, {
         timeout: 15_000,

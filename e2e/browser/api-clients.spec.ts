@@ -1,4 +1,4 @@
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { expect, test } from '../support/browser-test';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { STAFF } from '../support/test-seed';
@@ -22,7 +22,7 @@ test('create an API client, get a token with its secret, rotate and revoke it', 
   await expect(page.getByText('Copie agora e entregue ao parceiro: ele não será mostrado de novo.')).toBeVisible();
 
   const token = (value: string) =>
-    page.request.post(apiPath(operations.issueToken), {
+    page.request.post(apiPath(routes.issueToken), {
       form: { grant_type: 'client_credentials', client_id: 'e2e-parceiro-console', client_secret: value },
     });
   expect((await token(clientSecret)).status()).toBe(200);

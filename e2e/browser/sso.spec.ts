@@ -1,6 +1,6 @@
 import { expect, test } from '../support/browser-test';
 import type { APIRequest, Page } from '@playwright/test';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { signInWithPassword } from '../support/api';
 import { expectNoSeriousA11yViolations } from '../support/console';
 import { OIDC_CLIENT, OIDC_ROLE_MAP, OIDC_USERS, OidcProvider } from '../support/oidc-provider';
@@ -61,7 +61,7 @@ async function staffListAsAdmin(requests: APIRequest) {
   const admin = await requests.newContext({ baseURL: server.url });
   try {
     expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
-    return (await (await admin.get(apiPath(operations.listStaff))).json()) as { email: string; roles: string[]; sso: boolean }[];
+    return (await (await admin.get(apiPath(routes.listStaff))).json()) as { email: string; roles: string[]; sso: boolean }[];
   } finally {
     await admin.dispose();
   }
@@ -82,9 +82,9 @@ test('a scheduler signs in through the identity provider with PKCE and gets the 
   expect(sent.nonce).toBeTruthy();
 
   // The session's roles: scheduling answers, webhooks and administration are refused.
-  expect((await page.request.get(`${server.url}${apiPath(operations.listProcedures)}`)).status()).toBe(200);
-  expect((await page.request.get(`${server.url}${apiPath(operations.listWebhookConfigurations)}`)).status()).toBe(403);
-  expect((await page.request.get(`${server.url}${apiPath(operations.listStaff)}`)).status()).toBe(403);
+  expect((await page.request.get(`${server.url}${apiPath(routes.listProcedures)}`)).status()).toBe(200);
+  expect((await page.request.get(`${server.url}${apiPath(routes.listWebhookConfigurations)}`)).status()).toBe(403);
+  expect((await page.request.get(`${server.url}${apiPath(routes.listStaff)}`)).status()).toBe(403);
   await page.goto(`${server.url}/conta`);
   await expect(page.getByText('a senha é trocada no provedor de identidade')).toBeVisible();
 
@@ -102,7 +102,7 @@ test('a user whose groups map to no console role is refused with a clear message
     'Sua conta no provedor de identidade não tem nenhum papel liberado para este console. Peça acesso ao administrador.',
   );
   await expectNoSeriousA11yViolations(page);
-  expect((await page.request.get(`${server.url}${apiPath(operations.listProcedures)}`)).status()).toBe(401);
+  expect((await page.request.get(`${server.url}${apiPath(routes.listProcedures)}`)).status()).toBe(401);
   await page.goto(`${server.url}/scheduling`);
   await expect(page).toHaveURL(/\/sign-in/);
 
@@ -158,7 +158,7 @@ test('with PASSWORD_SIGN_IN=false the console offers only single sign-on, and th
     });
     expect(attempt.status()).toBe(400);
     expect((await api.storageState()).cookies.map((cookie) => cookie.name)).not.toContain('next-auth.session-token');
-    expect((await api.get(apiPath(operations.listStaff))).status()).toBe(401);
+    expect((await api.get(apiPath(routes.listStaff))).status()).toBe(401);
     await api.dispose();
   } finally {
     await strict.stop();

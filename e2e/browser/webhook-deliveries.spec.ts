@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { expect, test } from '../support/browser-test';
 import { bearer } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
@@ -33,17 +33,17 @@ test.beforeAll(async ({ playwright }) => {
     },
   });
   const api = await playwright.request.newContext({ baseURL: server.url });
-  const token = await api.post(apiPath(operations.issueToken), {
+  const token = await api.post(apiPath(routes.issueToken), {
     form: { grant_type: 'client_credentials', client_id: TENANT_A.clientId, client_secret: TENANT_A.clientSecret },
   });
   const auth = bearer(((await token.json()) as { access_token: string }).access_token);
-  const saved = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
+  const saved = await api.put(apiPath(routes.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
     headers: auth,
     data: { url: receiver.url('/console') },
   });
   expect(saved.status()).toBe(200);
   receiver.script('/fora', { status: 503 });
-  const down = await api.put(apiPath(operations.updateWebhookConfiguration, { id: WEBHOOK_IDS.a3 }), {
+  const down = await api.put(apiPath(routes.updateWebhookConfiguration, { id: WEBHOOK_IDS.a3 }), {
     headers: auth,
     data: { url: receiver.url('/fora') },
   });

@@ -1,11 +1,11 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { TENANT_A } from './test-seed';
-import { apiPath, operations } from '@/lib/api/operations';
+import { apiPath, routes } from '@/lib/api/routes';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 
 /** Small helpers for API specs: tokens and a valid reservation body to vary from. */
 export async function tokenFor(request: APIRequestContext, client: { clientId: string; clientSecret: string } = TENANT_A) {
-  const response = await request.post(apiPath(operations.issueToken), {
+  const response = await request.post(apiPath(routes.issueToken), {
     form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
   });
   expect(response.status()).toBe(200);
@@ -47,11 +47,11 @@ export function reservationBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-// The paths of the operations' one definition (lib/api/operations.ts).
-export const RESERVE_PATH = apiPath(operations.reserveOrReleaseSlot);
-export const RESERVE_SAMPLE_PATH = apiPath(operations.reserveOrReleaseSlotSamplePath);
+// The paths of the operations' one definition (lib/api/routes.ts).
+export const RESERVE_PATH = apiPath(routes.reserveOrReleaseSlot);
+export const RESERVE_SAMPLE_PATH = apiPath(routes.reserveOrReleaseSlotSamplePath);
 // The id goes in as given, not encoded: specs send malformed segments on purpose.
-export const webhookPath = (id: string) => operations.getWebhookConfiguration.path.replace('{id}', id);
+export const webhookPath = (id: string) => routes.getWebhookConfiguration.path.replace('{id}', id);
 
 /** Every event flag off: a webhook PUT's base when a spec wants exactly the flags it names on. */
 export const FLAGS_OFF = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<WebhookEventFlag, boolean>;

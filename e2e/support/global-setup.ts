@@ -7,13 +7,16 @@ import { newDataDir, newRunDir, startServer, type RunningServer } from './server
 /**
  * Starts the shared production server for the run; its URL reaches specs through E2E_BASE_URL.
  * With E2E_API_SERVER=lean (npm run test:e2e:lean) the API paths are served by the lean API server
- * (npm run start:api) instead, behind a balancer (api-router.ts) that sends the rest to Next.
+ * (npm run start:api) instead, behind a balancer (api-router.ts) that sends the rest to Next; with
+ * E2E_API_SERVER=container (npm run test:e2e:container) the shared server is the container image's
+ * command, where Next's catch-all route answers the API through the same router.
  * With E2E_DATABASE_URL (npm run test:e2e:pg) the run's app data lives in a fresh PostgreSQL
  * database instead of the embedded SQLite file; every server the run starts uses it.
  */
 export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 3210);
   const lean = process.env.E2E_API_SERVER === 'lean';
+  const container = process.env.E2E_API_SERVER === 'container';
   const runDir = newRunDir();
   process.env.E2E_RUN_DIR = runDir;
   const adminUrl = adminDatabaseUrl();
@@ -23,7 +26,7 @@ export default async function globalSetup() {
   const servers: RunningServer[] = [];
   let router: ApiRouter | undefined;
   try {
-    servers.push(await startServer({ port: lean ? port + 90 : port, dataDir }));
+    servers.push(await startServer({ port: lean ? port + 90 : port, dataDir, entry: container ? 'container' : 'next' }));
     if (lean) {
       // The lean API server beside Next on the same data, behind a balancer on the run's port.
       servers.push(await startServer({ port: port + 91, dataDir, entry: 'api' }));

@@ -39,9 +39,17 @@ export function writeSeedFile(dataDir: string): string {
   return file;
 }
 
-/** `next`: `npm start` (console and API); `api`: `npm run start:api`, the lean API server. */
-export type ServerEntry = 'next' | 'api';
-const ENTRY_SCRIPTS: Record<ServerEntry, string> = { next: 'scripts/serve.mjs', api: 'scripts/serve-api.mjs' };
+/**
+ * `next`: `npm start` (console and API, the API on the lean path); `api`: `npm run start:api`, the
+ * lean API server alone; `container`: the container image's command (Dockerfile), Next's
+ * standalone server answering the API itself through its catch-all route.
+ */
+export type ServerEntry = 'next' | 'api' | 'container';
+const ENTRY_ARGUMENTS: Record<ServerEntry, string[]> = {
+  next: [path.resolve('scripts/serve.mjs')],
+  api: [path.resolve('scripts/serve-api.mjs')],
+  container: ['--import', path.resolve('scripts/server-entry.mjs'), path.resolve('.next/standalone/server.js')],
+};
 
 export async function startServer(options: {
   /** Omitted: a free port the system picks. Given: a restart on the same address, say. */
@@ -56,12 +64,14 @@ export async function startServer(options: {
   if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
   let output = '';
   // `npm start`'s server: the standalone output, as deployed (scripts/serve.mjs, Dockerfile).
-  const child = spawn(process.execPath, [path.resolve(ENTRY_SCRIPTS[options.entry ?? 'next'])], {
+  const child = spawn(process.execPath, ENTRY_ARGUMENTS[options.entry ?? 'next'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
+      // What Next's standalone server.js listens on (scripts/serve.mjs sets it from HOST).
+      HOSTNAME: '127.0.0.1',
       DATA_DIR: options.dataDir,
       SEED_FILE: seedFile,
       NEXT_TELEMETRY_DISABLED: '1',

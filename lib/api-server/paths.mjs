@@ -1,9 +1,8 @@
-// Which /api paths the lean API path serves: all but Next's own routes, the console's sign-in
-// (next-auth) and the API reference page. `npm start` sends requests by this rule
-// (scripts/serve.mjs), and so does a load balancer in front of `npm run start:api` and `npm start`
-// (docs/production.md); scripts/build-api-server.mjs leaves these route modules out, and the e2e
-// run against the lean server routes through it too.
-export const NEXT_ONLY_API_PREFIXES = ['/api/auth', '/api/docs'];
+// Which /api paths the lean API path serves: all but the console's sign-in (next-auth's own routes,
+// app/api/auth). `npm start` sends requests by this rule (scripts/serve.mjs), and so does a load
+// balancer in front of `npm run start:api` and `npm start` (docs/production.md); the e2e run
+// against the lean server routes through it too.
+export const NEXT_ONLY_API_PREFIXES = ['/api/auth'];
 
 /** @param {string} pathname */
 export function servedByApiServer(pathname) {

@@ -6,16 +6,16 @@ import { problems } from '@/lib/http/errors';
 import { problemResponse } from '@/lib/http/problem';
 import { log, redactError } from '@/lib/log';
 import { startServer } from '@/lib/startup';
-import { RouteTable, type RouteEntry, type RouteModule } from './route-table';
+import { dispatch } from '@/lib/api/dispatch';
 
 /**
- * The lean API path: the app's own API route modules, unchanged, served from node:http without
- * Next's request pipeline. `npm start` answers the API paths with it in the same process and port
- * as the console (scripts/serve.mjs); `npm run start:api` serves it alone, for API-only
- * deployments behind the same load balancer as the console (docs/production.md). The same wrapper (lib/http/route.ts) does
- * authentication, body limits, validation, problem+json and audit; this file only turns a Node
- * request into a standard Request and the Response back. Next's own routes (/api/auth, /api/docs)
- * and every page stay with the Next server.
+ * The lean API path: the API's router (lib/api/dispatch.ts, the same one Next's catch-all route
+ * calls) served from node:http without Next's request pipeline. `npm start` answers the API paths
+ * with it in the same process and port as the console (scripts/serve.mjs); `npm run start:api`
+ * serves it alone, for API-only deployments behind the same load balancer as the console
+ * (docs/production.md). The same wrapper (lib/http/route.ts) does authentication, body limits,
+ * validation, problem+json and audit; this file only turns a Node request into a standard Request
+ * and the Response back. next-auth's routes (/api/auth) and every page stay with the Next server.
  */
 const BASELINE: [string, string][] = BASELINE_HEADERS.map(({ key, value }) => [key, value]);
 const BODYLESS = new Set(['GET', 'HEAD']);
@@ -48,54 +48,35 @@ async function send(outgoing: http.ServerResponse, response: Response, method: s
   outgoing.end(body);
 }
 
-/** The methods a module serves: its refusing handlers (otherMethodsNotAllowed) know them. */
-function allowOf(module: RouteModule): string {
-  const handlers = Object.entries(module);
-  const refusing = handlers.find(([, handler]) => typeof (handler as { allow?: unknown }).allow === 'string');
-  if (refusing) return String((refusing[1] as { allow?: unknown }).allow);
-  return handlers
-    .filter(([, handler]) => typeof handler === 'function' && !('refuses' in handler))
-    .map(([method]) => method)
-    .join(', ');
-}
-
-/** What the route module answers, or the 400/404/405 the path or method gets. */
-async function answer(table: RouteTable, incoming: http.IncomingMessage, method: string): Promise<Response> {
-  let url: URL;
-  let matched: ReturnType<RouteTable['match']>;
+/** What the API's router answers; a failure there is a bug (the wrapper answers every handler error itself). */
+async function answer(incoming: http.IncomingMessage): Promise<Response> {
+  let request: Request;
   try {
-    url = new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? 'localhost'}`);
-    matched = table.match(url.pathname);
+    request = toRequest(incoming, new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? 'localhost'}`));
   } catch {
-    // A Host that is not a host name, or a path with a %-escape that does not decode.
+    // A Host that is not a host name.
     return problemResponse(problems.malformedPath());
   }
-  if (!matched) return problemResponse(problems.notFound('No API operation has this path.'));
-  // Route modules export no HEAD: Next answers it with GET's handler (the body dropped in send), and so does this server.
-  const handler = matched.module[method] ?? (method === 'HEAD' ? matched.module.GET : undefined);
-  if (handler) {
-    try {
-      return await handler(toRequest(incoming, url), { params: Promise.resolve(matched.params) });
-    } catch (error) {
-      // The route wrapper answers every handler error itself; reaching here is a bug in this file.
-      log.error('api_server.request_failed', redactError(error));
-      return problemResponse(problems.internal());
-    }
+  try {
+    return await dispatch(request);
+  } catch (error) {
+    log.error('api_server.request_failed', redactError(error));
+    return problemResponse(problems.internal());
   }
-  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: allowOf(matched.module) } });
-  return problemResponse(problems.methodNotAllowed(allowOf(matched.module)));
 }
 
 /**
  * The API's request listener: `npm start` puts it in front of Next for the API paths
  * (scripts/server-entry.mjs), `npm run start:api` serves it alone (serveApi).
  */
-export function apiRequestListener(entries: RouteEntry[]): http.RequestListener {
-  const table = new RouteTable(entries);
+export function apiRequestListener(): http.RequestListener {
   return (incoming, outgoing) => {
     const method = incoming.method ?? 'GET';
     void (async () => {
-      await send(outgoing, await answer(table, incoming, method), method);
+      // No answer before the process has opened its database (lib/startup.ts): under `npm start`
+      // this listener is in front of Next from the first connection on.
+      await startServer();
+      await send(outgoing, await answer(incoming), method);
     })().catch((error: unknown) => {
       log.error('api_server.response_failed', redactError(error));
       outgoing.destroy();
@@ -103,9 +84,9 @@ export function apiRequestListener(entries: RouteEntry[]): http.RequestListener 
   };
 }
 
-export async function serveApi(entries: RouteEntry[], port: number, host: string): Promise<http.Server> {
+export async function serveApi(port: number, host: string): Promise<http.Server> {
   await startServer();
-  const server = http.createServer(apiRequestListener(entries));
+  const server = http.createServer(apiRequestListener());
   // Keep-alive longer than a load balancer's idle timeout (AWS ALB: 60 s), so it closes first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

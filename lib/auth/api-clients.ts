@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
-import { toNumber, type DbRow } from '@/lib/db/dialect';
+import { findApiClient, recordTokenIssued } from '@/lib/api-clients/repository';
 import { verifyClientSecret } from './client-secrets';
 import type { ApiClientPrincipal } from './principal';
 import { parseScopes } from './scopes';
@@ -13,23 +13,22 @@ import { parseScopes } from './scopes';
 export async function authenticateApiClient(clientId: string, clientSecret: string): Promise<ApiClientPrincipal | undefined> {
   const db = await getDb();
   const now = Date.now();
-  const row = (await db('api_clients').where({ client_id: clientId }).first()) as DbRow | undefined;
-  const check = await verifyClientSecret(clientSecret, row ? String(row.secret_hash) : undefined);
+  const row = await findApiClient(db, clientId);
+  const check = await verifyClientSecret(clientSecret, row?.secretHash);
   const previousValid =
     !check.valid &&
-    typeof row?.previous_secret_hash === 'string' &&
-    toNumber(row.previous_secret_until) > now &&
-    (await verifyClientSecret(clientSecret, row.previous_secret_hash)).valid;
-  if (!row || !(check.valid || previousValid) || (row.revoked_at !== null && row.revoked_at !== undefined)) return undefined;
-  await db('api_clients')
-    .where({ client_id: clientId })
-    .update({ last_token_at: now, ...(check.rehash ? { secret_hash: check.rehash } : {}) });
+    row !== undefined &&
+    row.previousSecretHash !== null &&
+    (row.previousSecretUntil ?? 0) > now &&
+    (await verifyClientSecret(clientSecret, row.previousSecretHash)).valid;
+  if (!row || !(check.valid || previousValid) || row.revokedAt !== null) return undefined;
+  await recordTokenIssued(db, clientId, now, check.rehash);
   return {
     kind: 'api-client',
     issuer: 'embedded',
-    clientId: String(row.client_id),
-    usuarioId: String(row.usuario_id),
-    sistemaOrigem: toNumber(row.sistema_origem),
+    clientId: row.clientId,
+    usuarioId: row.usuarioId,
+    sistemaOrigem: row.sistemaOrigem,
     scopes: parseScopes(row.scopes),
   };
 }

@@ -3,7 +3,7 @@ import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getDb } from '@/lib/data';
-import type { DbRow } from '@/lib/db/dialect';
+import { findStaffByEmail } from '@/lib/staff/repository';
 import { log, redactError } from '@/lib/log';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { clientAddress } from '@/lib/http/client-address';
@@ -61,17 +61,16 @@ async function authorize(credentials: Record<string, string> | undefined, header
     log.warn('auth.sign_in_throttled', { address, retryAfterSeconds: attempt.retryAfterSeconds });
     throw new Error(SIGN_IN_LOCKED);
   }
-  const db = await getDb();
-  const row = (await db('staff_users').where({ email }).first()) as DbRow | undefined;
+  const row = await findStaffByEmail(await getDb(), email);
   // Unknown e-mails cost one scrypt too, and count as failures too: nothing tells them apart.
-  const valid = await verifySecret(password, row ? String(row.password_hash) : await decoySecretHash());
-  if (!row || !valid || (row.disabled_at !== null && row.disabled_at !== undefined)) {
+  const valid = await verifySecret(password, row ? row.passwordHash : await decoySecretHash());
+  if (!row || !valid || row.disabledAt !== null) {
     log.info('auth.sign_in_failed', { address });
     return null;
   }
   await settleSuccess(counters);
-  log.info('auth.sign_in', { userId: String(row.id) });
-  return { id: String(row.id), name: String(row.name), email: String(row.email) };
+  log.info('auth.sign_in', { userId: row.id });
+  return { id: row.id, name: row.name, email: row.email };
 }
 
 /** E-mail and password unless PASSWORD_SIGN_IN=false; the hospital's OpenID Connect provider when configured. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
-import type { DbRow } from '@/lib/db/dialect';
+import { findApiClient } from '@/lib/api-clients/repository';
 
 /**
  * Whether an embedded client may still use the tokens it holds: revoking a client must stop them
@@ -13,8 +13,8 @@ const cache = new Map<string, { active: boolean; until: number }>();
 export async function clientIsActive(clientId: string, now = Date.now()): Promise<boolean> {
   const cached = cache.get(clientId);
   if (cached && cached.until > now) return cached.active;
-  const rows: DbRow[] = await (await getDb())('api_clients').where({ client_id: clientId }).select('revoked_at');
-  const active = rows[0] !== undefined && (rows[0].revoked_at === null || rows[0].revoked_at === undefined);
+  const client = await findApiClient(await getDb(), clientId);
+  const active = client !== undefined && client.revokedAt === null;
   if (cache.size > 10_000) cache.clear();
   cache.set(clientId, { active, until: now + CACHE_MS });
   return active;

@@ -9,7 +9,7 @@ import { closeDb } from '@/lib/data';
 import { ApiError } from '@/lib/http/errors';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
 import { handleTokenRequest } from './token-endpoint';
-import { GET as listWebhooksRoute } from '@/app/api/v2/avaliacao-saude/configuracao-web-hook/route';
+import { dispatch } from '@/lib/api/dispatch';
 import { demoSeed } from '@/lib/seed/demo-seed';
 import { seedSchema } from '@/lib/seed/seed-format';
 
@@ -174,11 +174,10 @@ describe('platform access tokens (JWKS)', () => {
   });
 
   it('opens the real API route: a platform token lists its own tenant’s webhook configurations', async () => {
-    const response = await listWebhooksRoute(
+    const response = await dispatch(
       new Request('http://localhost/api/v2/avaliacao-saude/configuracao-web-hook', {
         headers: { authorization: `Bearer ${await platformToken()}` },
       }),
-      { params: Promise.resolve({}) },
     );
     expect(response.status).toBe(200);
     const configs = (await response.json()) as Array<{ usuarioId: string }>;

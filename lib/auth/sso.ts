@@ -2,7 +2,7 @@ import 'server-only';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { z } from 'zod';
 import { getDb } from '@/lib/data';
-import type { DbRow } from '@/lib/db/dialect';
+import { findStaffByEmail, findStaffBySsoSubject, insertStaff, NO_PASSWORD, updateStaffRow } from '@/lib/staff/repository';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { log } from '@/lib/log';
 import { hasControlCharacters, hasInvisibleCharacters } from '@/lib/validation/text';
@@ -24,8 +24,6 @@ export const SSO_PROVIDER_ID = 'oidc';
 export type SsoRefusal = 'SsoNoRole' | 'SsoNoEmail' | 'SsoDisabled' | 'SsoConflict' | 'SsoUnverifiedEmail';
 
 type SsoUser = { id: string; name: string; email: string; refusal?: SsoRefusal };
-
-const NO_PASSWORD = '!';
 
 export function ssoProvider(config: SsoConfig): OAuthConfig<Record<string, unknown>> {
   return {
@@ -91,51 +89,34 @@ async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>
   if (!email) return refuse('SsoNoEmail');
 
   const db = await getDb();
-  const bySubject = (await db('staff_users').where({ sso_subject: subject }).first()) as DbRow | undefined;
-  const sameEmail = bySubject ? undefined : ((await db('staff_users').where({ email }).first()) as DbRow | undefined);
-  if (sameEmail?.sso_subject) return refuse('SsoConflict');
+  const bySubject = await findStaffBySsoSubject(db, subject);
+  const sameEmail = bySubject ? undefined : await findStaffByEmail(db, email);
+  if (sameEmail?.ssoSubject) return refuse('SsoConflict');
   // A password account with the same address becomes this person's SSO account only when the
   // provider vouches for the address.
   if (sameEmail && email !== verifiedEmailOf(claims)) return refuse('SsoUnverifiedEmail');
   const row = bySubject ?? sameEmail;
-  if (row && row.disabled_at !== null && row.disabled_at !== undefined) return refuse('SsoDisabled');
+  if (row && row.disabledAt !== null) return refuse('SsoDisabled');
 
-  const id = row ? String(row.id) : crypto.randomUUID();
+  const id = row ? row.id : crypto.randomUUID();
   const principal = { kind: 'staff' as const, userId: id, email, name, roles };
   await db.transaction(async (trx) => {
     if (!row) {
-      await trx('staff_users').insert({
-        id,
-        email,
-        name,
-        password_hash: NO_PASSWORD,
-        roles: roles.join(','),
-        created_at: Date.now(),
-        sso_subject: subject,
-      });
+      await insertStaff(trx, { id, email, name, roles: roles.join(','), createdAt: Date.now(), ssoSubject: subject });
       await recordAudit(trx, { principal, action: 'staff.sso_create', target: `staff:${email}`, outcome: 'created', after: { roles } });
       return;
     }
-    const before = parseRoles(String(row.roles));
+    const before = parseRoles(row.roles);
     const changed = before.join(',') !== roles.join(',');
     // The provider now decides who gets in: an old password (or unused link) must not outlive
     // the person's account there.
-    await trx('staff_users')
-      .where({ id })
-      .update({
-        roles: roles.join(','),
-        sso_subject: subject,
-        name,
-        password_hash: NO_PASSWORD,
-        password_token_hash: null,
-        password_token_expires: null,
-      });
-    if (changed || !row.sso_subject) {
+    await updateStaffRow(trx, id, { roles: roles.join(','), ssoSubject: subject, name, passwordHash: NO_PASSWORD, passwordToken: null });
+    if (changed || !row.ssoSubject) {
       await recordAudit(trx, {
         principal,
         action: 'staff.sso_roles',
         target: `staff:${email}`,
-        outcome: row.sso_subject ? 'updated' : 'linked',
+        outcome: row.ssoSubject ? 'updated' : 'linked',
         before: { roles: before },
         after: { roles },
       });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { decode } from 'next-auth/jwt';
 import { getDb } from '@/lib/data';
-import type { DbRow } from '@/lib/db/dialect';
+import { findStaffById } from '@/lib/staff/repository';
 import { STAFF_ROLES, type StaffRole } from './roles';
 import { signingSecret } from './signing-secret';
 import type { StaffPrincipal } from './principal';
@@ -56,18 +56,10 @@ export async function staffFromSession(request: Request): Promise<StaffPrincipal
 }
 
 export async function staffById(userId: string): Promise<StaffPrincipal | undefined> {
-  const db = await getDb();
-  const row = (await db('staff_users').where({ id: userId }).first()) as DbRow | undefined;
+  const row = await findStaffById(await getDb(), userId);
   // A disabled user's open sessions end with their next request.
-  if (!row || (row.disabled_at !== null && row.disabled_at !== undefined)) return undefined;
-  return {
-    kind: 'staff',
-    userId: String(row.id),
-    email: String(row.email),
-    name: String(row.name),
-    roles: parseRoles(String(row.roles)),
-    sso: row.sso_subject !== null && row.sso_subject !== undefined,
-  };
+  if (!row || row.disabledAt !== null) return undefined;
+  return { kind: 'staff', userId: row.id, email: row.email, name: row.name, roles: parseRoles(row.roles), sso: row.ssoSubject !== null };
 }
 
 export function parseRoles(stored: string): StaffRole[] {

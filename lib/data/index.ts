@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
 import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from '@/lib/seed/seed';
-import { ensureWebhookSecrets } from '@/lib/webhooks/secrets';
+import { ensureWebhookSecrets } from '@/lib/webhooks/repository';
 
 /**
  * The process's one database handle, migrated and seeded before first use: the composition of

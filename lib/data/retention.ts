@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { pruneAuditBatch } from '@/lib/audit/audit-trail';
 import { log, outsideRequest, redactError } from '@/lib/log';
-import { pruneHistoryBatch } from '@/lib/webhooks/delivery/retention';
+import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
 import { getDb } from './index';
 
 /**

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { env } from '@/lib/config/env';
+import { KNEX_SQLITE_BEGIN } from './knex-internals';
 
 /** Knex configuration for the configured database: DATABASE_URL, or the embedded SQLite file. */
 export function knexConfig(): Knex.Config {
@@ -56,7 +57,7 @@ function cachePreparedStatements(connection: SqliteConnection): void {
   const prepare = connection.prepare.bind(connection);
   const statements = new Map<string, unknown>();
   connection.prepare = (text: string) => {
-    const sql = text === 'BEGIN;' ? SQLITE_BEGIN : text;
+    const sql = text === KNEX_SQLITE_BEGIN ? SQLITE_BEGIN : text;
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { SQLITE_BEGIN } from './connection';
+import { acquirePooledConnection, discardPooledConnection, releasePooledConnection } from './knex-internals';
 import { dialectOf } from './dialect';
 
 /**
@@ -17,10 +18,7 @@ type SqliteConnection = {
   prepare(sql: string): SqliteStatement;
   exec(sql: string): void;
   inTransaction: boolean;
-  /** knex's own mark: its pool destroys a marked connection instead of handing it out again. */
-  __knex__disposed?: unknown;
 };
-type PoolClient = { acquireConnection(): Promise<unknown>; releaseConnection(connection: unknown): Promise<void> };
 
 export class DirectSqliteTransaction {
   constructor(
@@ -84,10 +82,9 @@ class SqliteCommitGroup {
   private async commitBatch(): Promise<void> {
     const batch = this.waiting;
     this.waiting = [];
-    const pool = this.db.client as PoolClient;
     let connection: SqliteConnection;
     try {
-      connection = (await pool.acquireConnection()) as SqliteConnection;
+      connection = await acquirePooledConnection<SqliteConnection>(this.db);
     } catch (error) {
       batch.forEach((waiting) => waiting.reject(error));
       return;
@@ -116,7 +113,7 @@ class SqliteCommitGroup {
           connection.exec('ROLLBACK');
         } catch (rollbackError) {
           // Left inside a transaction, the pool's only connection would fail every later BEGIN.
-          connection.__knex__disposed = rollbackError;
+          discardPooledConnection(connection, rollbackError);
         }
       }
       // Nothing of the batch is durable. A work that had failed on its own keeps its own error; the
@@ -126,7 +123,7 @@ class SqliteCommitGroup {
       }
       return;
     } finally {
-      await pool.releaseConnection(connection);
+      await releasePooledConnection(this.db, connection);
     }
     for (const { ran, resolve, reject } of batch) {
       if (ran?.ok) resolve(ran.value);

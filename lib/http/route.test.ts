@@ -21,7 +21,7 @@ describe('the wrapper’s logging of failures', () => {
     });
     const controller = new AbortController();
     controller.abort();
-    await route(new Request('http://localhost/api/health', { signal: controller.signal }), { params: Promise.resolve({}) });
+    await route(new Request('http://localhost/api/health', { signal: controller.signal }), {});
     expect(lines.find((line) => line.event === 'api.client_aborted')).toMatchObject({ level: 'info', path: '/api/health' });
     expect(lines.some((line) => line.level === 'error')).toBe(false);
   });
@@ -31,9 +31,7 @@ describe('the wrapper’s logging of failures', () => {
     const route = publicRoute(operations.liveness, () => {
       throw new Error('boom');
     });
-    const response = await route(new Request('http://localhost/api/health', { headers: { 'X-Request-Id': 'abc-1' } }), {
-      params: Promise.resolve({}),
-    });
+    const response = await route(new Request('http://localhost/api/health', { headers: { 'X-Request-Id': 'abc-1' } }), {});
     expect(response.status).toBe(500);
     expect(lines.find((line) => line.event === 'api.unhandled_error')).toMatchObject({ level: 'error', requestId: 'abc-1' });
   });

@@ -1,10 +1,10 @@
 import 'server-only';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { env } from '@/lib/config/env';
 import { verifyAccessToken } from '@/lib/auth/access-tokens';
 import { staffFromSession } from '@/lib/auth/staff-session';
 import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
-import type { Operation } from '@/lib/api/operations';
+import type { BodySettings, Operation, PathParams } from '@/lib/api/operation';
 import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
@@ -21,101 +21,109 @@ import { SENT_METHOD_HEADER } from './entry-headers';
 import { strictTransportSecurity } from './security-headers';
 
 /**
- * The one wrapper every API route is built on: it authenticates (Bearer token or console session),
- * checks the caller's capability and, for cookie-authenticated changes, the origin; it gives the
- * handler size-limited JSON parsing and schema validation with localized field errors; and it turns
- * every error into problem+json, so no handler ever leaks a stack trace or database text.
+ * The one wrapper every API operation is served through (lib/api/dispatch.ts binds each handler
+ * with it): it authenticates (Bearer token or console session), checks the caller's capability and,
+ * for cookie-authenticated changes, the origin; it gives the handler size-limited JSON parsing and
+ * schema validation with localized field errors; and it turns every error into problem+json, so no
+ * handler ever leaks a stack trace or database text.
  *
- * Handlers see only a standard Request and plain params, so they can be served outside Next.
+ * Handlers see only a standard Request and the path's params (decoded by the router), so the same
+ * handler serves Next's catch-all route and the lean API path.
  */
-export type RouteContext<P> = { params: Promise<P> };
-
-export type ApiRequest<P, Q = undefined> = {
+export type ApiRequest<P, Q = undefined, B = undefined> = {
   request: Request;
   params: P;
   /** The query string, validated with the operation's `query` schema. */
   query: Q;
   principal: Principal;
   locale: Locale;
-  /** The body as JSON, at most MAX_BODY_BYTES. */
-  json: () => Promise<unknown>;
-  /** Validates input with a contract schema; 400 naming every bad field otherwise. */
-  parse: <S extends z.ZodType>(schema: S, input: unknown) => z.output<S>;
+  /** The body, at most MAX_BODY_BYTES of JSON, validated with the operation's `body` schema (400 naming every bad field). */
+  body: () => Promise<B>;
 };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What a handler reading a body its operation does not declare gets: nothing passes. */
+const NO_BODY = z.never();
 
 /** A database restart or failover takes seconds; callers are asked to wait this long first. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** A route handler, bound to the operation it serves (lib/api/operations.ts). */
-export type OperationHandler<P> = ((request: Request, context: RouteContext<P>) => Promise<Response>) & { readonly operation: Operation };
-
-function bind<P>(operation: Operation, handler: (request: Request, context: RouteContext<P>) => Promise<Response>): OperationHandler<P> {
-  return Object.assign(handler, { operation });
-}
+/** An operation's handler once bound by the wrapper: what the router calls with the path's params. */
+export type BoundHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
 
 type QueryOf<O> = O extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+type BodyOf<O> = O extends { body: infer B }
+  ? B extends z.ZodType
+    ? z.output<B>
+    : B extends (settings: BodySettings) => infer S
+      ? S extends z.ZodType
+        ? z.output<S>
+        : never
+      : never
+  : undefined;
+type ParamsOf<O extends Operation> = O extends { params: infer S extends z.ZodType } ? z.output<S> : PathParams<O['path']>;
+
+/** What an authenticated operation's handler is given, and answers. */
+export type AuthenticatedHandler<O extends Operation> = (api: ApiRequest<ParamsOf<O>, QueryOf<O>, BodyOf<O>>) => Promise<Response>;
+/** What a public operation's handler is given, and answers. */
+export type PublicHandler<O extends Operation> = (
+  request: Request,
+  params: ParamsOf<O>,
+  body: () => Promise<BodyOf<O>>,
+) => Response | Promise<Response>;
 
 /** An authenticated operation: the caller needs the operation's capability; its query schema is applied. */
-export function apiRoute<
-  P = Record<string, never>,
-  O extends Operation & { capability: Capability } = Operation & { capability: Capability },
->(operation: O, handler: (api: ApiRequest<P, QueryOf<O>>) => Promise<Response>): OperationHandler<P> {
-  return bind(
-    operation,
-    traced(async (request, context) => {
-      const locale = negotiateLocale(request.headers.get('accept-language'));
-      try {
-        const principal = await authenticate(request);
-        if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
-        const params = (await context?.params) ?? ({} as P);
-        const query = (
-          operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
-        ) as QueryOf<O>;
-        return await handler({
-          request,
-          params,
-          query,
-          principal,
-          locale,
-          json: () => readJsonBody(request, env().MAX_BODY_BYTES),
-          parse: (schema, input) => parseOrThrow(schema, input, locale),
-        });
-      } catch (error) {
-        return errorResponse(error, request, locale);
-      }
-    }),
-  );
+export function apiRoute<O extends Operation & { capability: Capability }>(operation: O, handler: AuthenticatedHandler<O>): BoundHandler {
+  return traced(async (request, params) => {
+    const locale = negotiateLocale(request.headers.get('accept-language'));
+    try {
+      const principal = await authenticate(request);
+      if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
+      const parsedParams = parsePathParams(operation, params, locale);
+      const query = (
+        operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
+      ) as QueryOf<O>;
+      return await handler({
+        request,
+        params: parsedParams,
+        query,
+        principal,
+        locale,
+        body: () => readBody(operation, request, locale),
+      });
+    } catch (error) {
+      return errorResponse(error, request, locale);
+    }
+  });
 }
 
 /** For the few public operations (token endpoint, health, the API's own documents): same error handling, no authentication. */
-export function publicRoute<P = Record<string, never>>(
-  operation: Operation,
-  handler: (request: Request, params: P) => Response | Promise<Response>,
-): OperationHandler<P> {
-  return bind(
-    operation,
-    traced(async (request, context: RouteContext<P>) => {
-      try {
-        return await handler(request, (await context?.params) ?? ({} as P));
-      } catch (error) {
-        return errorResponse(error, request, negotiateLocale(request.headers.get('accept-language')));
-      }
-    }),
-  );
+export function publicRoute<O extends Operation>(operation: O, handler: PublicHandler<O>): BoundHandler {
+  return traced(async (request, params) => {
+    const locale = negotiateLocale(request.headers.get('accept-language'));
+    try {
+      return await handler(request, params as ParamsOf<O>, () => readBody(operation, request, locale));
+    } catch (error) {
+      return errorResponse(error, request, locale);
+    }
+  });
+}
+
+/** The router's own answers (a path no operation has, a method the path does not serve): the same problem to every call. */
+export function refusedRoute(refusal: () => ApiError): BoundHandler {
+  return traced(() => Promise.resolve(problemResponse(refusal())));
 }
 
 /**
  * Every API answer carries the request's id (the caller's X-Request-Id, or a new one), and every
  * log line written while it is handled names it, so one request can be followed across the logs.
  */
-function traced<C>(route: (request: Request, context: C) => Promise<Response>): (request: Request, context: C) => Promise<Response> {
-  return (request, context) => {
+function traced(route: BoundHandler): BoundHandler {
+  return (request, params) => {
     const requestId = requestIdOf(request);
     const started = performance.now();
     return withRequestId(requestId, async () => {
-      const response = await route(request, context);
+      const response = await route(request, params);
       response.headers.set(REQUEST_ID_HEADER, requestId);
       const hsts = strictTransportSecurity(env().NEXTAUTH_URL);
       if (hsts) response.headers.set('Strict-Transport-Security', hsts);
@@ -131,40 +139,39 @@ function traced<C>(route: (request: Request, context: C) => Promise<Response>): 
   };
 }
 
-/** The methods a route module can export; OPTIONS is left to Next, which answers it with `Allow`. */
-export const ROUTE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
-export type RouteMethod = (typeof ROUTE_METHODS)[number];
-
-/** Answers every call with the same problem; `allow` is set on 405 handlers. */
-export type RefusingHandler = ((request: Request) => Promise<Response>) & { readonly refuses: 404 | 405; readonly allow?: string };
-
-/**
- * The methods a route module does not serve: each answers 405 problem+json with `Allow`, instead of
- * Next's empty 405. Every route module spreads them for the methods it leaves out:
- * `export const { POST, PUT, DELETE, PATCH } = otherMethodsNotAllowed(GET);`
- * (a test checks that every module exports all of ROUTE_METHODS).
- */
-export function otherMethodsNotAllowed(...served: OperationHandler<never>[]): Record<RouteMethod, RefusingHandler> {
-  const methods = served.map((handler) => handler.operation.method as string);
-  if (methods.includes('GET')) methods.push('HEAD');
-  const allow = [...methods, 'OPTIONS'].join(', ');
-  const handler = Object.assign(
-    traced(() => Promise.resolve(problemResponse(problems.methodNotAllowed(allow)))),
-    { refuses: 405 as const, allow },
-  );
-  return Object.fromEntries(ROUTE_METHODS.map((method) => [method, handler])) as Record<RouteMethod, RefusingHandler>;
+/** The body, at most MAX_BODY_BYTES of JSON, under the operation's schema. */
+async function readBody<O extends Operation>(operation: O, request: Request, locale: Locale): Promise<BodyOf<O>> {
+  return parseOrThrow(bodySchemaOf(operation), await readJsonBody(request, env().MAX_BODY_BYTES), locale) as BodyOf<O>;
 }
 
-/** Every method of a path no operation has (app/api/[[...unknown]]): 404 problem+json, not Next's HTML page. */
-export function unknownApiPath(): Record<RouteMethod | 'OPTIONS', RefusingHandler> {
-  const handler = Object.assign(
-    traced(() => Promise.resolve(problemResponse(problems.notFound('No API operation has this path.')))),
-    { refuses: 404 as const },
-  );
-  return Object.fromEntries([...ROUTE_METHODS, 'OPTIONS'].map((method) => [method, handler])) as Record<
-    RouteMethod | 'OPTIONS',
-    RefusingHandler
-  >;
+const bodySchemas = new WeakMap<Operation, z.ZodType>();
+
+/** The operation's body schema, a factory's built once under this server's settings; a body where none is declared is refused. */
+function bodySchemaOf(operation: Operation): z.ZodType {
+  const declared = operation.body;
+  if (!declared) return NO_BODY;
+  if (typeof declared !== 'function') return declared;
+  let built = bodySchemas.get(operation);
+  if (!built) {
+    built = declared(bodySettings());
+    bodySchemas.set(operation, built);
+  }
+  return built;
+}
+
+/** This server's settings that body schemas depend on: strict unless WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE_TARGETS relax the URL policy. */
+function bodySettings(): BodySettings {
+  const { WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_TARGETS } = env();
+  return { urlPolicy: { allowHttp: WEBHOOK_ALLOW_HTTP, allowPrivateTargets: WEBHOOK_ALLOW_PRIVATE_TARGETS } };
+}
+
+/** The path's params under the operation's schema; 400 naming each bad one, with no pointer (they are not in the body). */
+function parsePathParams<O extends Operation>(operation: O, params: Record<string, string>, locale: Locale): ParamsOf<O> {
+  if (!operation.params) return params as ParamsOf<O>;
+  const result = operation.params.safeParse(params);
+  if (result.success) return result.data as ParamsOf<O>;
+  const errors = toFieldErrors(result.error, params, messagesFor(locale)).map((error) => ({ ...error, pointer: '' }));
+  throw problems.validation(errors, 'A path parameter is invalid.');
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, locale: Locale): z.output<S> {

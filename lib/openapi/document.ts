@@ -1,32 +1,6 @@
-import { auditEntrySchema } from '@/lib/audit/contract';
-import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
-import { problemSchema } from '@/lib/http/problem-schema';
-import { freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
-import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
-import { webhookCreateSchema, webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
-import {
-  deliveryCreatedSchema,
-  deliveryDetailSchema,
-  deliverySchema,
-  publishedEventSchema,
-  publishEventSchema,
-  recoveryResultSchema,
-  recoverySchema,
-  webhookSecretSchema,
-} from '@/lib/webhooks/delivery-contract';
-
-import { operations } from '@/lib/api/operations';
-import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
-import {
-  changePasswordSchema,
-  passwordLinkSchema,
-  setPasswordSchema,
-  staffCreatedSchema,
-  staffCreateSchema,
-  staffUpdateSchema,
-  staffViewSchema,
-} from '@/lib/staff/contract';
-import { jsonSchema } from './fragments';
+import { operations, type Operation } from '@/lib/api/operations';
+import { componentSchemas } from './components';
+import { pathParameters } from './fragments';
 
 /**
  * The OpenAPI 3.1 document of the API: the operations of lib/api/operations.ts, each under its
@@ -37,9 +11,14 @@ import { jsonSchema } from './fragments';
  */
 function documentedPaths(): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [operationId, operation] of Object.entries(operations)) {
-    if (!('doc' in operation)) continue;
-    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: { operationId, ...operation.doc } };
+  for (const [operationId, operation] of Object.entries(operations) as [string, Operation][]) {
+    if (!operation.doc) continue;
+    const { parameters = [], ...doc } = operation.doc as { parameters?: unknown[] };
+    const allParameters = [...(operation.params ? pathParameters(operation.params) : []), ...parameters];
+    paths[operation.path] = {
+      ...paths[operation.path],
+      [operation.method.toLowerCase()]: { operationId, ...(allParameters.length ? { parameters: allParameters } : {}), ...doc },
+    };
   }
   return paths;
 }
@@ -77,40 +56,7 @@ export function buildOpenApiDocument() {
     ],
     paths: documentedPaths(),
     components: {
-      schemas: {
-        WebhookUpdate: jsonSchema(webhookUpdateSchema, 'input'),
-        WebhookCreate: jsonSchema(webhookCreateSchema, 'input'),
-        ApiClient: jsonSchema(apiClientViewSchema, 'output'),
-        StaffUser: jsonSchema(staffViewSchema, 'output'),
-        StaffCreate: jsonSchema(staffCreateSchema, 'input'),
-        StaffCreated: jsonSchema(staffCreatedSchema, 'output'),
-        StaffUpdate: jsonSchema(staffUpdateSchema, 'input'),
-        PasswordLink: jsonSchema(passwordLinkSchema, 'output'),
-        SetPassword: jsonSchema(setPasswordSchema, 'input'),
-        ChangePassword: jsonSchema(changePasswordSchema, 'input'),
-        ApiClientCreate: jsonSchema(apiClientCreateSchema, 'input'),
-        ApiClientWithSecret: jsonSchema(apiClientWithSecretSchema, 'output'),
-        WebhookView: jsonSchema(webhookViewSchema, 'output'),
-        WebhookDetail: jsonSchema(webhookDetailSchema, 'output'),
-        PublishEvent: jsonSchema(publishEventSchema, 'input'),
-        PublishedEvent: jsonSchema(publishedEventSchema, 'output'),
-        Delivery: jsonSchema(deliverySchema, 'output'),
-        DeliveryDetail: jsonSchema(deliveryDetailSchema, 'output'),
-        DeliveryCreated: jsonSchema(deliveryCreatedSchema, 'output'),
-        Recovery: jsonSchema(recoverySchema, 'input'),
-        RecoveryResult: jsonSchema(recoveryResultSchema, 'output'),
-        WebhookSecret: jsonSchema(webhookSecretSchema, 'output'),
-        SlotReservationRequest: jsonSchema(slotReservationSchema, 'input'),
-        SlotReservationResponse: jsonSchema(slotReservationResponseSchema, 'output'),
-        FreeSlot: jsonSchema(freeSlotSchema, 'output'),
-        Procedure: jsonSchema(procedureSchema, 'output'),
-        RecentReservation: jsonSchema(recentReservationSchema, 'output'),
-        AuditEntry: jsonSchema(auditEntrySchema, 'output'),
-        Problem: jsonSchema(problemSchema, 'output'),
-        TokenRequest: jsonSchema(tokenRequestSchema, 'input'),
-        TokenResponse: jsonSchema(tokenResponseSchema, 'output'),
-        OAuthError: jsonSchema(oauthErrorSchema, 'output'),
-      },
+      schemas: componentSchemas(),
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/token.' },
         oauth2: {

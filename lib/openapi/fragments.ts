@@ -1,16 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { problemSchema } from '@/lib/http/problem-schema';
+import { ref } from './components';
+import { jsonSchema, type JsonSchema } from './jsonschema';
 
 /** Building blocks of the OpenAPI document, shared by the operation definitions (lib/api/operations.ts). */
-export type JsonSchema = Record<string, unknown>;
-
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
-
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref(problemSchema) } } });
 
 /** Query parameters from a strict-object query schema, one per property. */
 export function queryParameters(schema: z.ZodObject, descriptions: Record<string, string>) {
@@ -21,6 +16,18 @@ export function queryParameters(schema: z.ZodObject, descriptions: Record<string
     required: whole.required?.includes(name) ?? false,
     schema: property,
     ...(descriptions[name] ? { description: descriptions[name] } : {}),
+  }));
+}
+
+/** Path parameters from an operation's `params` schema, one per property, described by its meta. */
+export function pathParameters(schema: z.ZodObject) {
+  const whole = jsonSchema(schema, 'input') as { properties: Record<string, JsonSchema> };
+  return Object.entries(whole.properties).map(([name, { description, ...property }]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: property,
+    ...(typeof description === 'string' ? { description } : {}),
   }));
 }
 
@@ -37,14 +44,6 @@ export const bodyProblems = {
   '400': problem('Invalid or missing fields, or malformed JSON; `errors` names each field.'),
   '413': problem('The body is larger than the server accepts (64 KiB by default).'),
   '415': problem('The body is not application/json.'),
-};
-
-export const webhookIdParameter = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string', format: 'uuid' },
-  description: 'UUID of the configuration.',
 };
 
 export const etagHeader = {

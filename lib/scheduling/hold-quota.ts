@@ -1,6 +1,6 @@
 /**
  * One API client cannot empty an agenda: it holds at most MAX_ACTIVE_HOLDS_PER_CLIENT active
- * reservations at once. The route answers 429 in the caller's language (lib/api/reservation-route.ts).
+ * reservations at once. The route answers 429 in the caller's language (lib/api/operations/scheduling.ts).
  */
 export class HoldQuotaExceeded extends Error {
   constructor(

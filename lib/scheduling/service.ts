@@ -28,7 +28,8 @@ import {
 } from './backend';
 import { schedulingBackend } from './backends';
 import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
-import { activeHolds, recordRelease, recordReservation } from './recent-reservations-source';
+import { activeHolds, listRecentReservations, recordRelease, recordReservation } from './recent-reservations-source';
+import type { RecentReservation } from './recent-reservations';
 
 export type ReservationOutcome = { status: number; body: SlotReservationResponse; headers?: Record<string, string> };
 
@@ -165,6 +166,11 @@ function auditView(request: SlotReservationRequest, body?: SlotReservationRespon
     tokenReservaCanc: request.tokenReservaCanc ?? null,
     ...body,
   };
+}
+
+/** Reservations made through the service, newest first, with their state; staff see everyone's, a client its own. */
+export async function recentReservations(principal: Principal, limit: number): Promise<RecentReservation[]> {
+  return listRecentReservations(await getDb(), principal, limit, Date.now());
 }
 
 export async function listFreeSlots(query: FreeSlotQuery, principal?: Principal): Promise<FreeSlot[]> {

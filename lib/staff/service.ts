@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { getDb } from '@/lib/data';
-import { isUniqueViolation, toNumber, type DbRow } from '@/lib/db/dialect';
+import { isUniqueViolation } from '@/lib/db/dialect';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { hashSecret, verifySecret } from '@/lib/auth/passwords';
 import { checkPassword } from '@/lib/auth/password-policy';
@@ -12,6 +12,7 @@ import { FieldRejected } from '@/lib/validation/field-rejected';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import type { PasswordLink, StaffCreate, StaffView } from './contract';
 import { passwordLinkMail, type LinkPurpose } from './password-link-mail';
+import { findStaffById, findStaffByPasswordToken, insertStaff, listStaffRows, updateStaffRow, type StaffRow } from './repository';
 
 /**
  * Staff accounts for admins (issue 11 §1). Creating a user or resetting a password makes a one-time
@@ -19,20 +20,17 @@ import { passwordLinkMail, type LinkPurpose } from './password-link-mail';
  * or when the mail server does not take it, it is answered for the admin to hand over. Admins cannot take their own admin role away or disable themselves, so the last admin
  * cannot lock everyone out. Every change is audited, never with a password or link.
  */
-const TABLE = 'staff_users';
 const LINK_VALIDITY_MS = 24 * 3_600_000;
-/** The stored hash of an account whose password was never set: verifies nothing. */
-const NO_PASSWORD = '!';
 
-function viewOf(row: DbRow): StaffView {
+function viewOf(row: StaffRow): StaffView {
   return {
-    id: String(row.id),
-    email: String(row.email),
-    name: String(row.name),
-    roles: parseRoles(String(row.roles)),
-    ativo: row.disabled_at === null || row.disabled_at === undefined,
-    sso: row.sso_subject !== null && row.sso_subject !== undefined,
-    criadoEm: new Date(toNumber(row.created_at)).toISOString(),
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    roles: parseRoles(row.roles),
+    ativo: row.disabledAt === null,
+    sso: row.ssoSubject !== null,
+    criadoEm: new Date(row.createdAt).toISOString(),
   };
 }
 
@@ -40,26 +38,21 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-async function rowById(id: string): Promise<DbRow> {
-  const db = await getDb();
-  const rows = (await db(TABLE).where({ id }).select('*')) as DbRow[];
-  if (!rows[0]) throw refuse.notFound('Staff user not found.');
-  return rows[0];
+async function rowById(id: string): Promise<StaffRow> {
+  const row = await findStaffById(await getDb(), id);
+  if (!row) throw refuse.notFound('Staff user not found.');
+  return row;
 }
 
 export async function listStaff(): Promise<StaffView[]> {
-  const db = await getDb();
-  return ((await db(TABLE).orderBy('email').select('*')) as DbRow[]).map(viewOf);
+  return (await listStaffRows(await getDb())).map(viewOf);
 }
 
 /** A fresh one-time link for a user, e-mailed or answered; any earlier one stops working. */
 async function issueLink(user: { id: string; email: string; name: string }, origin: string, purpose: LinkPurpose): Promise<PasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const expires = Date.now() + LINK_VALIDITY_MS;
-  const db = await getDb();
-  await db(TABLE)
-    .where({ id: user.id })
-    .update({ password_token_hash: tokenHash(token), password_token_expires: expires });
+  await updateStaffRow(await getDb(), user.id, { passwordToken: { hash: tokenHash(token), expires } });
   const link = `${origin}/definir-senha?token=${token}`;
   const expiraEm = new Date(expires).toISOString();
   if (!mailConfigured()) return { entrega: 'manual', link, expiraEm };
@@ -68,19 +61,11 @@ async function issueLink(user: { id: string; email: string; name: string }, orig
 }
 
 export async function createStaff(principal: Principal, input: StaffCreate, origin: string) {
-  const id = crypto.randomUUID();
-  const row = {
-    id,
-    email: input.email,
-    name: input.name,
-    password_hash: NO_PASSWORD,
-    roles: input.roles.join(','),
-    created_at: Date.now(),
-  };
+  const staff = { id: crypto.randomUUID(), email: input.email, name: input.name, roles: input.roles.join(','), createdAt: Date.now() };
   const db = await getDb();
   try {
     await db.transaction(async (trx) => {
-      await trx(TABLE).insert(row);
+      await insertStaff(trx, staff);
       await recordAudit(trx, {
         principal,
         action: 'staff.create',
@@ -94,7 +79,8 @@ export async function createStaff(principal: Principal, input: StaffCreate, orig
     if (isUniqueViolation(error)) throw refuse.conflict('staff-exists', `A staff user ${input.email} exists already.`);
     throw error;
   }
-  return { ...viewOf(row), definicaoSenha: await issueLink(row, origin, 'created') };
+  const view: StaffView = { ...staff, roles: input.roles, ativo: true, sso: false, criadoEm: new Date(staff.createdAt).toISOString() };
+  return { ...view, definicaoSenha: await issueLink(staff, origin, 'created') };
 }
 
 export async function updateStaff(principal: Principal, id: string, change: { roles?: StaffView['roles']; ativo?: boolean }) {
@@ -104,12 +90,12 @@ export async function updateStaff(principal: Principal, id: string, change: { ro
     throw new FieldRejected('roles', 'ownAdminRole', 'You cannot remove your own admin role.');
   }
   if (self && change.ativo === false) throw new FieldRejected('ativo', 'disableSelf', 'You cannot disable yourself.');
-  const values: Record<string, unknown> = {};
-  if (change.roles) values.roles = change.roles.join(',');
-  if (change.ativo !== undefined && change.ativo !== current.ativo) values.disabled_at = change.ativo ? null : Date.now();
   const db = await getDb();
   await db.transaction(async (trx) => {
-    if (Object.keys(values).length > 0) await trx(TABLE).where({ id }).update(values);
+    await updateStaffRow(trx, id, {
+      ...(change.roles ? { roles: change.roles.join(',') } : {}),
+      ...(change.ativo !== undefined && change.ativo !== current.ativo ? { disabledAt: change.ativo ? null : Date.now() } : {}),
+    });
     await recordAudit(trx, {
       principal,
       action: 'staff.update',
@@ -145,34 +131,23 @@ function enforcePolicy(field: string, password: string, email: string): void {
 /** The public end of a one-time link: sets the password once, within 24 h. */
 export async function setPasswordWithToken(token: string, password: string): Promise<void> {
   const db = await getDb();
-  const rows = (await db(TABLE)
-    .where({ password_token_hash: tokenHash(token) })
-    .select('*')) as DbRow[];
-  const row = rows[0];
-  if (!row || toNumber(row.password_token_expires) < Date.now()) {
+  const row = await findStaffByPasswordToken(db, tokenHash(token));
+  if (!row || (row.passwordTokenExpires ?? 0) < Date.now()) {
     throw new FieldRejected('token', 'passwordLinkInvalid', 'The link is invalid, used or expired.');
   }
-  enforcePolicy('senha', password, String(row.email));
-  const hash = await hashSecret(password);
-  await db(TABLE)
-    .where({ id: String(row.id), password_token_hash: tokenHash(token) })
-    .update({
-      password_hash: hash,
-      password_token_hash: null,
-      password_token_expires: null,
-    });
+  enforcePolicy('senha', password, row.email);
+  const passwordHash = await hashSecret(password);
+  await updateStaffRow(db, row.id, { passwordHash, passwordToken: null }, tokenHash(token));
 }
 
 export async function changeOwnPassword(staff: StaffPrincipal, current: string, next: string): Promise<void> {
   const row = await rowById(staff.userId);
-  if (!(await verifySecret(current, String(row.password_hash)))) {
+  if (!(await verifySecret(current, row.passwordHash))) {
     throw new FieldRejected('senhaAtual', 'passwordWrong', 'The current password is wrong.');
   }
   enforcePolicy('novaSenha', next, staff.email);
   const db = await getDb();
-  await db(TABLE)
-    .where({ id: staff.userId })
-    .update({ password_hash: await hashSecret(next) });
+  await updateStaffRow(db, staff.userId, { passwordHash: await hashSecret(next) });
   await recordAudit(db, {
     principal: staff,
     action: 'staff.password_change',

@@ -127,10 +127,32 @@ export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfigur
   return updated === 1;
 }
 
-/** A configuration with its deliveries and their attempts (the events stay: other configurations may share them). */
-export async function deleteWebhookRows(trx: Knex.Transaction, id: string): Promise<void> {
-  const deliveries = trx('webhook_deliveries').where({ config_id: id }).select('id');
-  await trx('webhook_attempts').whereIn('delivery_id', deliveries).delete();
-  await trx('webhook_deliveries').where({ config_id: id }).delete();
+/** The configuration's row (its deliveries go first: deleteDeliveriesOf in the delivery store). */
+export async function deleteWebhookRow(trx: Knex.Transaction, id: string): Promise<void> {
   await trx('webhook_configs').where({ id }).delete();
+}
+
+/** The signing secret as stored (encrypted: lib/webhooks/secrets.ts opens it). */
+export async function readEncryptedSecret(db: Knex | Knex.Transaction, id: string): Promise<string | undefined> {
+  const row = await db('webhook_configs').where({ id }).first<DbRow | undefined>('secret_enc');
+  return typeof row?.secret_enc === 'string' ? row.secret_enc : undefined;
+}
+
+/** A new signing secret; the one it replaces keeps signing beside it until `previousUntil`. */
+export async function replaceEncryptedSecret(trx: Knex.Transaction, id: string, secretEnc: string, previousUntil: number): Promise<void> {
+  const previous = await readEncryptedSecret(trx, id);
+  await trx('webhook_configs')
+    .where({ id })
+    .update({ secret_enc: secretEnc, previous_secret_enc: previous ?? null, previous_secret_until: previousUntil });
+}
+
+/** Configurations stored before secrets existed (migration 004) get theirs when the app opens the database. */
+export async function ensureWebhookSecrets(db: Knex): Promise<void> {
+  const missing: DbRow[] = await db('webhook_configs').whereNull('secret_enc').select('id');
+  for (const row of missing) {
+    await db('webhook_configs')
+      .where({ id: String(row.id) })
+      .whereNull('secret_enc')
+      .update({ secret_enc: newEncryptedSecret() });
+  }
 }

@@ -1,8 +1,6 @@
 import 'server-only';
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
-import type { Knex } from 'knex';
 import { signingSecret } from '@/lib/auth/signing-secret';
-import type { DbRow } from '@/lib/db/dialect';
 
 /**
  * Each configuration's signing secret (Standard Webhooks: `whsec_` + base64 of the key; 32 random
@@ -64,15 +62,4 @@ function decipher(stored: string): string {
 /** A new configuration's secret column. */
 export function newEncryptedSecret(): string {
   return encryptSecret(generateWebhookSecret());
-}
-
-/** Configurations stored before secrets existed (migration 004) get theirs when the app opens the database. */
-export async function ensureWebhookSecrets(db: Knex): Promise<void> {
-  const missing: DbRow[] = await db('webhook_configs').whereNull('secret_enc').select('id');
-  for (const row of missing) {
-    await db('webhook_configs')
-      .where({ id: String(row.id) })
-      .whereNull('secret_enc')
-      .update({ secret_enc: newEncryptedSecret() });
-  }
 }

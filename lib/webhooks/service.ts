@@ -16,7 +16,7 @@ import type {
 import { WEBHOOK_EVENT_FLAGS } from './contract';
 import {
   closeCircuit,
-  deleteWebhookRows,
+  deleteWebhookRow,
   findWebhook,
   insertWebhook,
   listWebhooks,
@@ -26,6 +26,7 @@ import {
 } from './repository';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
+import { deleteDeliveriesOf } from './delivery/store';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -220,7 +221,8 @@ export async function deleteWebhook(principal: Principal, id: string): Promise<v
   await db.transaction(async (trx) => {
     const current = await findWebhook(trx, id, { lock: true });
     if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
-    await deleteWebhookRows(trx, id);
+    await deleteDeliveriesOf(trx, id);
+    await deleteWebhookRow(trx, id);
     await recordAudit(trx, {
       principal,
       action: 'webhook.delete',

@@ -2,31 +2,24 @@ import { HydrationBoundary } from '@tanstack/react-query';
 import { PageHeader } from '@/components/ui/card';
 import { ReservationWorkspace } from '@/components/scheduling/reservation-workspace';
 import { requireCapability } from '@/lib/auth/console-session';
-import type { StaffPrincipal } from '@/lib/auth/principal';
 import { FREE_SLOTS_LIMIT, RECENT_RESERVATIONS_LIMIT, schedulingKeys } from '@/lib/client/query-keys';
 import { prefetchedState } from '@/lib/console/prefetch';
-import { getDb } from '@/lib/data';
 import { getT } from '@/lib/i18n/server';
 import { freeSlotQuerySchema } from '@/lib/scheduling/contract';
-import { listRecentReservations } from '@/lib/scheduling/recent-reservations-source';
-import { listFreeSlots } from '@/lib/scheduling/service';
+import { listFreeSlots, recentReservations } from '@/lib/scheduling/service';
 
 export async function generateMetadata() {
   return { title: (await getT())('scheduling.title') };
 }
 
-async function recentReservations(staff: StaffPrincipal) {
-  return listRecentReservations(await getDb(), staff, RECENT_RESERVATIONS_LIMIT, Date.now());
-}
-
 export default async function SchedulingPage() {
   const [t, staff] = await Promise.all([getT(), requireCapability('scheduling', '/scheduling')]);
-  // The free slots and recent reservations, as the workspace would ask the API for them. The exam
+  // The free slots and recent reservations, from the same loaders as the API's operations. The exam
   // listing stays with the browser: it is small and kept for minutes, and it is the one list whose
   // absence (a back-end without one answers 501) changes the form itself, which is decided there.
   const state = await prefetchedState([
     { queryKey: schedulingKeys.slots({}), load: () => listFreeSlots(freeSlotQuerySchema.parse({ limite: FREE_SLOTS_LIMIT }), staff) },
-    { queryKey: schedulingKeys.recent, load: () => recentReservations(staff) },
+    { queryKey: schedulingKeys.recent, load: () => recentReservations(staff, RECENT_RESERVATIONS_LIMIT) },
   ]);
   return (
     <>

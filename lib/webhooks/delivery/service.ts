@@ -1,13 +1,13 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
-import type { DbRow } from '@/lib/db/dialect';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
 import type { Delivery, DeliveryDetail, DeliveryStatus, PublishEvent, PublishedEvent } from '../delivery-contract';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
+import { readEncryptedSecret, replaceEncryptedSecret } from '../repository';
 import { getWebhook } from '../service';
 import { phaseOf, type CircuitState } from './circuit';
 import { eventType, messageBody } from './message';
@@ -144,9 +144,7 @@ export async function sendTestEvent(principal: Principal, configId: string): Pro
 
 export async function secretOf(principal: Principal, configId: string): Promise<{ segredo: string }> {
   await getWebhook(principal, configId);
-  const db = await getDb();
-  const rows: DbRow[] = await db('webhook_configs').where({ id: configId }).select('secret_enc');
-  return { segredo: decryptSecret(String(rows[0]?.secret_enc)) };
+  return { segredo: decryptSecret(String(await readEncryptedSecret(await getDb(), configId))) };
 }
 
 /** A new secret; the previous one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS. */
@@ -156,14 +154,7 @@ export async function rotateSecret(principal: Principal, configId: string): Prom
   const now = Date.now();
   const db = await getDb();
   await db.transaction(async (trx) => {
-    const rows: DbRow[] = await trx('webhook_configs').where({ id: configId }).select('secret_enc');
-    await trx('webhook_configs')
-      .where({ id: configId })
-      .update({
-        secret_enc: encryptSecret(segredo),
-        previous_secret_enc: rows[0]?.secret_enc ?? null,
-        previous_secret_until: now + env().WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
-      });
+    await replaceEncryptedSecret(trx, configId, encryptSecret(segredo), now + env().WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000);
     await recordAudit(trx, {
       principal,
       action: 'webhook.secret_rotate',

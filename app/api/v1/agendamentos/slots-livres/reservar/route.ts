@@ -1,9 +1,0 @@
-import { operations } from '@/lib/api/operations';
-import { reservationPost } from '@/lib/api/reservation-route';
-import { otherMethodsNotAllowed } from '@/lib/http/route';
-
-export const dynamic = 'force-dynamic';
-export const POST = reservationPost(operations.reserveOrReleaseSlot);
-
-// Every other method: 405 problem+json with Allow (lib/http/route.ts).
-export const { GET, HEAD, PUT, DELETE, PATCH } = otherMethodsNotAllowed(POST);

@@ -1,0 +1,89 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
+
+/**
+ * The one module that reads and writes `api_clients`: the admin screens (lib/api-clients/service.ts),
+ * the token endpoint's credential check and the revocation check on every embedded token
+ * (lib/auth) all go through it. Scopes come back as stored (a space-separated list).
+ */
+const TABLE = 'api_clients';
+
+export type ApiClientRow = {
+  clientId: string;
+  name: string;
+  usuarioId: string;
+  sistemaOrigem: number;
+  /** As stored; null for a client older than scopes (parseScopes gives it the defaults). */
+  scopes: string | null;
+  secretHash: string;
+  previousSecretHash: string | null;
+  previousSecretUntil: number | null;
+  createdAt: number;
+  revokedAt: number | null;
+  lastTokenAt: number | null;
+};
+
+type Db = Knex | Knex.Transaction;
+
+const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
+
+function fromRow(row: DbRow): ApiClientRow {
+  return {
+    clientId: String(row.client_id),
+    name: String(row.name),
+    usuarioId: String(row.usuario_id),
+    sistemaOrigem: toNumber(row.sistema_origem),
+    scopes: typeof row.scopes === 'string' ? row.scopes : null,
+    secretHash: String(row.secret_hash),
+    previousSecretHash: typeof row.previous_secret_hash === 'string' ? row.previous_secret_hash : null,
+    previousSecretUntil: optionalNumber(row.previous_secret_until),
+    createdAt: toNumber(row.created_at),
+    revokedAt: optionalNumber(row.revoked_at),
+    lastTokenAt: optionalNumber(row.last_token_at),
+  };
+}
+
+export async function findApiClient(db: Db, clientId: string): Promise<ApiClientRow | undefined> {
+  const row = (await db(TABLE).where({ client_id: clientId }).first()) as DbRow | undefined;
+  return row ? fromRow(row) : undefined;
+}
+
+export async function listApiClientRows(db: Db): Promise<ApiClientRow[]> {
+  return ((await db(TABLE).orderBy('client_id').select('*')) as DbRow[]).map(fromRow);
+}
+
+export type NewApiClient = Pick<ApiClientRow, 'clientId' | 'name' | 'usuarioId' | 'sistemaOrigem' | 'secretHash' | 'createdAt'> & {
+  scopes: string;
+};
+
+export async function insertApiClient(db: Db, client: NewApiClient): Promise<void> {
+  await db(TABLE).insert({
+    client_id: client.clientId,
+    secret_hash: client.secretHash,
+    name: client.name,
+    usuario_id: client.usuarioId,
+    sistema_origem: client.sistemaOrigem,
+    scopes: client.scopes,
+    created_at: client.createdAt,
+  });
+}
+
+/** A successful token request: when it happened, and the secret's hash again where its scheme was upgraded. */
+export async function recordTokenIssued(db: Db, clientId: string, at: number, rehash?: string): Promise<void> {
+  await db(TABLE)
+    .where({ client_id: clientId })
+    .update({ last_token_at: at, ...(rehash ? { secret_hash: rehash } : {}) });
+}
+
+/** A new secret; the previous one keeps working until `previousUntil`. */
+export async function replaceSecret(db: Db, clientId: string, secretHash: string, previousSecretHash: string, previousUntil: number) {
+  await db(TABLE)
+    .where({ client_id: clientId })
+    .update({ secret_hash: secretHash, previous_secret_hash: previousSecretHash, previous_secret_until: previousUntil });
+}
+
+/** Revokes a client once (a second revocation keeps the first one's time); its previous secret stops too. */
+export async function markRevoked(db: Db, clientId: string, at: number): Promise<void> {
+  await db(TABLE).where({ client_id: clientId }).whereNull('revoked_at').update({ revoked_at: at, previous_secret_hash: null });
+}

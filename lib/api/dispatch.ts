@@ -1,0 +1,122 @@
+import 'server-only';
+import { operations, type Operation, type OperationId } from '@/lib/api/operations';
+import { problems } from '@/lib/http/errors';
+import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/http/route';
+
+/**
+ * The API's one router: every request under /api, from Next's catch-all route
+ * (app/api/[[...path]]) and from the lean API path alike, is matched here against the operations'
+ * path templates (lib/api/operations.ts) and handed to the operation's handler, bound by the
+ * wrapper according to the operation (authenticated with its capability, or public). A path no
+ * operation has answers 404, a method its operations lack 405 with `Allow`, OPTIONS 204 with
+ * `Allow`, HEAD what GET answers without the body; all of them problem+json where they refuse.
+ */
+type Segment = { kind: 'static'; text: string } | { kind: 'param'; name: string };
+
+type PathRoute = {
+  template: string;
+  segments: Segment[];
+  handlers: Map<string, BoundHandler>;
+  /** Every method the path answers, for Allow: its operations', HEAD where GET is served, OPTIONS. */
+  allow: string;
+  refuseMethod: BoundHandler;
+};
+
+const NO_PARAMS: Record<string, string> = {};
+
+/** The operation's handler in the wrapper its operation calls for: authenticated with its capability, or public. */
+function bind(id: OperationId): BoundHandler {
+  const operation: Operation = operations[id];
+  // Each handler's type follows from its own operation (lib/api/operation.ts); here they are one of many.
+  const handler = operations[id].handler as never;
+  const { capability } = operation;
+  return capability ? apiRoute({ ...operation, capability }, handler) : publicRoute(operation, handler);
+}
+
+function parseTemplate(template: string): Segment[] {
+  return template
+    .split('/')
+    .filter(Boolean)
+    .map((text) => {
+      const param = /^\{(\w+)\}$/.exec(text);
+      return param ? { kind: 'param', name: param[1]! } : { kind: 'static', text };
+    });
+}
+
+/** Static segments before parameters, position by position, so `/x/novo` would win over `/x/{id}`. */
+function compareSpecificity(a: PathRoute, b: PathRoute): number {
+  for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
+    const difference = Number(a.segments[i]!.kind === 'param') - Number(b.segments[i]!.kind === 'param');
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+function compile(): PathRoute[] {
+  const handlersByTemplate = new Map<string, Map<string, BoundHandler>>();
+  for (const id of Object.keys(operations) as OperationId[]) {
+    const { path, method } = operations[id];
+    const served = handlersByTemplate.get(path) ?? new Map<string, BoundHandler>();
+    handlersByTemplate.set(path, served.set(method, bind(id)));
+  }
+  return [...handlersByTemplate]
+    .map(([template, served]) => {
+      // Allow in one order, whatever order the operations are declared in.
+      const methods = [...served.keys()].sort();
+      const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      const refuseMethod = refusedRoute(() => problems.methodNotAllowed(allow));
+      return { template, segments: parseTemplate(template), handlers: served, allow, refuseMethod };
+    })
+    .sort(compareSpecificity);
+}
+
+const routes = compile();
+const refuseUnknownPath = refusedRoute(() => problems.notFound('No API operation has this path.'));
+const refuseMalformedPath = refusedRoute(problems.malformedPath);
+
+/**
+ * The path template a request path matches, with its params percent-decoded (a segment is split
+ * on `/` before decoding, so an encoded `%2F` never crosses segments); undefined when none does.
+ * Throws URIError for a segment that does not decode.
+ */
+export function matchPath(pathname: string): { route: PathRoute; params: Record<string, string> } | undefined {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const matches = route.segments.every((segment, i) => {
+      if (segment.kind === 'static') return segment.text === parts[i];
+      params[segment.name] = parts[i]!;
+      return true;
+    });
+    if (matches) return { route, params };
+  }
+  return undefined;
+}
+
+/** A HEAD answer: GET's status and headers, no body. */
+function withoutBody(response: Response): Response {
+  void response.body?.cancel();
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Answers one API request: the operation's handler, or the router's own refusal. */
+export async function dispatch(request: Request): Promise<Response> {
+  let matched: ReturnType<typeof matchPath>;
+  try {
+    matched = matchPath(new URL(request.url).pathname);
+  } catch {
+    // A path with a %-escape that does not decode.
+    return refuseMalformedPath(request, NO_PARAMS);
+  }
+  if (!matched) return refuseUnknownPath(request, NO_PARAMS);
+  const { route, params } = matched;
+  const method = request.method;
+  const handler = route.handlers.get(method === 'HEAD' ? 'GET' : method);
+  if (handler) {
+    const response = await handler(request, params);
+    return method === 'HEAD' ? withoutBody(response) : response;
+  }
+  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: route.allow } });
+  return route.refuseMethod(request, NO_PARAMS);
+}

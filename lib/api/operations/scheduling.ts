@@ -1,0 +1,197 @@
+import 'server-only';
+import { ownerKey } from '@/lib/auth/principal';
+import { env } from '@/lib/config/env';
+import { problems } from '@/lib/http/errors';
+import { jsonResponse } from '@/lib/http/problem';
+import type { AuthenticatedHandler } from '@/lib/http/route';
+import { translator } from '@/lib/i18n';
+import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
+import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
+import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
+import { HoldQuotaExceeded } from '@/lib/scheduling/hold-quota';
+import { listFreeSlots, listProcedures, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
+import { ref } from '@/lib/openapi/components';
+import { problemSchema } from '@/lib/http/problem-schema';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@/lib/idempotency/key-syntax';
+import { bodyProblems, commonProblems, json, problem, queryParameters } from '@/lib/openapi/fragments';
+import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
+import {
+  freeSlotQuerySchema,
+  freeSlotSchema,
+  procedureSchema,
+  slotReservationResponseSchema,
+  slotReservationSchema,
+} from '@/lib/scheduling/contract';
+import { operation } from '../operation';
+
+/**
+ * The reservation POST (contract §4.2), served at the contract's endpoint and at the sample
+ * requests' path shape: two operations, one handler. Retries are safe with an `Idempotency-Key`,
+ * scoped to the caller (ownerKey); a key used on one path replays on the other, they are one
+ * operation. A key stays in flight as long as the configured back-end may take for one call.
+ */
+type ReservationPost = { method: 'POST'; path: string; body: typeof slotReservationSchema; capability: 'scheduling' };
+
+const reserveOrReleaseSlot: AuthenticatedHandler<ReservationPost> = async ({ request, principal, body, locale }) => {
+  const key = idempotencyKeyOf(request);
+  const reservation = await body();
+  const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
+  try {
+    const { answer, replayed } = await idempotent({ owner: ownerKey(principal), key, body: reservation, inFlightTimeoutMs }, () =>
+      reserveOrRelease(principal, reservation),
+    );
+    return jsonResponse(answer.body, {
+      status: answer.status,
+      headers: { ...answer.headers, ...(replayed ? { [REPLAYED_HEADER]: 'true' } : {}) },
+    });
+  } catch (error) {
+    // Nothing was reserved and the key was let go, so the same request may be sent again later.
+    if (error instanceof HoldQuotaExceeded) {
+      const detail = translator(locale)('scheduling.holdQuotaExceeded', { limit: error.limit });
+      throw problems.tooManyRequests(error.retryAfterSeconds ?? 60, detail);
+    }
+    throw error;
+  }
+};
+
+/** The reservation POST's documentation; both of its paths share it (one handler). */
+function reservationDoc(summary: string) {
+  const procedureAnswer = (description: string) => ({ description, content: json(ref(slotReservationResponseSchema)) });
+  return {
+    summary,
+    tags: ['Agendamentos'],
+    description:
+      'Reserves (ieOpcao R) or releases (ieOpcao CR) a free exam slot. tokenReservaCanc is required with CR (the TOKEN_RESERVA_P of the reservation) and refused with R; ieLado is required when the exam requires laterality. The HTTP status follows CODIGO_P (0, 1 → 200; 2, 4, 5 → 409; 3 → 404; 9 → 500), always with the four-field body. With an Idempotency-Key, a retry with the same body within 24 h answers the stored response again (Idempotency-Replayed: true) without reserving twice.',
+    parameters: [
+      {
+        name: IDEMPOTENCY_HEADER,
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: `^${IDEMPOTENCY_KEY_CHARACTERS}+$` },
+        description: 'Any unique value per logical request (a UUID is a good choice), scoped to your client.',
+      },
+    ],
+    requestBody: { required: true, content: json(ref(slotReservationSchema)) },
+    responses: {
+      '200': {
+        ...procedureAnswer('Reserved (CODIGO_P 0) or released (CODIGO_P 1).'),
+        headers: {
+          'Idempotency-Replayed': {
+            description: '`true` when this is the stored answer of an earlier request with the same key.',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
+      },
+      ...bodyProblems,
+      ...commonProblems,
+      '404': procedureAnswer('Slot not found (CODIGO_P 3).'),
+      '409': {
+        description:
+          'Slot unavailable, release not possible or exam already booked (CODIGO_P 2, 4, 5); or, as problem+json, a request with the same Idempotency-Key still in progress (retry after Retry-After seconds).',
+        content: { ...json(ref(slotReservationResponseSchema)), 'application/problem+json': { schema: ref(problemSchema) } },
+      },
+      '422': problem('The Idempotency-Key was already used with a different body.'),
+      '429': problem(
+        'The client already holds the most active reservations allowed (MAX_ACTIVE_HOLDS_PER_CLIENT); nothing was reserved. Retry-After says when the oldest hold lapses.',
+      ),
+      '500': {
+        description: 'Internal error of the back-end (CODIGO_P 9, generic message), or an unexpected error as problem+json.',
+        content: { ...json(ref(slotReservationResponseSchema)), 'application/problem+json': { schema: ref(problemSchema) } },
+      },
+    },
+  };
+}
+
+/** Free slots, the exams they can be reserved for, and their reservation or release. */
+export const schedulingOperations = {
+  /** Free slots, soonest first: `?de=&ate=` (ISO 8601 with offset), `?cdAgenda=`, `?limite=` (≤ 500). */
+  listFreeSlots: operation(
+    {
+      method: 'GET',
+      path: '/api/v1/agendamentos/slots-livres',
+      capability: 'scheduling',
+      query: freeSlotQuerySchema,
+      doc: {
+        summary: 'Free slots, soonest first',
+        tags: ['Agendamentos'],
+        parameters: queryParameters(freeSlotQuerySchema, {
+          de: 'From this instant (ISO 8601 with offset).',
+          ate: 'Until this instant (ISO 8601 with offset).',
+          cdAgenda: 'Only this agenda.',
+          limite: 'At most this many slots.',
+        }),
+        responses: {
+          '200': {
+            description: 'Free slots; NR_SEQ_AGENDA is the nrSeqAgenda to reserve.',
+            content: json({ type: 'array', items: ref(freeSlotSchema) }),
+          },
+          '400': problem('A filter is invalid.'),
+          ...commonProblems,
+        },
+      },
+    },
+    async ({ query, principal }) => jsonResponse(await listFreeSlots(query, principal)),
+  ),
+  /** The exams a slot can be reserved for (nrSeqProcInterno, name, usual duration, laterality). */
+  listProcedures: operation(
+    {
+      method: 'GET',
+      path: '/api/v1/agendamentos/procedimentos',
+      capability: 'scheduling',
+      doc: {
+        summary: 'Exams a slot can be reserved for',
+        tags: ['Agendamentos'],
+        description:
+          'NR_SEQ_PROC_INTERNO is the nrSeqProcInterno to send; NR_MIN_DURACAO the exam’s usual duration in minutes; IE_LADO_OBRIGATORIO = S means the reservation must carry ieLado. Answers 501 when the configured back-end (the hospital’s Oracle) has no exam listing.',
+        responses: {
+          '200': { description: 'Exams, by name.', content: json({ type: 'array', items: ref(procedureSchema) }) },
+          '501': problem('The configured scheduling back-end has no exam listing; send nrSeqProcInterno from the hospital system.'),
+          ...commonProblems,
+        },
+      },
+    },
+    async ({ principal }) => jsonResponse(await listProcedures(principal)),
+  ),
+  listRecentReservations: operation(
+    {
+      method: 'GET',
+      path: '/api/v1/agendamentos/reservas-recentes',
+      capability: 'scheduling',
+      query: recentReservationsQuerySchema,
+      doc: {
+        summary: 'Recent reservations made through the service, with their state',
+        tags: ['Agendamentos'],
+        description:
+          'From the reservation log, newest first: every successful reservation with its state (active, released, or expired once its hold lapsed) and when its hold expires. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
+        parameters: queryParameters(recentReservationsQuerySchema, { limite: 'At most this many reservations.' }),
+        responses: {
+          '200': { description: 'Reservations, newest first.', content: json({ type: 'array', items: ref(recentReservationSchema) }) },
+          '400': problem('A filter is invalid.'),
+          ...commonProblems,
+        },
+      },
+    },
+    async ({ query, principal }) => jsonResponse(await recentReservations(principal, query.limite)),
+  ),
+  reserveOrReleaseSlot: operation(
+    {
+      method: 'POST',
+      path: '/api/v1/agendamentos/slots-livres/reservar',
+      body: slotReservationSchema,
+      capability: 'scheduling',
+      doc: reservationDoc('Reserve or release a slot'),
+    },
+    (api) => reserveOrReleaseSlot(api),
+  ),
+  // The sample requests of §4.2 use this path shape; it behaves exactly like /slots-livres/reservar.
+  reserveOrReleaseSlotSamplePath: operation(
+    {
+      method: 'POST',
+      path: '/api/v1/agendamentos/exames/slots-livres/reservas',
+      body: slotReservationSchema,
+      capability: 'scheduling',
+      doc: reservationDoc('Reserve or release a slot (path of the contract’s sample requests; identical behaviour)'),
+    },
+    (api) => reserveOrReleaseSlot(api),
+  ),
+};

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knex, { type Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquirePooledConnection, discardPooledConnection, KNEX_SQLITE_BEGIN, releasePooledConnection } from './knex-internals';
+
+/**
+ * The contract between this app and the installed knex, beyond its documented API
+ * (knex-internals.ts): a knex upgrade that breaks one of these assumptions fails here, by name,
+ * instead of silently in group commit or the statement cache. A plain knex on a SQLite file, as the
+ * embedded default configures it (one pooled connection).
+ */
+type Connection = { prepare(sql: string): unknown; exec(sql: string): void };
+
+describe('what the app assumes of knex', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-knex-'));
+  let db: Knex;
+
+  beforeAll(() => {
+    db = knex({
+      client: 'better-sqlite3',
+      connection: { filename: path.join(dir, 'contract.sqlite') },
+      useNullAsDefault: true,
+      pool: { min: 1, max: 1 },
+    });
+  });
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hands out the very connection its queries run on, and takes it back', async () => {
+    const connection = await acquirePooledConnection<Connection>(db);
+    connection.exec('CREATE TEMP TABLE only_on_this_connection (n INTEGER)');
+    await releasePooledConnection(db, connection);
+    // Temporary tables belong to one connection: knex's query sees it, so knex used this one.
+    expect(await db('only_on_this_connection').count({ n: '*' })).toEqual([{ n: 0 }]);
+  });
+
+  it('runs every statement through the connection’s prepare, and begins a transaction with KNEX_SQLITE_BEGIN', async () => {
+    const connection = await acquirePooledConnection<Connection>(db);
+    const prepare = connection.prepare.bind(connection);
+    const seen: string[] = [];
+    connection.prepare = (sql: string) => {
+      seen.push(sql);
+      return prepare(sql);
+    };
+    await releasePooledConnection(db, connection);
+    try {
+      await db.transaction(async (trx) => {
+        await trx.raw('select 42 as answer');
+      });
+    } finally {
+      connection.prepare = prepare;
+    }
+    expect(seen[0]).toBe(KNEX_SQLITE_BEGIN);
+    expect(seen).toContain('select 42 as answer');
+  });
+
+  it('destroys a connection marked as discarded instead of handing it out again', async () => {
+    const connection = await acquirePooledConnection<Connection>(db);
+    discardPooledConnection(connection, new Error('left inside a transaction'));
+    await releasePooledConnection(db, connection);
+    const next = await acquirePooledConnection<Connection>(db);
+    await releasePooledConnection(db, next);
+    expect(next).not.toBe(connection);
+  });
+});

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import { auditEntrySchema } from '@/lib/audit/contract';
+import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
+import { problemSchema } from '@/lib/http/problem-schema';
+import { freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
+import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
+import { webhookCreateSchema, webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
+import {
+  deliveryCreatedSchema,
+  deliveryDetailSchema,
+  deliverySchema,
+  publishedEventSchema,
+  publishEventSchema,
+  recoveryResultSchema,
+  recoverySchema,
+  webhookSecretSchema,
+} from '@/lib/webhooks/delivery-contract';
+
+import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
+import {
+  changePasswordSchema,
+  passwordLinkSchema,
+  setPasswordSchema,
+  staffCreatedSchema,
+  staffCreateSchema,
+  staffUpdateSchema,
+  staffViewSchema,
+} from '@/lib/staff/contract';
+import { jsonSchema, type JsonSchema } from './jsonschema';
+
+/**
+ * The OpenAPI document's component schemas, each registered once, by name, with the zod schema the
+ * API validates or answers with and the side it describes (a request body is rendered as an input,
+ * what a caller may send; an answer as an output). Operations reference a component by its zod
+ * schema (`ref(webhookViewSchema)`), never by a name typed again, and the document lists exactly
+ * these (lib/openapi/document.ts).
+ */
+const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
+  WebhookUpdate: [webhookUpdateSchema, 'input'],
+  WebhookCreate: [webhookCreateSchema, 'input'],
+  ApiClient: [apiClientViewSchema, 'output'],
+  StaffUser: [staffViewSchema, 'output'],
+  StaffCreate: [staffCreateSchema, 'input'],
+  StaffCreated: [staffCreatedSchema, 'output'],
+  StaffUpdate: [staffUpdateSchema, 'input'],
+  PasswordLink: [passwordLinkSchema, 'output'],
+  SetPassword: [setPasswordSchema, 'input'],
+  ChangePassword: [changePasswordSchema, 'input'],
+  ApiClientCreate: [apiClientCreateSchema, 'input'],
+  ApiClientWithSecret: [apiClientWithSecretSchema, 'output'],
+  WebhookView: [webhookViewSchema, 'output'],
+  WebhookDetail: [webhookDetailSchema, 'output'],
+  PublishEvent: [publishEventSchema, 'input'],
+  PublishedEvent: [publishedEventSchema, 'output'],
+  Delivery: [deliverySchema, 'output'],
+  DeliveryDetail: [deliveryDetailSchema, 'output'],
+  DeliveryCreated: [deliveryCreatedSchema, 'output'],
+  Recovery: [recoverySchema, 'input'],
+  RecoveryResult: [recoveryResultSchema, 'output'],
+  WebhookSecret: [webhookSecretSchema, 'output'],
+  SlotReservationRequest: [slotReservationSchema, 'input'],
+  SlotReservationResponse: [slotReservationResponseSchema, 'output'],
+  FreeSlot: [freeSlotSchema, 'output'],
+  Procedure: [procedureSchema, 'output'],
+  RecentReservation: [recentReservationSchema, 'output'],
+  AuditEntry: [auditEntrySchema, 'output'],
+  Problem: [problemSchema, 'output'],
+  TokenRequest: [tokenRequestSchema, 'input'],
+  TokenResponse: [tokenResponseSchema, 'output'],
+  OAuthError: [oauthErrorSchema, 'output'],
+};
+
+const names = new Map<z.ZodType, string>(Object.entries(COMPONENTS).map(([name, [schema]]) => [schema, name]));
+
+/** A `$ref` to the component registered for this schema; a schema that is not one is a programming error. */
+export function ref(schema: z.ZodType): { $ref: string } {
+  const name = names.get(schema);
+  if (!name) throw new Error('ref: this schema is not a registered OpenAPI component (lib/openapi/components.ts)');
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+export function componentSchemas(): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(COMPONENTS).map(([name, [schema, io]]) => [name, jsonSchema(schema, io)]));
+}
