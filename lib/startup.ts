@@ -4,6 +4,7 @@ import { getDb } from '@/lib/data';
 import { signingSecret } from '@/lib/auth/signing-secret';
 import { startRetention } from '@/lib/data/retention';
 import { installShutdown } from '@/lib/shutdown';
+import { metrics } from '@/lib/observability/metrics';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 
 /**
@@ -28,6 +29,8 @@ async function start(): Promise<void> {
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.
     signingSecret();
     await getDb();
+    // Counting from the first request on, the console's included (scripts/server-entry.mjs).
+    metrics();
   } catch (error) {
     console.error(`Integration Console cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

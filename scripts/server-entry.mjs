@@ -20,6 +20,8 @@
 // 5. When `npm start` registered the lean API path (scripts/serve.mjs), Next's server sends the
 //    API paths to it instead of through Next's own request pipeline: one process, one port, the
 //    API at the lean path's speed. Without it (the container image) Next answers them itself.
+// 6. The console's requests (pages, assets, sign-in) are timed here for the metrics, where the
+//    status Next answered is known; the API's router times the API's itself, by operation.
 import http from 'node:http';
 
 process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
@@ -32,6 +34,7 @@ const UNREPRESENTABLE_METHODS = new Set(['TRACE']);
 const SMALL_JSON_PATHS = /^\/api\/v\d+\//;
 
 const API_ROUTE = Symbol.for('integration-console.api-route'); // scripts/serve.mjs
+const OBSERVE_REQUEST = Symbol.for('integration-console.observe-request'); // lib/observability/metrics.ts
 
 /** Next's request listener, with the API paths sent to the lean path first (5). Once: Next's server. */
 function withApiRoute(args) {
@@ -48,11 +51,22 @@ function withApiRoute(args) {
   return routed;
 }
 
+/** Times every request into the app's metrics (6), once they are loaded; before that, none are kept. */
+function timed(request, response) {
+  const started = performance.now();
+  const method = request.method;
+  const pathname = (request.url ?? '/').split('?')[0];
+  response.once('finish', () => {
+    globalThis[OBSERVE_REQUEST]?.(pathname, method, response.statusCode, (performance.now() - started) / 1000);
+  });
+}
+
 const createServer = http.createServer;
 http.createServer = function createServerWithEntryChecks(...args) {
   const server = createServer.apply(this, withApiRoute(args));
   servers.add(server);
-  server.prependListener('request', (request) => {
+  server.prependListener('request', (request, response) => {
+    timed(request, response);
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     delete request.headers[SENT_METHOD_HEADER];
     if (request.method !== 'GET' && SMALL_JSON_PATHS.test(request.url ?? '')) delete request.headers['accept-encoding'];

@@ -18,6 +18,12 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
+# A real Prometheus scrapes the service in e2e/api/prometheus.spec.ts (the spec starts its own).
+if ! command -v prometheus >/dev/null 2>&1 && [ ! -x /usr/bin/prometheus ]; then
+  echo "== installing Prometheus (Debian package)"
+  apt_install --no-install-recommends prometheus
+fi
+
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
   echo "== starting PostgreSQL"
   command -v pg_ctlcluster >/dev/null 2>&1 || apt_install postgresql

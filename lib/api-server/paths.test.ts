@@ -11,4 +11,9 @@ describe('which paths the lean API path serves', () => {
     expect(servedByApiServer('/api/authx')).toBe(true);
     expect(servedByApiServer('/webhooks')).toBe(false);
   });
+
+  it('and Prometheus’ /metrics, which the API’s router serves too', () => {
+    expect(servedByApiServer('/metrics')).toBe(true);
+    expect(servedByApiServer('/metrics/x')).toBe(false);
+  });
 });

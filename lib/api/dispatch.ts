@@ -2,9 +2,10 @@ import 'server-only';
 import { operations, type Operation, type OperationId } from '@/lib/api/operations';
 import { problems } from '@/lib/http/errors';
 import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/http/route';
+import { metrics } from '@/lib/observability/metrics';
 
 /**
- * The API's one router: every request under /api, from Next's catch-all route
+ * The API's one router: every request under /api (and /metrics), from Next's catch-all routes
  * (app/api/[[...path]]) and from the lean API path alike, is matched here against the operations'
  * path templates (lib/api/operations.ts) and handed to the operation's handler, bound by the
  * wrapper according to the operation (authenticated with its capability, or public). A path no
@@ -13,10 +14,13 @@ import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/ht
  */
 type Segment = { kind: 'static'; text: string } | { kind: 'param'; name: string };
 
+/** An operation's bound handler, with its id: the metrics' `operation` label. */
+type Served = { id: OperationId; handle: BoundHandler };
+
 type PathRoute = {
   template: string;
   segments: Segment[];
-  handlers: Map<string, BoundHandler>;
+  handlers: Map<string, Served>;
   /** Every method the path answers, for Allow: its operations', HEAD where GET is served, OPTIONS. */
   allow: string;
   refuseMethod: BoundHandler;
@@ -53,11 +57,11 @@ function compareSpecificity(a: PathRoute, b: PathRoute): number {
 }
 
 function compile(): PathRoute[] {
-  const handlersByTemplate = new Map<string, Map<string, BoundHandler>>();
+  const handlersByTemplate = new Map<string, Map<string, Served>>();
   for (const id of Object.keys(operations) as OperationId[]) {
     const { path, method } = operations[id];
-    const served = handlersByTemplate.get(path) ?? new Map<string, BoundHandler>();
-    handlersByTemplate.set(path, served.set(method, bind(id)));
+    const served = handlersByTemplate.get(path) ?? new Map<string, Served>();
+    handlersByTemplate.set(path, served.set(method, { id, handle: bind(id) }));
   }
   return [...handlersByTemplate]
     .map(([template, served]) => {
@@ -100,23 +104,36 @@ function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-/** Answers one API request: the operation's handler, or the router's own refusal. */
+/**
+ * Answers one API request: the operation's handler, or the router's own refusal. Every answer is
+ * timed into the metrics under its operation's id; the router's refusals under `unmatched`, so a
+ * scan of random paths adds no label values.
+ */
 export async function dispatch(request: Request): Promise<Response> {
+  const started = performance.now();
+  const { operation, response } = await answer(request);
+  const seconds = (performance.now() - started) / 1000;
+  metrics().httpDuration.observe({ operation, method: request.method, status: String(response.status) }, seconds);
+  return response;
+}
+
+async function answer(request: Request): Promise<{ operation: OperationId | 'unmatched'; response: Response }> {
   let matched: ReturnType<typeof matchPath>;
   try {
     matched = matchPath(new URL(request.url).pathname);
   } catch {
     // A path with a %-escape that does not decode.
-    return refuseMalformedPath(request, NO_PARAMS);
+    return { operation: 'unmatched', response: await refuseMalformedPath(request, NO_PARAMS) };
   }
-  if (!matched) return refuseUnknownPath(request, NO_PARAMS);
+  if (!matched) return { operation: 'unmatched', response: await refuseUnknownPath(request, NO_PARAMS) };
   const { route, params } = matched;
   const method = request.method;
-  const handler = route.handlers.get(method === 'HEAD' ? 'GET' : method);
-  if (handler) {
-    const response = await handler(request, params);
-    return method === 'HEAD' ? withoutBody(response) : response;
+  const served = route.handlers.get(method === 'HEAD' ? 'GET' : method);
+  if (served) {
+    const response = await served.handle(request, params);
+    return { operation: served.id, response: method === 'HEAD' ? withoutBody(response) : response };
   }
-  if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { Allow: route.allow } });
-  return route.refuseMethod(request, NO_PARAMS);
+  if (method === 'OPTIONS')
+    return { operation: 'unmatched', response: new Response(null, { status: 204, headers: { Allow: route.allow } }) };
+  return { operation: 'unmatched', response: await route.refuseMethod(request, NO_PARAMS) };
 }

@@ -5,6 +5,7 @@ export const generatedRoutes = {
   readiness: { method: 'GET', path: '/api/health/ready' },
   openApiDocument: { method: 'GET', path: '/api/openapi.json' },
   apiReference: { method: 'GET', path: '/api/docs' },
+  metrics: { method: 'GET', path: '/metrics' },
   listWebhookConfigurations: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook' },
   createWebhookConfiguration: { method: 'POST', path: '/api/v2/avaliacao-saude/configuracao-web-hook' },
   getWebhookConfiguration: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}' },

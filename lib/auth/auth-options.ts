@@ -8,6 +8,7 @@ import { log, redactError } from '@/lib/log';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { clientAddress } from '@/lib/http/client-address';
 import { countAttempt, settleSuccess, signInCounters } from './login-throttle';
+import { metrics } from '@/lib/observability/metrics';
 import { decoySecretHash, verifySecret } from './passwords';
 import { signingSecret } from './signing-secret';
 import { env } from '@/lib/config/env';
@@ -58,6 +59,7 @@ async function authorize(credentials: Record<string, string> | undefined, header
   const attempt = await countAttempt(counters);
   if (!attempt.allowed) {
     // The address only: an e-mail someone typed is personal data, and may be a mistyped password.
+    metrics().throttled.inc({ endpoint: 'sign_in' });
     log.warn('auth.sign_in_throttled', { address, retryAfterSeconds: attempt.retryAfterSeconds });
     throw new Error(SIGN_IN_LOCKED);
   }

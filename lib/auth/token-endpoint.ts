@@ -8,6 +8,7 @@ import { issueAccessToken } from './access-tokens';
 import { clientAddress } from '@/lib/http/client-address';
 import { log } from '@/lib/log';
 import { countAttempt, settleSuccess, tokenCounters } from './login-throttle';
+import { metrics } from '@/lib/observability/metrics';
 import type { OAuthError, TokenResponse } from './token-contract';
 
 /**
@@ -77,12 +78,16 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   const clientId = basic?.clientId ?? params.get('client_id');
   const clientSecret = basic?.clientSecret ?? params.get('client_secret');
   const challenge = basic ? { 'WWW-Authenticate': 'Basic realm="integration-api"' } : undefined;
-  if (!clientId || !clientSecret) return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
+  if (!clientId || !clientSecret) {
+    metrics().authRefusals.inc({ reason: 'invalid_client' });
+    return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
+  }
 
   const caller = { clientId: clientId.slice(0, 200), address: clientAddress(request.headers) };
   const counters = tokenCounters(caller.clientId, caller.address);
   const attempt = await countAttempt(counters);
   if (!attempt.allowed) {
+    metrics().throttled.inc({ endpoint: 'token' });
     log.warn('auth.token_throttled', { ...caller, retryAfterSeconds: attempt.retryAfterSeconds });
     return oauthError(429, 'invalid_client', 'Too many failed attempts; retry later.', {
       'Retry-After': String(attempt.retryAfterSeconds),
@@ -90,6 +95,7 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
   }
   const client = await authenticateApiClient(caller.clientId, clientSecret.slice(0, 500));
   if (!client) {
+    metrics().authRefusals.inc({ reason: 'invalid_client' });
     log.info('auth.token_refused', caller);
     return oauthError(401, 'invalid_client', 'Client authentication failed.', challenge);
   }

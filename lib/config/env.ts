@@ -35,6 +35,11 @@ const envSchema = z
     /** Connections each instance keeps to DATABASE_URL. */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     /** Secret for API tokens and staff sessions; generated and kept in DATA_DIR when unset. */
+    /**
+     * The Bearer token Prometheus scrapes GET /metrics with (issue 20); unset, /metrics answers 404
+     * (lib/observability/scrape.ts).
+     */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
     AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must have at least 32 characters').optional(),
     ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
     TOKEN_ISSUER: z.string().min(1).default('integration-console'),

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquirePooledConnection, discardPooledConnection, KNEX_SQLITE_BEGIN, releasePooledConnection } from './knex-internals';
+import { acquirePooledConnection, discardPooledConnection, KNEX_SQLITE_BEGIN, poolUsage, releasePooledConnection } from './knex-internals';
 
 /**
  * The contract between this app and the installed knex, beyond its documented API
@@ -65,5 +65,18 @@ describe('what the app assumes of knex', () => {
     const next = await acquirePooledConnection<Connection>(db);
     await releasePooledConnection(db, next);
     expect(next).not.toBe(connection);
+  });
+
+  it('reports its pool: a connection out is in use, and an acquisition beyond the pool waits', async () => {
+    await db.raw('select 1');
+    expect(poolUsage(db)).toEqual({ used: 0, free: 1, pending: 0 });
+    const connection = await acquirePooledConnection(db);
+    expect(poolUsage(db)).toEqual({ used: 1, free: 0, pending: 0 });
+    const waiting = db.raw('select 1').then(() => 'done'); // a knex query runs once something awaits it
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(poolUsage(db)).toMatchObject({ used: 1, pending: 1 });
+    await releasePooledConnection(db, connection);
+    expect(await waiting).toBe('done');
+    expect(poolUsage(db)).toEqual({ used: 0, free: 1, pending: 0 });
   });
 });

@@ -34,3 +34,14 @@ export function discardPooledConnection(connection: object, reason: unknown): vo
  * to begin IMMEDIATE instead.
  */
 export const KNEX_SQLITE_BEGIN = 'BEGIN;';
+
+/** knex's pool (tarn.js, `client.pool`), for the metrics' pool gauge: what is in use, idle and waiting. */
+type TarnPool = { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+
+export type PoolUsage = { used: number; free: number; pending: number };
+
+export function poolUsage(db: Knex): PoolUsage | undefined {
+  const pool = (db.client as { pool?: TarnPool }).pool;
+  if (!pool) return undefined; // destroyed
+  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() };
+}

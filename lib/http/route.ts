@@ -12,6 +12,7 @@ import { messagesFor } from '@/lib/i18n';
 import { Refusal } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { isDatabaseUnavailable, unavailabilityCode } from '@/lib/db/availability';
+import { metrics } from '@/lib/observability/metrics';
 import { readJsonBody } from './body';
 import { ApiError, problemOf, problems } from './errors';
 import { problemResponse } from './problem';
@@ -185,7 +186,10 @@ async function authenticate(request: Request): Promise<Principal> {
   if (authorization !== null) {
     const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
     const principal = match?.[1] ? await verifyAccessToken(match[1]) : undefined;
-    if (!principal) throw problems.invalidToken();
+    if (!principal) {
+      metrics().authRefusals.inc({ reason: 'invalid_token' });
+      throw problems.invalidToken();
+    }
     return principal;
   }
   const staff = await staffFromSession(request);

@@ -7,6 +7,7 @@ import type { Principal } from '@/lib/auth/principal';
 import { actorId, ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
 import { log, redactError } from '@/lib/log';
+import { metrics } from '@/lib/observability/metrics';
 import type { Executor } from '@/lib/db/precompiled';
 import {
   CODIGO_P_STATUS,
@@ -25,6 +26,7 @@ import {
   type BackendFailure,
   type ProcedureAnswer,
   type ProcedureCallContext,
+  type SchedulingBackend,
 } from './backend';
 import { schedulingBackend } from './backends';
 import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
@@ -78,14 +80,17 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
     assertHoldQuota(holds.count, context.holdLimit, now, holds.oldestExpiresAt);
   }
   let answer: ProcedureAnswer;
+  const started = performance.now();
   try {
     answer = await backend.reserveOrRelease(request, {
       ...context,
       recordOutcome: (trx, decided) => recordAnswer(trx, principal, request, decided),
     });
+    observeCall(backend.name, request.ieOpcao, started, answer.CODIGO_P);
   } catch (error) {
     // The caller's bad field or exhausted quota, not a failure: nothing was reserved, the route answers 4xx.
     if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;
+    observeCall(backend.name, request.ieOpcao, started, undefined);
     // The procedure may or may not have acted: operators need to see the attempt.
     await recordAudit(await getDb(), {
       principal,
@@ -113,6 +118,19 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
   const { status, body, failure } = outcomeOf({ ...answer, CODIGO_P: answer.CODIGO_P });
   const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
   return { status, body, headers };
+}
+
+/** The call's time and its CODIGO_P (or `error` when the back-end failed without one) in the metrics. */
+function observeCall(
+  backend: SchedulingBackend['name'],
+  ieOpcao: SlotReservationRequest['ieOpcao'],
+  started: number,
+  codigo: unknown,
+): void {
+  const m = metrics();
+  const answered = typeof codigo === 'string' && isCodigoP(codigo);
+  m.backendDuration.observe({ backend, outcome: answered ? 'answered' : 'failed' }, (performance.now() - started) / 1000);
+  m.reservations.inc({ ie_opcao: ieOpcao, codigo_p: answered ? codigo : 'error' });
 }
 
 /** The HTTP status and body of a back-end's answer; CODIGO_P 9 gets our own message, never the database's. */

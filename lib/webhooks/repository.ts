@@ -156,3 +156,16 @@ export async function ensureWebhookSecrets(db: Knex): Promise<void> {
       .update({ secret_enc: newEncryptedSecret() });
   }
 }
+
+export type ConfigurationStates = { active: number; circuitOpen: number; disabled: number };
+
+/** How many configurations deliver, wait behind an open circuit, or are switched off: for the metrics' gauge. */
+export async function countConfigurationStates(db: Knex, now: number): Promise<ConfigurationStates> {
+  const count = async (query: Knex.QueryBuilder) => toNumber(((await query.count({ n: '*' }).first()) as DbRow | undefined)?.n ?? 0);
+  const [all, disabled, circuitOpen] = await Promise.all([
+    count(db('webhook_configs')),
+    count(db('webhook_configs').where('enabled', false)),
+    count(db('webhook_configs').where('enabled', true).andWhere('circuit_open_until', '>', now)),
+  ]);
+  return { active: all - disabled - circuitOpen, circuitOpen, disabled };
+}

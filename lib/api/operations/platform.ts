@@ -4,6 +4,7 @@ import { handleTokenRequest } from '@/lib/auth/token-endpoint';
 import { readiness } from '@/lib/health/readiness';
 import { jsonResponse } from '@/lib/http/problem';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { scrape } from '@/lib/observability/scrape';
 import { ref } from '@/lib/openapi/components';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
 import { json, malformedRequest, problem } from '@/lib/openapi/fragments';
@@ -108,4 +109,6 @@ export const platformOperations = {
     });
   }),
   apiReference: operation({ method: 'GET', path: '/api/docs' }, () => reference()),
+  /** Prometheus metrics for operators, with METRICS_TOKEN (lib/observability/scrape.ts); like the documents, outside the API document. */
+  metrics: operation({ method: 'GET', path: '/metrics' }, (request) => scrape(request)),
 };

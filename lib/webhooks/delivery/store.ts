@@ -296,6 +296,20 @@ function waitingConfigs(db: Knex, now: number) {
   return db.from(configs.as('w')).whereNotNull('oldest').orderBy('oldest').orderBy('config_id').select('config_id');
 }
 
+export type Backlog = { due: number; oldestDueAt: number | null };
+
+/** Pending deliveries whose attempt is due, in flight or not, and the earliest due time among them: the metrics' backlog. */
+export async function backlog(db: Knex, now: number): Promise<Backlog> {
+  const row = (await db('webhook_deliveries')
+    .where('status', 'pendente')
+    .andWhere('next_attempt_at', '<=', now)
+    .count({ due: '*' })
+    .min({ oldest: 'next_attempt_at' })
+    .first()) as DbRow | undefined;
+  const oldest = row?.oldest;
+  return { due: toNumber(row?.due ?? 0), oldestDueAt: oldest === null || oldest === undefined ? null : toNumber(oldest) };
+}
+
 /** Pending deliveries whose time has come and that no live instance holds. */
 function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
   return trx('webhook_deliveries')

@@ -9,6 +9,7 @@ import { resolverFor } from './checked-lookup';
 import { messageBody } from './message';
 import { decide } from './retry-policy';
 import { send } from './send';
+import { recordAttemptMetrics } from './attempt-metrics';
 import { MAX_OPEN_MS, type CircuitSettings } from './circuit';
 import {
   claimAmong,
@@ -210,6 +211,7 @@ class DeliveryWorker {
         resolve: resolver(),
       },
     );
+    recordAttemptMetrics(result, context.event.createdAt);
     const attemptNo = context.delivery.attempts + 1;
     const decision = decide(result, attemptNo, context.config.failingSince, Date.now(), {
       scheduleSeconds: settings.WEBHOOK_RETRY_SCHEDULE,
