@@ -26,7 +26,7 @@ import { Form } from '@/components/ui/form';
  */
 const KEY = ['admin', 'api-clients'] as const;
 
-type FormValues = { clientId: string; name: string; usuarioId: string; sistemaOrigem: string; scopes: string[] };
+type FormValues = { clientId: string; nome: string; usuarioId: string; sistemaOrigem: string; escopos: string[] };
 
 function toBody(values: FormValues) {
   return { ...values, sistemaOrigem: values.sistemaOrigem.trim() === '' ? undefined : Number(values.sistemaOrigem) };
@@ -99,9 +99,9 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
             </Badge>
           ) : null}
         </p>
-        <p className="text-sm text-slate-700">{client.name}</p>
+        <p className="text-sm text-slate-700">{client.nome}</p>
         <p className="font-mono text-xs break-all text-slate-600">
-          {client.usuarioId} · {client.sistemaOrigem} · {client.scopes.join(' ')}
+          {client.usuarioId} · {client.sistemaOrigem} · {client.escopos.join(' ')}
         </p>
         <p className="text-xs text-slate-600">
           {client.ultimoTokenEm
@@ -140,7 +140,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
-    defaultValues: { clientId: '', name: '', usuarioId: '', sistemaOrigem: '', scopes: ['webhooks', 'scheduling'] },
+    defaultValues: { clientId: '', nome: '', usuarioId: '', sistemaOrigem: '', escopos: ['webhooks', 'scheduling'] },
     resolver: contractResolver(
       () => import('@/lib/api-clients/contract').then((contract) => contract.apiClientCreateSchema),
       messages,
@@ -164,7 +164,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
     onError: (error) => void showRefusedFields(error, setError),
   });
   const errors = formState.errors;
-  const text = (name: 'clientId' | 'name' | 'usuarioId' | 'sistemaOrigem') => (
+  const text = (name: 'clientId' | 'nome' | 'usuarioId' | 'sistemaOrigem') => (
     <Field id={`client-${name}`} label={name} mono error={errors[name]?.message}>
       <Input
         id={`client-${name}`}
@@ -183,21 +183,21 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
       <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           {text('clientId')}
-          {text('name')}
+          {text('nome')}
           {text('usuarioId')}
           {text('sistemaOrigem')}
         </div>
         <fieldset>
-          <legend className="font-mono text-sm text-slate-900">scopes</legend>
+          <legend className="font-mono text-sm text-slate-900">escopos</legend>
           <div className="mt-1 flex flex-wrap gap-4">
             {KNOWN_SCOPES.map((scope) => (
               <label key={scope} className="flex items-center gap-2 font-mono text-sm">
-                <input type="checkbox" value={scope} {...register('scopes')} />
+                <input type="checkbox" value={scope} {...register('escopos')} />
                 {scope}
               </label>
             ))}
           </div>
-          {errors.scopes ? <p className="mt-1 text-xs font-medium text-red-700">{errors.scopes.message}</p> : null}
+          {errors.escopos ? <p className="mt-1 text-xs font-medium text-red-700">{errors.escopos.message}</p> : null}
         </fieldset>
         {unexpected ? <ProblemMessage error={unexpected} /> : null}
         <div>

@@ -155,7 +155,7 @@ function OutcomeBody({ outcome, onPrepareRelease }: { outcome: ReservationOutcom
 function HoldExpiry({ token }: { token: string }) {
   const t = useT();
   const locale = useLocale();
-  const expiresAt = useRecentReservations().data?.find((reservation) => reservation.token === token)?.expiresAt;
+  const expiresAt = useRecentReservations().data?.find((reservation) => reservation.token === token)?.expiraEm;
   if (!expiresAt) return null;
   return (
     <p className="mt-3 text-sm text-slate-700" data-testid="outcome-hold-expires">

@@ -16,14 +16,14 @@ const STATE_TONE = { active: 'success', released: 'neutral', expired: 'warning' 
 function StateBadge({ reservation }: Pick<RowProps, 'reservation'>) {
   const t = useT();
   const locale = useLocale();
-  const { state, expiresAt } = reservation;
-  const lapse = state !== 'released' && expiresAt ? brasiliaDateTime(expiresAt, locale) : undefined;
+  const { estado, expiraEm } = reservation;
+  const lapse = estado !== 'released' && expiraEm ? brasiliaDateTime(expiraEm, locale) : undefined;
   return (
     <span className="inline-flex flex-col items-start gap-0.5">
-      <Badge tone={STATE_TONE[state]}>{t(`recent.state.${state}`)}</Badge>
+      <Badge tone={STATE_TONE[estado]}>{t(`recent.state.${estado}`)}</Badge>
       {lapse ? (
         <span className="text-xs whitespace-nowrap text-slate-600" data-testid="hold-expires">
-          {t(state === 'expired' ? 'recent.expiredAt' : 'recent.expiresAt', { time: lapse })}
+          {t(estado === 'expired' ? 'recent.expiredAt' : 'recent.expiresAt', { time: lapse })}
         </span>
       ) : null}
     </span>
@@ -32,7 +32,7 @@ function StateBadge({ reservation }: Pick<RowProps, 'reservation'>) {
 
 function ReleaseButton({ reservation, onRelease }: RowProps) {
   const t = useT();
-  if (reservation.state !== 'active') return null;
+  if (reservation.estado !== 'active') return null;
   return (
     <Button
       size="sm"
@@ -77,10 +77,10 @@ function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelea
         <tbody className="divide-y divide-slate-100">
           {items.map((reservation) => (
             <tr key={reservation.token} data-token={reservation.token}>
-              <td className="px-3 py-2 whitespace-nowrap">{brasiliaDateTime(reservation.at, locale, { seconds: true })}</td>
+              <td className="px-3 py-2 whitespace-nowrap">{brasiliaDateTime(reservation.em, locale, { seconds: true })}</td>
               <td className="px-3 py-2 font-mono">{reservation.nrSeqAgenda}</td>
-              <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.actorId}>
-                {reservation.actorId}
+              <td className="hidden max-w-[12rem] truncate px-3 py-2 md:table-cell" title={reservation.ator}>
+                {reservation.ator}
               </td>
               <td className="px-3 py-2 font-mono text-xs break-all">{reservation.token}</td>
               <td className="px-3 py-2">
@@ -112,7 +112,7 @@ function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelea
           <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
             <dt className="text-slate-600">{t('recent.column.when')}</dt>
             <dd>
-              {brasiliaDateTime(reservation.at, locale, { seconds: true })}{' '}
+              {brasiliaDateTime(reservation.em, locale, { seconds: true })}{' '}
               <span className="block text-xs text-slate-600">{t('time.brasilia')}</span>
             </dd>
             <dt className="font-mono text-slate-600">{t('recent.column.slot')}</dt>
@@ -120,7 +120,7 @@ function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelea
             <dt className="text-slate-600">{t('recent.column.token')}</dt>
             <dd className="font-mono text-xs break-all">{reservation.token}</dd>
             <dt className="text-slate-600">{t('recent.column.by')}</dt>
-            <dd className="break-all">{reservation.actorId}</dd>
+            <dd className="break-all">{reservation.ator}</dd>
           </dl>
         </li>
       ))}

@@ -77,7 +77,7 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
   const locale = useLocale();
   const queryClient = useQueryClient();
   const update = useMutation({
-    mutationFn: (change: { roles?: StaffRole[]; ativo?: boolean }) =>
+    mutationFn: (change: { perfis?: StaffRole[]; ativo?: boolean }) =>
       apiJson(locale, apiPath(routes.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
   });
@@ -87,7 +87,7 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
     onSuccess: (link) => onLink({ email: user.email, link }),
   });
   const toggleRole = (role: StaffRole) =>
-    update.mutate({ roles: user.roles.includes(role) ? user.roles.filter((r) => r !== role) : [...user.roles, role] });
+    update.mutate({ perfis: user.perfis.includes(role) ? user.perfis.filter((r) => r !== role) : [...user.perfis, role] });
   const error = update.error ?? reset.error;
   const fieldMessage = error instanceof ApiProblem ? error.problem.errors?.[0]?.message : undefined;
   return (
@@ -95,7 +95,7 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-slate-900">
-            {user.name}{' '}
+            {user.nome}{' '}
             {user.ativo ? null : (
               <Badge tone="danger" className="ml-1">
                 {t('staffAdmin.disabled')}
@@ -113,7 +113,7 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
           <legend className="sr-only">{t('staffAdmin.rolesOf', { email: user.email })}</legend>
           {STAFF_ROLES.map((role) => (
             <label key={role} className="flex items-center gap-1 text-sm">
-              <input type="checkbox" checked={user.roles.includes(role)} onChange={() => toggleRole(role)} disabled={update.isPending} />
+              <input type="checkbox" checked={user.perfis.includes(role)} onChange={() => toggleRole(role)} disabled={update.isPending} />
               {t(`role.${role}`)}
             </label>
           ))}
@@ -143,7 +143,7 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
   );
 }
 
-type FormValues = { email: string; name: string; roles: StaffRole[] };
+type FormValues = { email: string; nome: string; perfis: StaffRole[] };
 
 function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const t = useT();
@@ -151,7 +151,7 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
-    defaultValues: { email: '', name: '', roles: ['scheduling'] },
+    defaultValues: { email: '', nome: '', perfis: ['scheduling'] },
     resolver: contractResolver(() => import('@/lib/staff/contract').then((contract) => contract.staffCreateSchema), messages),
   });
   const { register, handleSubmit, formState, setError, reset } = form;
@@ -186,13 +186,13 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
               {...register('email')}
             />
           </Field>
-          <Field id="staff-name" label={t('staffAdmin.name')} error={errors.name?.message}>
+          <Field id="staff-name" label={t('staffAdmin.name')} error={errors.nome?.message}>
             <Input
               id="staff-name"
               autoComplete="off"
-              invalid={Boolean(errors.name)}
-              aria-describedby={describedBy('staff-name', { error: Boolean(errors.name) })}
-              {...register('name')}
+              invalid={Boolean(errors.nome)}
+              aria-describedby={describedBy('staff-name', { error: Boolean(errors.nome) })}
+              {...register('nome')}
             />
           </Field>
         </div>
@@ -201,12 +201,12 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
           <div className="mt-1 flex flex-wrap gap-4">
             {STAFF_ROLES.map((role) => (
               <label key={role} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" value={role} {...register('roles')} />
+                <input type="checkbox" value={role} {...register('perfis')} />
                 {t(`role.${role}`)}
               </label>
             ))}
           </div>
-          {errors.roles ? <p className="mt-1 text-xs font-medium text-red-700">{errors.roles.message}</p> : null}
+          {errors.perfis ? <p className="mt-1 text-xs font-medium text-red-700">{errors.perfis.message}</p> : null}
         </fieldset>
         {unexpected ? <ProblemMessage error={unexpected} /> : null}
         <div>

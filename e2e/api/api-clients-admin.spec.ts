@@ -17,10 +17,10 @@ async function token(request: APIRequestContext, clientId: string, clientSecret:
 
 const NEW_CLIENT = {
   clientId: 'e2e-novo-parceiro',
-  name: 'Novo Parceiro',
+  nome: 'Novo Parceiro',
   usuarioId: '77777777-7777-4777-8777-777777777777',
   sistemaOrigem: 12,
-  scopes: ['scheduling'],
+  escopos: ['scheduling'],
 };
 
 test('only staff admins manage API clients', async ({ request, baseURL }) => {
@@ -36,10 +36,10 @@ test('create (secret once), token with it, rotate with overlap, revoke: tokens s
   baseURL,
 }) => {
   const headers = await admin(baseURL);
-  const bad = await request.post(apiPath(routes.createApiClient), { headers, data: { clientId: 'X Y', scopes: [] } });
+  const bad = await request.post(apiPath(routes.createApiClient), { headers, data: { clientId: 'X Y', escopos: [] } });
   expect(bad.status()).toBe(400);
   const badFields = ((await bad.json()) as { errors: { field: string }[] }).errors.map((error) => error.field).sort();
-  expect(badFields).toEqual(['clientId', 'name', 'scopes', 'sistemaOrigem', 'usuarioId']);
+  expect(badFields).toEqual(['clientId', 'escopos', 'nome', 'sistemaOrigem', 'usuarioId']);
 
   const created = await request.post(apiPath(routes.createApiClient), { headers, data: NEW_CLIENT });
   expect(created.status()).toBe(201);

@@ -82,14 +82,14 @@ test.describe('GET /api/v1/auditoria', () => {
     const entries = await response.json();
     expect(entries).toEqual([
       expect.objectContaining({
-        actorKind: 'api-client',
-        actorId: TENANT_A.clientId,
-        action: 'slot.reserve',
-        target: `slot:${nrSeqAgenda}`,
-        outcome: 'CODIGO_P=0',
-        httpStatus: 200,
-        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        after: expect.objectContaining({ cdPessoaFisica: expect.stringMatching(/^•+777$/) }),
+        tipoAtor: 'api-client',
+        ator: TENANT_A.clientId,
+        acao: 'slot.reserve',
+        alvo: `slot:${nrSeqAgenda}`,
+        resultado: 'CODIGO_P=0',
+        statusHttp: 200,
+        em: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        depois: expect.objectContaining({ cdPessoaFisica: expect.stringMatching(/^•+777$/) }),
       }),
     ]);
     expect(JSON.stringify(entries)).not.toContain('914000777');

@@ -71,7 +71,7 @@ test('while the database restarts the API answers 503 with Retry-After, readines
     expect((await api.get(apiPath(routes.liveness))).status()).toBe(200);
     const ready = await api.get(apiPath(routes.readiness));
     expect(ready.status()).toBe(503);
-    expect(((await ready.json()) as { checks: { database: { ok: boolean } } }).checks.database.ok).toBe(false);
+    expect(((await ready.json()) as { verificacoes: { bancoDeDados: { ok: boolean } } }).verificacoes.bancoDeDados.ok).toBe(false);
 
     startPostgres();
     await expect.poll(async () => (await api.get(configPath, { headers: auth })).status(), { timeout: 20_000 }).toBe(200);

@@ -8,7 +8,7 @@ test('GET /api/health answers without authentication', async ({ request }) => {
   const response = await request.get('/api/health');
   expect(response.status()).toBe(200);
   expect(response.headers()['cache-control']).toBe('no-store');
-  expect(await response.json()).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number) });
+  expect(await response.json()).toEqual({ status: 'ok', tempoAtivoSegundos: expect.any(Number) });
 });
 
 test('GET /api/health/ready reports the database and the scheduling back-end with timings', async ({ request }) => {
@@ -16,9 +16,9 @@ test('GET /api/health/ready reports the database and the scheduling back-end wit
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual({
     status: 'ready',
-    checks: {
-      database: { ok: true, ms: expect.any(Number), dialect: process.env.E2E_RUN_DATABASE_URL ? 'postgres' : 'sqlite' },
-      scheduling: { ok: true, ms: expect.any(Number), backend: 'embedded' },
+    verificacoes: {
+      bancoDeDados: { ok: true, ms: expect.any(Number), dialeto: process.env.E2E_RUN_DATABASE_URL ? 'postgres' : 'sqlite' },
+      agendamento: { ok: true, ms: expect.any(Number), sistema: 'embedded' },
     },
   });
 });
@@ -49,7 +49,7 @@ test.describe('with back-ends that cannot be reached', () => {
     expect(response.status()).toBe(503);
     const body = await response.json();
     expect(body.status).toBe('not-ready');
-    expect(body.checks.scheduling).toEqual({ ok: false, ms: expect.any(Number), error: 'NJS-503', backend: 'oracle' });
+    expect(body.verificacoes.agendamento).toEqual({ ok: false, ms: expect.any(Number), erro: 'NJS-503', sistema: 'oracle' });
     expect(JSON.stringify(body)).not.toContain('segredo-de-teste');
   });
 

@@ -18,23 +18,23 @@ test('a client’s reservation released by a staff user shows as released in the
 
   const mine = async () =>
     (
-      (await (await request.get(RECENT, { headers: clientA })).json()) as { token: string; state: string; releasedAt: string | null }[]
+      (await (await request.get(RECENT, { headers: clientA })).json()) as { token: string; estado: string; liberadaEm: string | null }[]
     ).find((r) => r.token === token);
-  expect(await mine()).toMatchObject({ state: 'active', releasedAt: null });
+  expect(await mine()).toMatchObject({ estado: 'active', liberadaEm: null });
 
   // Staff release it from the console (session cookie, same origin).
   const staff = { Cookie: await staffSessionCookie(STAFF.scheduling.email), Origin: baseURL ?? '' };
   const released = await request.post(RESERVE_PATH, { headers: staff, data: { ...body, ieOpcao: 'CR', tokenReservaCanc: token } });
   expect((await released.json()).CODIGO_P).toBe('1');
 
-  expect(await mine()).toMatchObject({ state: 'released', releasedAt: expect.any(String) });
+  expect(await mine()).toMatchObject({ estado: 'released', liberadaEm: expect.any(String) });
   // Still scoped: another client does not see the reservation at all.
   const clientB = bearer(await tokenFor(request, TENANT_B));
   const theirs = (await (await request.get(RECENT, { headers: clientB })).json()) as { token: string }[];
   expect(theirs.some((r) => r.token === token)).toBe(false);
 });
 
-type Listed = { token: string; state: string; expiresAt: string | null; cdPessoaFisica: string | null };
+type Listed = { token: string; estado: string; expiraEm: string | null; cdPessoaFisica: string | null };
 const listedBy = async (request: APIRequestContext, headers: Record<string, string>) =>
   (await (await request.get(RECENT, { headers })).json()) as Listed[];
 
@@ -51,7 +51,7 @@ test('client A cannot release client B’s reservation with B’s token: 409 COD
   expect(await stolen.json()).toEqual(await wrongToken.json());
   expect((await stolen.json()).CODIGO_P).toBe('4');
 
-  expect((await listedBy(request, clientB)).find((r) => r.token === token)).toMatchObject({ state: 'active' });
+  expect((await listedBy(request, clientB)).find((r) => r.token === token)).toMatchObject({ estado: 'active' });
   expect((await listedBy(request, clientA)).some((r) => r.token === token)).toBe(false);
   const released = await request.post(RESERVE_PATH, { headers: clientB, data: { ...body, ieOpcao: 'CR', tokenReservaCanc: token } });
   expect((await released.json()).CODIGO_P).toBe('1');
@@ -63,8 +63,8 @@ test('a hold expires after RESERVATION_HOLD_MINUTES (30 by default): slot and ru
   const before = Date.now();
   const token: string = (await (await request.post(RESERVE_PATH, { headers: clientA, data: body })).json()).TOKEN_RESERVA_P;
   const held = (await listedBy(request, clientA)).find((r) => r.token === token);
-  expect(held).toMatchObject({ state: 'active', cdPessoaFisica: '•••004' });
-  const expiresAt = Date.parse(held?.expiresAt ?? '');
+  expect(held).toMatchObject({ estado: 'active', cdPessoaFisica: '•••004' });
+  const expiresAt = Date.parse(held?.expiraEm ?? '');
   expect(expiresAt - before).toBeGreaterThanOrEqual(30 * 60_000 - 1000);
   expect(expiresAt - before).toBeLessThanOrEqual(30 * 60_000 + 60_000);
   // Still held: the covered next slot is taken and the beneficiary has the exam booked (5).
@@ -72,7 +72,7 @@ test('a hold expires after RESERVATION_HOLD_MINUTES (30 by default): slot and ru
   expect((await (await request.post(RESERVE_PATH, { headers: clientA, data: next })).json()).CODIGO_P).toBe('2');
 
   await expireHold(token);
-  expect((await listedBy(request, clientA)).find((r) => r.token === token)).toMatchObject({ state: 'expired' });
+  expect((await listedBy(request, clientA)).find((r) => r.token === token)).toMatchObject({ estado: 'expired' });
   const release = await request.post(RESERVE_PATH, { headers: clientA, data: { ...body, ieOpcao: 'CR', tokenReservaCanc: token } });
   expect(release.status()).toBe(409);
   expect((await release.json()).CODIGO_P).toBe('4');

@@ -34,15 +34,15 @@ test('an admin creates a user; the one-time link sets a password that follows th
   const headers = await adminHeaders(baseURL);
   const created = await request.post(apiPath(routes.createStaff), {
     headers,
-    data: { email: 'Nova.Agenda@e2e.exemplo.com.br', name: 'Nina Agenda', roles: ['scheduling'] },
+    data: { email: 'Nova.Agenda@e2e.exemplo.com.br', nome: 'Nina Agenda', perfis: ['scheduling'] },
   });
   expect(created.status()).toBe(201);
   const body = (await created.json()) as { id: string; email: string; ativo: boolean; definicaoSenha: { link: string; expiraEm: string } };
-  expect(body).toMatchObject({ email: 'nova.agenda@e2e.exemplo.com.br', ativo: true });
+  expect(body).toMatchObject({ email: 'nova.agenda@e2e.exemplo.com.br', nome: 'Nina Agenda', perfis: ['scheduling'], ativo: true });
   expect(body.definicaoSenha.link).toMatch(/\/definir-senha\?token=[A-Za-z0-9_-]{43}$/);
   expect(Date.parse(body.definicaoSenha.expiraEm) - Date.now()).toBeGreaterThan(23 * 3_600_000);
   expect(
-    (await request.post(apiPath(routes.createStaff), { headers, data: { email: body.email, name: 'X', roles: ['scheduling'] } })).status(),
+    (await request.post(apiPath(routes.createStaff), { headers, data: { email: body.email, nome: 'X', perfis: ['scheduling'] } })).status(),
   ).toBe(409);
 
   // No password yet: nothing signs in.
@@ -79,7 +79,7 @@ test('disabling ends the user’s sessions and sign-ins; a reset link replaces t
   const created = (await (
     await request.post(apiPath(routes.createStaff), {
       headers,
-      data: { email: 'desativar@e2e.exemplo.com.br', name: 'Dora', roles: ['webhooks'] },
+      data: { email: 'desativar@e2e.exemplo.com.br', nome: 'Dora', perfis: ['webhooks'] },
     })
   ).json()) as { id: string; email: string; definicaoSenha: { link: string } };
   const reset = (await (await request.post(apiPath(routes.resetStaffPassword, { id: created.id }), { headers })).json()) as {
@@ -106,9 +106,9 @@ test('disabling ends the user’s sessions and sign-ins; a reset link replaces t
   const me = ((await (await request.get(apiPath(routes.listStaff), { headers })).json()) as { id: string; email: string }[]).find(
     (user) => user.email === STAFF.admin.email,
   )!;
-  const demote = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { roles: ['webhooks'] } });
+  const demote = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { perfis: ['webhooks'] } });
   expect(((await demote.json()) as { errors: { field: string; pointer: string; code: string }[] }).errors).toEqual([
-    expect.objectContaining({ field: 'roles', pointer: '#/roles', code: 'ownAdminRole' }),
+    expect.objectContaining({ field: 'perfis', pointer: '#/perfis', code: 'ownAdminRole' }),
   ]);
   const self = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { ativo: false } });
   expect(((await self.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('disableSelf');
@@ -139,7 +139,7 @@ test('every staff user changes their own password, knowing the current one', asy
   const created = (await (
     await request.post(apiPath(routes.createStaff), {
       headers,
-      data: { email: 'trocar@e2e.exemplo.com.br', name: 'Téo', roles: ['scheduling'] },
+      data: { email: 'trocar@e2e.exemplo.com.br', nome: 'Téo', perfis: ['scheduling'] },
     })
   ).json()) as { email: string; definicaoSenha: { link: string } };
   await request.post(apiPath(routes.setPasswordWithLink), {

@@ -44,7 +44,7 @@ const linkIn = (text: string) => /https?:\/\/\S+\/definir-senha\?token=[A-Za-z0-
 
 test('a new account gets its link by e-mail, not in the answer, and the link sets a password that signs in', async ({ playwright }) => {
   const email = 'correio.novo@e2e.exemplo.com.br';
-  const created = await admin.post(apiPath(routes.createStaff), { data: { email, name: 'Caio Correio', roles: ['scheduling'] } });
+  const created = await admin.post(apiPath(routes.createStaff), { data: { email, nome: 'Caio Correio', perfis: ['scheduling'] } });
   expect(created.status()).toBe(201);
   const body = (await created.json()) as { definicaoSenha: Record<string, unknown> };
   expect(body.definicaoSenha).toEqual({ entrega: 'email', expiraEm: expect.any(String) });
@@ -76,7 +76,7 @@ test('a new account gets its link by e-mail, not in the answer, and the link set
 test('a reset e-mails a new link, and the earlier one stops working', async () => {
   const email = 'correio.reset@e2e.exemplo.com.br';
   const created = (await (
-    await admin.post(apiPath(routes.createStaff), { data: { email, name: 'Rita Reset', roles: ['webhooks'] } })
+    await admin.post(apiPath(routes.createStaff), { data: { email, nome: 'Rita Reset', perfis: ['webhooks'] } })
   ).json()) as { id: string };
   const first = linkIn((await mail.waitFor(email)).text)!;
   const reset = await admin.post(apiPath(routes.resetStaffPassword, { id: created.id }));
@@ -100,7 +100,7 @@ test('a reset e-mails a new link, and the earlier one stops working', async () =
 test('when the mail server is unreachable the account is still created and the admin gets the link to hand over', async () => {
   await mail.stop();
   const email = 'correio.falhou@e2e.exemplo.com.br';
-  const created = await admin.post(apiPath(routes.createStaff), { data: { email, name: 'Fábio Falha', roles: ['scheduling'] } });
+  const created = await admin.post(apiPath(routes.createStaff), { data: { email, nome: 'Fábio Falha', perfis: ['scheduling'] } });
   expect(created.status()).toBe(201);
   const body = (await created.json()) as { definicaoSenha: { entrega: string; link: string; emailFalhou: boolean } };
   expect(body.definicaoSenha.entrega).toBe('manual');

@@ -68,7 +68,7 @@ function platformToken(claims: { client_id: string; usuarioId: string }) {
 
 const url = (path: string) => server.url + path;
 const listed = async (request: APIRequestContext, headers: Record<string, string>) =>
-  (await (await request.get(url(RECENT), { headers })).json()) as { token: string; state: string }[];
+  (await (await request.get(url(RECENT), { headers })).json()) as { token: string; estado: string }[];
 
 test('a platform token with an embedded client’s client_id neither sees nor releases that client’s reservations', async ({ request }) => {
   const tokenAnswer = await request.post(url('/api/v1/auth/token'), {
@@ -93,7 +93,7 @@ test('a platform token with an embedded client’s client_id neither sees nor re
   expect((await stolen.json()).CODIGO_P).toBe('4');
 
   // The owner still holds it, and can release it.
-  expect((await listed(request, clientA)).find((r) => r.token === token)).toMatchObject({ state: 'active' });
+  expect((await listed(request, clientA)).find((r) => r.token === token)).toMatchObject({ estado: 'active' });
   const released = await request.post(url(RESERVE_PATH), { headers: clientA, data: { ...body, ieOpcao: 'CR', tokenReservaCanc: token } });
   expect((await released.json()).CODIGO_P).toBe('1');
 });

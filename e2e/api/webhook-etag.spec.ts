@@ -104,8 +104,8 @@ test('refused changes are audited too: a stale If-Match and a private target, wi
     ['rejected', 400],
   ]);
   expect(added[1]!.after).toEqual({
-    problem: expect.stringContaining('validation'),
-    errors: [{ field: 'url', code: 'urlPrivateTarget' }],
+    problema: expect.stringContaining('validation'),
+    erros: [{ campo: 'url', codigo: 'urlPrivateTarget' }],
   });
   expect(added[1]!.after_json).not.toContain('senha-secreta');
 });

@@ -12,7 +12,7 @@ test('create an API client, get a token with its secret, rotate and revoke it', 
   await expectNoSeriousA11yViolations(page);
 
   await page.getByLabel('clientId').fill('e2e-parceiro-console');
-  await page.getByLabel('name').fill('Parceiro do Console');
+  await page.getByLabel('nome').fill('Parceiro do Console');
   await page.getByLabel('usuarioId').fill('88888888-8888-4888-8888-888888888888');
   await page.getByLabel('sistemaOrigem').fill('8');
   await page.getByRole('button', { name: 'Criar cliente' }).click();

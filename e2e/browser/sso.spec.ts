@@ -61,7 +61,7 @@ async function staffListAsAdmin(requests: APIRequest) {
   const admin = await requests.newContext({ baseURL: server.url });
   try {
     expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
-    return (await (await admin.get(apiPath(routes.listStaff))).json()) as { email: string; roles: string[]; sso: boolean }[];
+    return (await (await admin.get(apiPath(routes.listStaff))).json()) as { email: string; perfis: string[]; sso: boolean }[];
   } finally {
     await admin.dispose();
   }
@@ -90,7 +90,7 @@ test('a scheduler signs in through the identity provider with PKCE and gets the 
 
   // An admin sees the account the sign-in made, marked SSO, with the mapped role.
   const staff = await staffListAsAdmin(playwright.request);
-  expect(staff.find((user) => user.email === OIDC_USERS.scheduler.email)).toMatchObject({ roles: ['scheduling'], sso: true });
+  expect(staff.find((user) => user.email === OIDC_USERS.scheduler.email)).toMatchObject({ perfis: ['scheduling'], sso: true });
 });
 
 test('a user whose groups map to no console role is refused with a clear message and gets no session', async ({ page, playwright }) => {

@@ -13,7 +13,7 @@ export const apiClientCreateSchema = z.strictObject({
     .max(100)
     .refine((value) => /^[a-z0-9][a-z0-9._-]*$/.test(value), { params: { key: 'clientIdFormat' } })
     .meta({ description: 'Lowercase letters, digits, dot, dash and underscore; chosen once.' }),
-  name: z
+  nome: z
     .string()
     .trim()
     .min(1)
@@ -22,19 +22,19 @@ export const apiClientCreateSchema = z.strictObject({
     .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters),
   usuarioId: z.guid().transform((value) => value.toLowerCase()),
   sistemaOrigem: z.number().int(),
-  scopes: z
+  escopos: z
     .array(z.enum(KNOWN_SCOPES as [string, ...string[]]))
     .min(1)
-    .transform((scopes) => [...new Set(scopes)]),
+    .transform((escopos) => [...new Set(escopos)]),
 });
 export type ApiClientCreate = z.infer<typeof apiClientCreateSchema>;
 
 export const apiClientViewSchema = z.object({
   clientId: z.string(),
-  name: z.string(),
+  nome: z.string(),
   usuarioId: z.string(),
   sistemaOrigem: z.number().int(),
-  scopes: z.array(z.string()),
+  escopos: z.array(z.string()),
   criadoEm: z.string(),
   revogadoEm: z.string().nullable(),
   ultimoTokenEm: z.string().nullable().meta({ description: 'When the client last obtained a token.' }),

@@ -21,10 +21,10 @@ const iso = (at: number | null) => (at === null ? null : new Date(at).toISOStrin
 function viewOf(row: Omit<ApiClientRow, 'secretHash' | 'previousSecretHash' | 'previousSecretUntil'>): ApiClientView {
   return {
     clientId: row.clientId,
-    name: row.name,
+    nome: row.name,
     usuarioId: row.usuarioId,
     sistemaOrigem: row.sistemaOrigem,
-    scopes: [...parseScopes(row.scopes)],
+    escopos: [...parseScopes(row.scopes)],
     criadoEm: iso(row.createdAt)!,
     revogadoEm: iso(row.revokedAt),
     ultimoTokenEm: iso(row.lastTokenAt),
@@ -47,10 +47,10 @@ export async function createApiClient(principal: Principal, input: ApiClientCrea
   const client = {
     clientId: input.clientId,
     secretHash: hashClientSecret(clientSecret),
-    name: input.name,
+    name: input.nome,
     usuarioId: input.usuarioId,
     sistemaOrigem: input.sistemaOrigem,
-    scopes: input.scopes.join(' '),
+    scopes: input.escopos.join(' '),
     createdAt: now,
   };
   const db = await getDb();

@@ -90,19 +90,19 @@ export async function listAudit(
   const rows = (await query) as DbRow[];
   return rows.map((row) => ({
     id: String(row.id),
-    at: new Date(toNumber(row.at_ms)).toISOString(),
-    actorKind: row.actor_kind as AuditEntry['actorKind'],
-    actorId: String(row.actor_id),
-    action: row.action as AuditAction,
-    target: String(row.target),
-    outcome: String(row.outcome),
-    httpStatus: row.http_status === null || row.http_status === undefined ? null : toNumber(row.http_status),
-    before: parseJsonColumn(row.before_json),
-    after: parseJsonColumn(row.after_json),
+    em: new Date(toNumber(row.at_ms)).toISOString(),
+    tipoAtor: row.actor_kind as AuditEntry['tipoAtor'],
+    ator: String(row.actor_id),
+    acao: row.action as AuditAction,
+    alvo: String(row.target),
+    resultado: String(row.outcome),
+    statusHttp: row.http_status === null || row.http_status === undefined ? null : toNumber(row.http_status),
+    antes: parseJsonColumn(row.before_json),
+    depois: parseJsonColumn(row.after_json),
   }));
 }
 
 /** JSON is stored as text; empty means "no value". */
-function parseJsonColumn(value: unknown): AuditEntry['before'] {
-  return typeof value === 'string' && value ? (JSON.parse(value) as AuditEntry['before']) : null;
+function parseJsonColumn(value: unknown): AuditEntry['antes'] {
+  return typeof value === 'string' && value ? (JSON.parse(value) as AuditEntry['antes']) : null;
 }

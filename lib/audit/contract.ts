@@ -38,15 +38,16 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 export const auditEntrySchema = z.object({
   id: z.string(),
-  at: z.string().meta({ format: 'date-time' }),
-  actorKind: z.enum(['api-client', 'staff']),
-  actorId: z.string(),
-  action: z.enum(AUDIT_ACTIONS),
-  target: z.string(),
-  outcome: z.string(),
-  httpStatus: z.number().int().nullable(),
-  before: z.unknown().meta({ description: 'Values before the change, header values and patient identifiers masked.' }),
-  after: z.unknown().meta({ description: 'Values after the change (or the refused rule codes), masked the same way.' }),
+  em: z.string().meta({ format: 'date-time' }),
+  tipoAtor: z.enum(['api-client', 'staff']),
+  /** API client id or staff e-mail: what `?ator=` filters on. */
+  ator: z.string(),
+  acao: z.enum(AUDIT_ACTIONS),
+  alvo: z.string(),
+  resultado: z.string(),
+  statusHttp: z.number().int().nullable(),
+  antes: z.unknown().meta({ description: 'Values before the change, header values and patient identifiers masked.' }),
+  depois: z.unknown().meta({ description: 'Values after the change (or the refused rule codes), masked the same way.' }),
 });
 
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -103,7 +103,13 @@ async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>
   await db.transaction(async (trx) => {
     if (!row) {
       await insertStaff(trx, { id, email, name, roles: roles.join(','), createdAt: Date.now(), ssoSubject: subject });
-      await recordAudit(trx, { principal, action: 'staff.sso_create', target: `staff:${email}`, outcome: 'created', after: { roles } });
+      await recordAudit(trx, {
+        principal,
+        action: 'staff.sso_create',
+        target: `staff:${email}`,
+        outcome: 'created',
+        after: { perfis: roles },
+      });
       return;
     }
     const before = parseRoles(row.roles);
@@ -117,8 +123,8 @@ async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>
         action: 'staff.sso_roles',
         target: `staff:${email}`,
         outcome: row.ssoSubject ? 'updated' : 'linked',
-        before: { roles: before },
-        after: { roles },
+        before: { perfis: before },
+        after: { perfis: roles },
       });
     }
   });

@@ -22,9 +22,9 @@ describe('readiness', () => {
     configure({ DATABASE_URL: undefined });
     expect(await readiness()).toEqual({
       ready: true,
-      checks: {
-        database: { ok: true, ms: expect.any(Number), dialect: 'sqlite' },
-        scheduling: { ok: true, ms: expect.any(Number), backend: 'embedded' },
+      verificacoes: {
+        bancoDeDados: { ok: true, ms: expect.any(Number), dialeto: 'sqlite' },
+        agendamento: { ok: true, ms: expect.any(Number), sistema: 'embedded' },
       },
     });
   });
@@ -33,7 +33,7 @@ describe('readiness', () => {
     configure({ DATABASE_URL: 'postgres://postgres:segredo@127.0.0.1:3594/nada' });
     const result = await readiness();
     expect(result.ready).toBe(false);
-    expect(result.checks.database).toEqual({ ok: false, ms: expect.any(Number), error: 'ECONNREFUSED' });
+    expect(result.verificacoes.bancoDeDados).toEqual({ ok: false, ms: expect.any(Number), erro: 'ECONNREFUSED' });
     expect(JSON.stringify(result)).not.toContain('segredo');
   });
 });

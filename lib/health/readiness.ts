@@ -12,12 +12,13 @@ import { isShuttingDown } from '@/lib/shutdown';
  */
 export const CHECK_TIMEOUT_MS = 5_000;
 
-export type CheckResult = { ok: boolean; ms: number; error?: string };
+export type CheckResult = { ok: boolean; ms: number; erro?: string };
 export type Readiness = {
   ready: boolean;
   /** Set while the process drains for a deploy: not ready, whatever the checks say. */
   stopping?: true;
-  checks: { database: CheckResult & { dialect?: string }; scheduling: CheckResult & { backend?: string } };
+  /** As the readiness endpoint answers them: the app database and the scheduling back-end (its `sistema`). */
+  verificacoes: { bancoDeDados: CheckResult & { dialeto?: string }; agendamento: CheckResult & { sistema?: string } };
 };
 
 export async function readiness(): Promise<Readiness> {
@@ -39,7 +40,7 @@ export async function readiness(): Promise<Readiness> {
   return {
     ready: database.ok && scheduling.ok && !stopping,
     ...(stopping ? { stopping } : {}),
-    checks: { database: { ...database, dialect }, scheduling: { ...scheduling, backend } },
+    verificacoes: { bancoDeDados: { ...database, dialeto: dialect }, agendamento: { ...scheduling, sistema: backend } },
   };
 }
 
@@ -53,7 +54,7 @@ async function timed(check: () => Promise<void>): Promise<CheckResult> {
     await Promise.race([check(), timeout]);
     return { ok: true, ms: elapsed(started) };
   } catch (error) {
-    return { ok: false, ms: elapsed(started), error: failureCode(error) };
+    return { ok: false, ms: elapsed(started), erro: failureCode(error) };
   } finally {
     clearTimeout(timer);
   }

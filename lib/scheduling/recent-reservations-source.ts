@@ -105,11 +105,11 @@ function toRecentReservation(row: DbRow, now: number): RecentReservation {
   const expiresAt = numberOrNull(row.expires_at);
   return {
     token: String(row.token),
-    at: iso(row.created_at) ?? '',
-    actorId: String(row.actor_id),
-    state: reservationState(row.state === 'released' ? 'released' : 'active', expiresAt, now),
-    releasedAt: iso(row.released_at),
-    expiresAt: iso(expiresAt),
+    em: iso(row.created_at) ?? '',
+    ator: String(row.actor_id),
+    estado: reservationState(row.state === 'released' ? 'released' : 'active', expiresAt, now),
+    liberadaEm: iso(row.released_at),
+    expiraEm: iso(expiresAt),
     nrSeqAgenda: toNumber(row.nr_seq_agenda),
     nrSeqProcInterno: numberOrNull(row.nr_seq_proc_interno),
     nrMinDuracao: numberOrNull(row.nr_min_duracao),

@@ -4,11 +4,11 @@ import { EMPTY_RESERVATION_FORM, releaseOf, releaseOfRecent, toReservationBody }
 
 const listed: RecentReservation = {
   token: 'T5',
-  at: '2026-11-22T15:00:00.000Z',
-  actorId: 'agenda@exemplo.com.br',
-  state: 'active',
-  releasedAt: null,
-  expiresAt: null,
+  em: '2026-11-22T15:00:00.000Z',
+  ator: 'agenda@exemplo.com.br',
+  estado: 'active',
+  liberadaEm: null,
+  expiraEm: null,
   nrSeqAgenda: 5,
   nrSeqProcInterno: 70001,
   nrMinDuracao: 30,

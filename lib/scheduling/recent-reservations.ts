@@ -3,19 +3,20 @@ import { z } from 'zod';
 /**
  * Recent reservations as the read model (table `reservation_log`) keeps them: every successful
  * reserve (CODIGO_P 0) with its owner, marked released when its release succeeded (CODIGO_P 1),
- * and expired once a hold the back-end lets lapse is past its `expiresAt`. Patient identifiers are
+ * and expired once a hold the back-end lets lapse is past its `expiraEm`. Patient identifiers are
  * stored masked, so a release prepared from here asks the operator to type them again.
  */
 export const RESERVATION_STATES = ['active', 'released', 'expired'] as const;
 
 export const recentReservationSchema = z.object({
   token: z.string(),
-  at: z.string().meta({ format: 'date-time' }),
-  actorId: z.string(),
-  state: z.enum(RESERVATION_STATES),
-  releasedAt: z.string().nullable(),
+  em: z.string().meta({ format: 'date-time' }),
+  /** API client id or staff e-mail of who reserved it. */
+  ator: z.string(),
+  estado: z.enum(RESERVATION_STATES),
+  liberadaEm: z.string().nullable(),
   /** When an unreleased hold frees its slot; null when the back-end holds it until released. */
-  expiresAt: z.string().meta({ format: 'date-time' }).nullable(),
+  expiraEm: z.string().meta({ format: 'date-time' }).nullable(),
   nrSeqAgenda: z.number(),
   nrSeqProcInterno: z.number().nullable(),
   nrMinDuracao: z.number().nullable(),
@@ -30,7 +31,7 @@ export const recentReservationSchema = z.object({
 });
 
 export type RecentReservation = z.infer<typeof recentReservationSchema>;
-export type ReservationState = RecentReservation['state'];
+export type ReservationState = RecentReservation['estado'];
 
 export const recentReservationsQuerySchema = z.strictObject({
   limite: z.coerce.number().int().min(1).max(200).default(25),

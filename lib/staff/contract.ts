@@ -3,7 +3,7 @@ import { STAFF_ROLES } from '@/lib/auth/roles';
 import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noInvisibleCharacters } from '@/lib/validation/text';
 
 /** Staff accounts as admins manage them (issue 11 §1). No server imports: the console's forms use these. */
-const roles = z
+const perfis = z
   .array(z.enum(STAFF_ROLES))
   .min(1)
   .transform((list) => [...new Set(list)]);
@@ -13,29 +13,29 @@ export const staffCreateSchema = z.strictObject({
     .email()
     .max(254)
     .transform((value) => value.toLowerCase()),
-  name: z
+  nome: z
     .string()
     .trim()
     .min(1)
     .max(200)
     .refine((value) => !hasControlCharacters(value), noControlCharacters)
     .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters),
-  roles,
+  perfis,
 });
 export type StaffCreate = z.infer<typeof staffCreateSchema>;
 
 export const staffUpdateSchema = z.strictObject({
-  roles: roles.optional(),
+  perfis: perfis.optional(),
   ativo: z.boolean().optional().meta({ description: 'false disables the account: its sessions end at their next request.' }),
 });
 
 export const staffViewSchema = z.object({
   id: z.string(),
   email: z.string(),
-  name: z.string(),
-  roles: z.array(z.enum(STAFF_ROLES)),
+  nome: z.string(),
+  perfis: z.array(z.enum(STAFF_ROLES)),
   ativo: z.boolean(),
-  /** Signs in through the identity provider, which sets the roles at every sign-in. */
+  /** Signs in through the identity provider, which sets `perfis` at every sign-in. */
   sso: z.boolean(),
   criadoEm: z.string(),
 });

@@ -26,8 +26,8 @@ function viewOf(row: StaffRow): StaffView {
   return {
     id: row.id,
     email: row.email,
-    name: row.name,
-    roles: parseRoles(row.roles),
+    nome: row.name,
+    perfis: parseRoles(row.roles),
     ativo: row.disabledAt === null,
     sso: row.ssoSubject !== null,
     criadoEm: new Date(row.createdAt).toISOString(),
@@ -49,19 +49,20 @@ export async function listStaff(): Promise<StaffView[]> {
 }
 
 /** A fresh one-time link for a user, e-mailed or answered; any earlier one stops working. */
-async function issueLink(user: { id: string; email: string; name: string }, origin: string, purpose: LinkPurpose): Promise<PasswordLink> {
+async function issueLink(user: Pick<StaffView, 'id' | 'email' | 'nome'>, origin: string, purpose: LinkPurpose): Promise<PasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const expires = Date.now() + LINK_VALIDITY_MS;
   await updateStaffRow(await getDb(), user.id, { passwordToken: { hash: tokenHash(token), expires } });
   const link = `${origin}/definir-senha?token=${token}`;
   const expiraEm = new Date(expires).toISOString();
   if (!mailConfigured()) return { entrega: 'manual', link, expiraEm };
-  const sent = await sendMail(passwordLinkMail(user, link, new Date(expires), purpose), `staff.password_link.${purpose}`);
+  const mail = passwordLinkMail({ email: user.email, name: user.nome }, link, new Date(expires), purpose);
+  const sent = await sendMail(mail, `staff.password_link.${purpose}`);
   return sent ? { entrega: 'email', expiraEm } : { entrega: 'manual', link, emailFalhou: true, expiraEm };
 }
 
 export async function createStaff(principal: Principal, input: StaffCreate, origin: string) {
-  const staff = { id: crypto.randomUUID(), email: input.email, name: input.name, roles: input.roles.join(','), createdAt: Date.now() };
+  const staff = { id: crypto.randomUUID(), email: input.email, name: input.nome, roles: input.perfis.join(','), createdAt: Date.now() };
   const db = await getDb();
   try {
     await db.transaction(async (trx) => {
@@ -79,21 +80,29 @@ export async function createStaff(principal: Principal, input: StaffCreate, orig
     if (isUniqueViolation(error)) throw refuse.conflict('staff-exists', `A staff user ${input.email} exists already.`);
     throw error;
   }
-  const view: StaffView = { ...staff, roles: input.roles, ativo: true, sso: false, criadoEm: new Date(staff.createdAt).toISOString() };
-  return { ...view, definicaoSenha: await issueLink(staff, origin, 'created') };
+  const view: StaffView = {
+    id: staff.id,
+    email: staff.email,
+    nome: staff.name,
+    perfis: input.perfis,
+    ativo: true,
+    sso: false,
+    criadoEm: new Date(staff.createdAt).toISOString(),
+  };
+  return { ...view, definicaoSenha: await issueLink(view, origin, 'created') };
 }
 
-export async function updateStaff(principal: Principal, id: string, change: { roles?: StaffView['roles']; ativo?: boolean }) {
+export async function updateStaff(principal: Principal, id: string, change: { perfis?: StaffView['perfis']; ativo?: boolean }) {
   const current = viewOf(await rowById(id));
   const self = principal.kind === 'staff' && principal.userId === id;
-  if (self && change.roles && !change.roles.includes('admin')) {
-    throw new FieldRejected('roles', 'ownAdminRole', 'You cannot remove your own admin role.');
+  if (self && change.perfis && !change.perfis.includes('admin')) {
+    throw new FieldRejected('perfis', 'ownAdminRole', 'You cannot remove your own admin role.');
   }
   if (self && change.ativo === false) throw new FieldRejected('ativo', 'disableSelf', 'You cannot disable yourself.');
   const db = await getDb();
   await db.transaction(async (trx) => {
     await updateStaffRow(trx, id, {
-      ...(change.roles ? { roles: change.roles.join(',') } : {}),
+      ...(change.perfis ? { roles: change.perfis.join(',') } : {}),
       ...(change.ativo !== undefined && change.ativo !== current.ativo ? { disabledAt: change.ativo ? null : Date.now() } : {}),
     });
     await recordAudit(trx, {
@@ -102,8 +111,8 @@ export async function updateStaff(principal: Principal, id: string, change: { ro
       target: `staff:${current.email}`,
       outcome: 'updated',
       httpStatus: 200,
-      before: { roles: current.roles, ativo: current.ativo },
-      after: { roles: change.roles ?? current.roles, ativo: change.ativo ?? current.ativo },
+      before: { perfis: current.perfis, ativo: current.ativo },
+      after: { perfis: change.perfis ?? current.perfis, ativo: change.ativo ?? current.ativo },
     });
   });
   return viewOf(await rowById(id));

@@ -107,7 +107,7 @@ export function repositoryContract(): void {
       after,
     });
     const [entry] = await listAudit({ ator: staff.email, limite: 1 });
-    expect(entry).toMatchObject({ target: 'webhook:contract', httpStatus: 200, before: null, after });
+    expect(entry).toMatchObject({ alvo: 'webhook:contract', statusHttp: 200, antes: null, depois: after });
   });
 
   it('runs the embedded scheduler: reserve, conflict, listing, release', async () => {
@@ -192,18 +192,18 @@ export function repositoryContract(): void {
     await recordRelease(db, { ...request, ieOpcao: 'CR', tokenReservaCanc: 'RM-A-1' }, t0 + 3);
 
     const mine = (await listRecentReservations(db, tenantA, 200, t0 + 60_000)).filter((r) => r.token.startsWith('RM-'));
-    expect(mine.map((r) => [r.token, r.state])).toEqual([
+    expect(mine.map((r) => [r.token, r.estado])).toEqual([
       ['RM-A-2', 'expired'],
       ['RM-A-1', 'released'],
     ]);
     expect(mine[0]).toMatchObject({
-      expiresAt: new Date(t0 + 60_000).toISOString(),
+      expiraEm: new Date(t0 + 60_000).toISOString(),
       cdPessoaFisica: '•••201',
       cdUsuarioConvenio: '••••••••8901',
       nrMinDuracao: 60,
       cdPlano: 3,
     });
-    expect(mine[1]).toMatchObject({ releasedAt: new Date(t0 + 3).toISOString(), expiresAt: null });
+    expect(mine[1]).toMatchObject({ liberadaEm: new Date(t0 + 3).toISOString(), expiraEm: null });
     const all = (await listRecentReservations(db, staff, 200, t0)).map((r) => r.token);
     expect(all).toEqual(expect.arrayContaining(['RM-A-1', 'RM-A-2', 'RM-P-1']));
     expect(await activeHolds(db, ownerKey(tenantA), t0 + 59_999)).toMatchObject({ count: 1, oldestExpiresAt: t0 + 60_000 });

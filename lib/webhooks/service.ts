@@ -143,7 +143,7 @@ export async function recordRefusedUpdate(principal: Principal, id: string, refu
     target: `webhook:${id}`,
     outcome: 'rejected',
     httpStatus: refused.httpStatus,
-    after: { problem: refused.problem, errors: refused.errors.map(({ field, code }) => ({ field, code })) },
+    after: { problema: refused.problem, erros: refused.errors.map(({ field, code }) => ({ campo: field, codigo: code })) },
   });
 }
 

@@ -65,12 +65,12 @@ export const platformOperations = {
         tags: ['Operação'],
         security: [{}],
         responses: {
-          '200': { description: '`{"status":"ok","uptimeSeconds":…}`', content: json({ type: 'object' }) },
+          '200': { description: '`{"status":"ok","tempoAtivoSegundos":…}`', content: json({ type: 'object' }) },
           '4XX': malformedRequest,
         },
       },
     },
-    () => jsonResponse({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) }),
+    () => jsonResponse({ status: 'ok', tempoAtivoSegundos: Math.round(process.uptime()) }),
   ),
   /** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise (or while stopping); with timings. */
   readiness: operation(
@@ -83,12 +83,12 @@ export const platformOperations = {
         security: [{}],
         responses: {
           '200': {
-            description: '`{"status":"ready","checks":{"database":{ok,ms,dialect},"scheduling":{ok,ms,backend}}}`',
+            description: '`{"status":"ready","verificacoes":{"bancoDeDados":{ok,ms,dialeto},"agendamento":{ok,ms,sistema}}}`',
             content: json({ type: 'object' }),
           },
           '503': {
             description:
-              'A check failed: `"status":"not-ready"`, the failing check with an error code; or the instance is stopping for a deploy: `"status":"stopping"`.',
+              'A check failed: `"status":"not-ready"`, the failing check with an error code (`erro`); or the instance is stopping for a deploy: `"status":"stopping"`.',
             content: json({ type: 'object' }),
           },
           '4XX': malformedRequest,
@@ -96,9 +96,9 @@ export const platformOperations = {
       },
     },
     async () => {
-      const { ready, stopping, checks } = await readiness();
+      const { ready, stopping, verificacoes } = await readiness();
       const status = ready ? 'ready' : stopping ? 'stopping' : 'not-ready';
-      return jsonResponse({ status, checks }, { status: ready ? 200 : 503 });
+      return jsonResponse({ status, verificacoes }, { status: ready ? 200 : 503 });
     },
   ),
   /** The OpenAPI 3.1 document, public so that callers can generate a client before they have a token. */

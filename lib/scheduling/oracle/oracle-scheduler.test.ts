@@ -253,8 +253,8 @@ describe('failures', () => {
       expect(fake.executed).toHaveLength(1);
       expect(fake.closed).toEqual([{ drop: true }]);
       const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
-      expect(entry?.outcome).toBe('CODIGO_P=9 uncertain');
-      expect(entry?.after).toMatchObject({ CODIGO_P: '9', falha: 'uncertain', MENSAGEM_P: UNCERTAIN_MESSAGE });
+      expect(entry?.resultado).toBe('CODIGO_P=9 uncertain');
+      expect(entry?.depois).toMatchObject({ CODIGO_P: '9', falha: 'uncertain', MENSAGEM_P: UNCERTAIN_MESSAGE });
     });
   }
 
@@ -265,7 +265,7 @@ describe('failures', () => {
       expect(outcome).toEqual({ status: 500, body: { ...uncertain, MENSAGEM_P: INTERNAL_ERROR_MESSAGE }, headers: undefined });
       expect(fake.closed).toEqual([undefined]);
       const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
-      expect(entry?.outcome).toBe('CODIGO_P=9 failed');
+      expect(entry?.resultado).toBe('CODIGO_P=9 failed');
     });
   }
 
