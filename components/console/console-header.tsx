@@ -18,11 +18,18 @@ export function ConsoleHeader({ user, areas }: Props) {
   const pathname = usePathname();
   const links = [
     areas.webhooks && { href: '/webhooks', label: t('nav.webhooks') },
+    areas.webhooks && { href: '/webhooks/saude', label: t('nav.deliveryHealth') },
     areas.scheduling && { href: '/scheduling', label: t('nav.scheduling') },
     areas.administration && { href: '/admin/clientes', label: t('nav.apiClients') },
     areas.administration && { href: '/admin/equipe', label: t('nav.staff') },
     { href: '/conta', label: t('nav.account') },
   ].filter((link): link is { href: string; label: string } => Boolean(link));
+
+  // The link whose area the page is in: the longest match, so /webhooks/saude is not also /webhooks.
+  const activeHref = links
+    .map((link) => link.href)
+    .filter((href) => pathname === href || pathname.startsWith(`${href}/`))
+    .sort((a, b) => b.length - a.length)[0];
 
   async function handleSignOut() {
     await signOut();
@@ -45,7 +52,7 @@ export function ConsoleHeader({ user, areas }: Props) {
         <nav aria-label={t('nav.label')} className="order-3 w-full sm:order-none sm:w-auto">
           <ul className="flex gap-1">
             {links.map((link) => {
-              const active = pathname === link.href || pathname.startsWith(`${link.href}/`);
+              const active = link.href === activeHref;
               return (
                 <li key={link.href}>
                   <Link

@@ -21,6 +21,7 @@ import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/field
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { DeliveriesPanel } from './deliveries-panel';
+import { DeliveryHealthCard } from './delivery-health-card';
 import { DeliveryStateCard } from './delivery-state-card';
 import { EventToggles } from './event-toggles';
 import { Form } from '@/components/ui/form';
@@ -76,6 +77,7 @@ export function WebhookEditor({ id, retentionDays }: { id: string; retentionDays
   return (
     <>
       <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />
+      <DeliveryHealthCard id={query.data.config.id} />
       <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
     </>
   );

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody, tokenFor } from '../support/api';
+import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
 import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
 import { PRODUCER, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
@@ -31,16 +32,19 @@ const ATTEMPT_OUTCOMES = [
 ];
 
 let server: RunningServer;
+let database: Awaited<ReturnType<typeof privateDatabase>> | undefined;
 let receiver: Receiver;
 let api: APIRequestContext;
 
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   receiver = await new Receiver().start();
+  // A database of its own on PostgreSQL runs: its events fan out to every configuration of the tenant.
+  database = await privateDatabase('metrics');
   receiver.script('/ok', { status: 204 });
   server = await startServer({
     dataDir: newDataDir('metrics'),
-    env: { METRICS_TOKEN, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    env: { ...database.env, METRICS_TOKEN, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
   api = await playwright.request.newContext({ baseURL: server.url });
 });
@@ -49,6 +53,7 @@ test.afterAll(async () => {
   await api?.dispose();
   await receiver?.stop();
   await server?.stop();
+  await database?.drop();
 });
 
 /** The value of one sample, `name{labels}`, in the exposition text; labels in the order Prometheus writes them (sorted). */

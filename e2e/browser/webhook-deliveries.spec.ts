@@ -154,3 +154,49 @@ test('a receiver that is down pauses its deliveries: the page says so and until 
   await page.screenshot({ path: test.info().outputPath('circuit-open.png'), fullPage: true });
   await page.context().close();
 });
+
+test('the configuration page charts its attempts hour by hour, with the same figures as a table', async ({ browser }) => {
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a1);
+  const card = page.getByRole('region', { name: 'Saúde das entregas' });
+  await expect(card.getByText('Entregando')).toBeVisible();
+  // The first test's event and its redelivery: two attempts, both answered 204.
+  await expect(card.getByRole('definition').first()).toHaveText(/^[1-9]\d*$/);
+  await expect(card.getByText('100%')).toBeVisible();
+  const chart = card.getByRole('img', { name: /^Últimas 24 horas: \d+ tentativas entregues e 0 falhas; taxa de sucesso 100%\.$/ });
+  await expect(chart.locator('canvas')).toBeVisible();
+  await card.getByText('Ver como tabela').click();
+  // The header and this hour's row (two, when the spec crossed an hour).
+  const table = card.getByRole('table', { name: 'Saúde das entregas' });
+  await expect(table.getByRole('row').nth(1)).toContainText(/^\d\d\/\d\d\/\d{4},? \d\d:\d\d/);
+  expect(await table.getByRole('row').count()).toBeLessThanOrEqual(3);
+  await card.getByRole('button', { name: 'Últimos 7 dias' }).click();
+  await expect(card.getByRole('button', { name: 'Últimos 7 dias' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(card.getByRole('img', { name: /^Últimos 7 dias: / })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: test.info().outputPath('delivery-health.png'), fullPage: true });
+  await page.context().close();
+});
+
+test('the triage page lists every configuration worst first, each with its success rate and last day', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR' });
+  const page = await context.newPage();
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Saúde das entregas' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Saúde das entregas' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Saúde das entregas' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('link', { name: 'Webhooks' })).not.toHaveAttribute('aria-current', 'page');
+  const rows = page.getByTestId('triage-list').getByRole('listitem');
+  // a3's receiver is down (its circuit is open), a2 was switched off; the healthy ones follow.
+  await expect(rows.first()).toHaveAttribute('data-state', 'circuito-aberto');
+  await expect(rows.first()).toContainText('Pausada (receptor fora do ar)');
+  await expect(rows.first()).toContainText('0%');
+  await expect(rows.nth(1)).toHaveAttribute('data-state', 'desativada');
+  const healthy = page.locator(`[data-webhook-id="${WEBHOOK_IDS.a1}"]`);
+  await expect(healthy).toHaveAttribute('data-state', 'saudavel');
+  await expect(healthy.getByRole('img', { name: /^Últimas 24 horas: [1-9]\d* entregues, 0 falharam$/ })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: test.info().outputPath('delivery-triage.png'), fullPage: true });
+  await healthy.getByRole('link', { name: /^Abrir a configuração / }).click();
+  await expect(page).toHaveURL(new RegExp(`/webhooks/${WEBHOOK_IDS.a1}$`));
+  await context.close();
+});

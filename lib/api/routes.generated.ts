@@ -13,6 +13,8 @@ export const generatedRoutes = {
   deleteWebhookConfiguration: { method: 'DELETE', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}' },
   publishEvent: { method: 'POST', path: '/api/v2/avaliacao-saude/eventos' },
   listDeliveries: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas' },
+  deliveryHealth: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/saude' },
+  deliveryTriage: { method: 'GET', path: '/api/v2/avaliacao-saude/saude-entregas' },
   getDelivery: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas/{entregaId}' },
   redeliver: { method: 'POST', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas/{entregaId}/reenvio' },
   recoverDeliveries: { method: 'POST', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/recuperacao' },

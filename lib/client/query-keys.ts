@@ -1,4 +1,5 @@
 import type { DeliveryStatus } from '@/lib/webhooks/fields';
+import type { HealthWindow } from '@/lib/webhooks/health-contract';
 
 /**
  * The console's TanStack Query keys and list sizes. Not a client module: the server pages that
@@ -24,4 +25,6 @@ export const webhookKeys = {
   detail: (id: string) => ['webhooks', 'detail', id] as const,
   deliveries: (id: string, status: DeliveryStatus | '', event = '') => ['webhooks', 'deliveries', id, status, event] as const,
   delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
+  health: (id: string, window: HealthWindow) => ['webhooks', 'health', id, window] as const,
+  triage: ['webhooks', 'triage'] as const,
 };

@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
 import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
+import type { DeliveryHealth, HealthWindow, TriageItem } from '@/lib/webhooks/health-contract';
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, routes } from '@/lib/api/routes';
 import { apiJson } from './api';
@@ -11,6 +12,9 @@ import { webhookKeys } from './query-keys';
 export { webhookKeys };
 
 export type LoadedWebhook = { config: WebhookDetail; etag: string };
+
+/** Health figures are by the hour: a minute's refresh keeps the current hour and the state current. */
+const HEALTH_REFRESH_MS = 60_000;
 
 /** While a delivery is pending the log refreshes itself: staff watch a test event arrive. */
 const PENDING_REFRESH_MS = 2000;
@@ -57,5 +61,24 @@ export function useDeliveryDetail(id: string, deliveryId: string) {
     queryKey: webhookKeys.delivery(id, deliveryId),
     queryFn: async () => (await apiJson<DeliveryDetail>(locale, apiPath(routes.getDelivery, { id, entregaId: deliveryId }))).body,
     refetchInterval: (query) => (query.state.data?.status === 'pendente' ? PENDING_REFRESH_MS : false),
+  });
+}
+
+export function useDeliveryHealth(id: string, window: HealthWindow) {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.health(id, window),
+    queryFn: async () => (await apiJson<DeliveryHealth>(locale, `${apiPath(routes.deliveryHealth, { id })}?janela=${window}`)).body,
+    placeholderData: (previous) => previous,
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
+}
+
+export function useDeliveryTriage() {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.triage,
+    queryFn: async () => (await apiJson<TriageItem[]>(locale, apiPath(routes.deliveryTriage))).body,
+    refetchInterval: HEALTH_REFRESH_MS,
   });
 }

@@ -41,3 +41,9 @@ export function isUniqueViolation(error: unknown): boolean {
     errorNum === 1 // Oracle ORA-00001 unique constraint violated
   );
 }
+
+/** The hour a millisecond timestamp column falls in, as whole hours since the epoch (for GROUP BY). */
+export function hourOf(db: Knex, column: string): Knex.Raw {
+  // Integer division on SQLite and PostgreSQL (both columns are integers); Oracle divides exactly.
+  return dialectOf(db) === 'oracle' ? db.raw('floor(?? / 3600000)', [column]) : db.raw('(?? / 3600000)', [column]);
+}

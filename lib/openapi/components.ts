@@ -15,6 +15,7 @@ import {
   recoverySchema,
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery-contract';
+import { deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/health-contract';
 
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import {
@@ -58,6 +59,8 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   Recovery: [recoverySchema, 'input'],
   RecoveryResult: [recoveryResultSchema, 'output'],
   WebhookSecret: [webhookSecretSchema, 'output'],
+  DeliveryHealth: [deliveryHealthSchema, 'output'],
+  DeliveryTriageItem: [triageItemSchema, 'output'],
   SlotReservationRequest: [slotReservationSchema, 'input'],
   SlotReservationResponse: [slotReservationResponseSchema, 'output'],
   FreeSlot: [freeSlotSchema, 'output'],

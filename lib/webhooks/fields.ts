@@ -15,3 +15,16 @@ export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
 
 export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Delivery health's periods (health-contract.ts): the last 24 hours or 7 days, hour by hour. */
+export const HEALTH_WINDOWS = ['24h', '7d'] as const;
+export type HealthWindow = (typeof HEALTH_WINDOWS)[number];
+export const WINDOW_HOURS: Record<HealthWindow, number> = { '24h': 24, '7d': 168 };
+
+/**
+ * Where a configuration stands, worst first: every attempt failing since a moment (`falhando`),
+ * paused behind an open circuit (`circuito-aberto`), switched off (`desativada`), or delivering
+ * (`saudavel`).
+ */
+export const HEALTH_STATES = ['falhando', 'circuito-aberto', 'desativada', 'saudavel'] as const;
+export type HealthState = (typeof HEALTH_STATES)[number];

@@ -15,7 +15,14 @@ export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
 };
 
 /** Whether deliveries go out, and if not, why and since when (issue 10 §3); the receiver's circuit (issue 18). */
-export type DeliveryState = { enabled: boolean; disabledReason: string | null; disabledAt: number | null; circuit: CircuitState };
+export type DeliveryState = {
+  enabled: boolean;
+  disabledReason: string | null;
+  disabledAt: number | null;
+  /** Since when every attempt has failed (null: the last one succeeded); the disable-after-a-window rule counts from it. */
+  failingSince: number | null;
+  circuit: CircuitState;
+};
 
 const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
 
@@ -40,6 +47,7 @@ function fromRow(row: DbRow): StoredWebhook {
       enabled: toBoolean(row.enabled),
       disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,
       disabledAt: optionalNumber(row.disabled_at),
+      failingSince: optionalNumber(row.failing_since),
       circuit: circuitFromRow(row),
     },
     config: {

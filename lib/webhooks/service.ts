@@ -21,6 +21,7 @@ import {
   insertWebhook,
   listWebhooks,
   saveDeliveryState,
+  type DeliveryState,
   saveWebhook,
   type StoredWebhook,
 } from './repository';
@@ -104,9 +105,7 @@ export async function updateWebhook(
       throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
     }
     let state =
-      ativo === undefined || ativo === current.state.enabled
-        ? current.state
-        : await switchDeliveries(trx, id, ativo, current.state.circuit);
+      ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
     // A new receiver URL starts with a closed circuit: the old one's outage says nothing about it.
     if (next.url !== current.config.url && state.circuit.openUntil !== null) {
       await closeCircuit(trx, id);
@@ -147,11 +146,18 @@ export async function recordRefusedUpdate(principal: Principal, id: string, refu
   });
 }
 
-async function switchDeliveries(trx: Parameters<typeof saveDeliveryState>[0], id: string, enabled: boolean, circuit: CircuitState) {
+async function switchDeliveries(
+  trx: Parameters<typeof saveDeliveryState>[0],
+  id: string,
+  enabled: boolean,
+  current: DeliveryState,
+): Promise<DeliveryState> {
   const now = Date.now();
   await saveDeliveryState(trx, id, enabled, enabled ? null : 'manual', now);
-  // Switched back on: staff ask for deliveries now, so a circuit left open is closed too.
-  return { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : now, circuit: enabled ? CLOSED : circuit };
+  // Switched back on: staff ask for deliveries now, so a circuit left open is closed too, and the failing streak starts over.
+  return enabled
+    ? { enabled, disabledReason: null, disabledAt: null, failingSince: null, circuit: CLOSED }
+    : { ...current, enabled, disabledReason: 'manual', disabledAt: now };
 }
 
 function definedOnly(update: Omit<WebhookUpdate, 'ativo'>): Partial<WebhookConfiguration> {
@@ -195,7 +201,13 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   return {
     config,
     version: 1,
-    state: { enabled, disabledReason: enabled ? null : 'manual', disabledAt: enabled ? null : Date.now(), circuit: CLOSED },
+    state: {
+      enabled,
+      disabledReason: enabled ? null : 'manual',
+      disabledAt: enabled ? null : Date.now(),
+      failingSince: null,
+      circuit: CLOSED,
+    },
   };
 }
 

@@ -23,6 +23,8 @@ import {
   recoverySchema,
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery-contract';
+import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
+import { deliveryHealthSchema, healthQuerySchema, triageItemSchema } from '@/lib/webhooks/health-contract';
 import { deliveryDoc, webhookParams, deliveryParams } from './docs';
 import { operation } from '../operation';
 
@@ -81,6 +83,43 @@ export const deliveryOperations = {
       ),
     },
     async ({ principal, params, query }) => jsonResponse(await deliveriesOf(principal, params.id, query)),
+  ),
+  deliveryHealth: operation(
+    {
+      method: 'GET',
+      path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/saude',
+      params: webhookParams,
+      capability: 'webhooks',
+      query: healthQuerySchema,
+      doc: deliveryDoc(
+        'Delivery health of a configuration, hour by hour',
+        'Attempts answered 2xx and attempts failed in each hour of the last 24 hours or 7 days, with the receiver’s mean answer time; the totals; and where the configuration stands now (healthy, failing since, circuit open until, switched off and why) with its backlog of due deliveries. From the delivery log, every instance’s.',
+        {
+          '200': { description: 'The health.', content: json(ref(deliveryHealthSchema)) },
+          '400': problem('The window is invalid.'),
+        },
+        { parameters: [...queryParameters(healthQuerySchema, { janela: '`24h` (default) or `7d`.' })] },
+      ),
+    },
+    async ({ principal, params, query }) => jsonResponse(await deliveryHealth(principal, params.id, query.janela)),
+  ),
+  deliveryTriage: operation(
+    {
+      method: 'GET',
+      path: '/api/v2/avaliacao-saude/saude-entregas',
+      capability: 'webhooks',
+      doc: {
+        summary: 'Delivery health of every configuration, worst first',
+        tags: ['Entregas de webhook'],
+        description:
+          'For triage: each configuration the caller may see (an API client: its own tenant’s), failing, paused and switched off first, with its last 24 hours’ success rate and attempts hour by hour.',
+        responses: {
+          '200': { description: 'The configurations.', content: json({ type: 'array', items: ref(triageItemSchema) }) },
+          ...commonProblems,
+        },
+      },
+    },
+    async ({ principal }) => jsonResponse(await deliveryTriage(principal)),
   ),
   getDelivery: operation(
     {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { dialectOf, isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { dialectOf, hourOf, isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus, PublishEvent } from '../delivery-contract';
 import { circuitFromRow, EVENT_COLUMNS } from '../repository';
 import { newId } from './ids';
@@ -298,16 +298,60 @@ function waitingConfigs(db: Knex, now: number) {
 
 export type Backlog = { due: number; oldestDueAt: number | null };
 
-/** Pending deliveries whose attempt is due, in flight or not, and the earliest due time among them: the metrics' backlog. */
-export async function backlog(db: Knex, now: number): Promise<Backlog> {
-  const row = (await db('webhook_deliveries')
+function backlogOf(row: DbRow | undefined): Backlog {
+  const oldest = row?.oldest;
+  return { due: toNumber(row?.due ?? 0), oldestDueAt: oldest === null || oldest === undefined ? null : toNumber(oldest) };
+}
+
+function dueNow(db: Knex, now: number) {
+  return db('webhook_deliveries')
     .where('status', 'pendente')
     .andWhere('next_attempt_at', '<=', now)
     .count({ due: '*' })
-    .min({ oldest: 'next_attempt_at' })
-    .first()) as DbRow | undefined;
-  const oldest = row?.oldest;
-  return { due: toNumber(row?.due ?? 0), oldestDueAt: oldest === null || oldest === undefined ? null : toNumber(oldest) };
+    .min({ oldest: 'next_attempt_at' });
+}
+
+/** Pending deliveries whose attempt is due, in flight or not, and the earliest due time among them: the metrics' backlog. */
+export async function backlog(db: Knex, now: number): Promise<Backlog> {
+  const row: DbRow | undefined = await dueNow(db, now).first();
+  return backlogOf(row);
+}
+
+/** The backlog of each of these configurations (at most 1,000: Oracle's IN list); one without any is left out. */
+export async function backlogByConfig(db: Knex, configIds: readonly string[], now: number): Promise<Map<string, Backlog>> {
+  if (configIds.length === 0) return new Map();
+  const rows: DbRow[] = await dueNow(db, now).select('config_id').whereIn('config_id', configIds).groupBy('config_id');
+  return new Map(rows.map((row) => [String(row.config_id), backlogOf(row)]));
+}
+
+export type HourOfAttempts = { configId: string; hour: number; delivered: number; failed: number; durationMs: number };
+
+/**
+ * Each configuration's attempts since `since`, hour by hour: how many got a 2xx, how many failed,
+ * and their summed duration (the console's delivery health). Read through webhook_attempts'
+ * (config_id, started_at) index, one range per configuration (at most 1,000: Oracle's IN list).
+ */
+export async function hourlyAttempts(db: Knex, configIds: readonly string[], since: number): Promise<HourOfAttempts[]> {
+  if (configIds.length === 0) return [];
+  const hour = hourOf(db, 'started_at');
+  const rows: DbRow[] = await db('webhook_attempts')
+    .select('config_id', db.raw('? as ??', [hour, 'hora']))
+    .select(db.raw('sum(case when ?? is null then 1 else 0 end) as ??', ['error', 'entregues']))
+    .count({ n: '*' })
+    .sum({ duracao: 'duration_ms' })
+    .whereIn('config_id', configIds)
+    .andWhere('started_at', '>=', since)
+    .groupBy('config_id', hour);
+  return rows.map((row) => {
+    const delivered = toNumber(row.entregues);
+    return {
+      configId: String(row.config_id),
+      hour: toNumber(row.hora),
+      delivered,
+      failed: toNumber(row.n) - delivered,
+      durationMs: toNumber(row.duracao),
+    };
+  });
 }
 
 /** Pending deliveries whose time has come and that no live instance holds. */
@@ -537,6 +581,7 @@ async function recordOne(
   await trx('webhook_attempts').insert({
     id: newId('att', outcome.startedAt),
     delivery_id: context.delivery.id,
+    config_id: context.config.id,
     attempt_no: attemptNo,
     started_at: outcome.startedAt,
     duration_ms: outcome.durationMs,

@@ -1,0 +1,168 @@
+'use client';
+import dynamic from 'next/dynamic';
+import { useMemo, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { useDeliveryHealth } from '@/lib/client/webhook-queries';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
+import { useLocale, useT } from '@/lib/i18n/client';
+import type { DeliveryHealth } from '@/lib/webhooks/health-contract';
+import { HEALTH_WINDOWS, type HealthWindow } from '@/lib/webhooks/fields';
+import { formatRate, HealthSituation } from './health-situation';
+
+// The chart library loads with this card only, never on pages without a chart.
+const HealthChart = dynamic(() => import('./health-chart').then((module) => module.HealthChart), {
+  ssr: false,
+  loading: () => <div className="h-[220px]" />,
+});
+
+/** A configuration's delivery health (issue 20 §3): where it stands, its backlog, and its attempts hour by hour. */
+export function DeliveryHealthCard({ id }: { id: string }) {
+  const t = useT();
+  const [period, setPeriod] = useState<HealthWindow>('24h');
+  const health = useDeliveryHealth(id, period);
+  return (
+    <Card
+      title={t('health.title')}
+      titleId="health-title"
+      description={t('health.description')}
+      actions={
+        <div role="group" aria-label={t('health.window')} className="flex gap-1">
+          {HEALTH_WINDOWS.map((option) => (
+            <Button
+              key={option}
+              size="sm"
+              variant={option === period ? 'primary' : 'secondary'}
+              aria-pressed={option === period}
+              onClick={() => setPeriod(option)}
+            >
+              {t(`health.window.${option}`)}
+            </Button>
+          ))}
+        </div>
+      }
+    >
+      {health.isPending ? (
+        <Spinner label={t('common.loading')} />
+      ) : health.isError ? (
+        <Alert
+          tone="danger"
+          role="alert"
+          actions={
+            <Button variant="secondary" size="sm" onClick={() => health.refetch()}>
+              {t('common.retry')}
+            </Button>
+          }
+        >
+          <ProblemMessage error={health.error} />
+        </Alert>
+      ) : (
+        <HealthFigures health={health.data} />
+      )}
+    </Card>
+  );
+}
+
+function HealthFigures({ health }: { health: DeliveryHealth }) {
+  const t = useT();
+  const locale = useLocale();
+  const { totais, situacao, horas } = health;
+  const rate = formatRate(totais.taxaSucesso, locale, t('health.noAttempts'));
+  const number = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const labels = useMemo(
+    () => ({ hour: t('health.column.hour'), delivered: t('health.delivered'), failed: t('health.failed'), latency: t('health.latency') }),
+    [t],
+  );
+  const summary = t('health.chartLabel', {
+    window: t(`health.window.${health.janela}`),
+    delivered: number(totais.entregues),
+    failed: number(totais.falhas),
+    rate,
+  });
+  return (
+    <div className="flex flex-col gap-4">
+      <HealthSituation situation={situacao} />
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Figure term={t('health.delivered')} value={number(totais.entregues)} />
+        <Figure term={t('health.failed')} value={number(totais.falhas)} />
+        <Figure term={t('health.successRate')} value={rate} />
+        <Figure
+          term={t('health.backlog')}
+          value={number(situacao.devidas)}
+          note={
+            situacao.maisAntigaDevidaDesde
+              ? t('health.backlogOldest', { since: brasiliaDateTime(situacao.maisAntigaDevidaDesde, locale) })
+              : undefined
+          }
+        />
+      </dl>
+      {totais.entregues + totais.falhas === 0 ? (
+        <p className="text-sm text-slate-600">{t('health.empty')}</p>
+      ) : (
+        <figure role="img" aria-label={summary}>
+          <HealthChart hours={horas} labels={labels} locale={locale} />
+        </figure>
+      )}
+      <details className="text-sm">
+        <summary className="cursor-pointer font-medium text-indigo-700">{t('health.asTable')}</summary>
+        <HealthTable health={health} />
+      </details>
+    </div>
+  );
+}
+
+function Figure({ term, value, note }: { term: string; value: string; note?: string }) {
+  return (
+    <div className="rounded-md bg-slate-50 px-3 py-2">
+      <dt className="text-xs text-slate-600">{term}</dt>
+      <dd className="text-lg font-semibold text-slate-900 tabular-nums">{value}</dd>
+      {note ? <dd className="text-xs text-slate-600">{note}</dd> : null}
+    </div>
+  );
+}
+
+/** The chart's figures, hour by hour, hours with attempts only (a week has 168). */
+function HealthTable({ health }: { health: DeliveryHealth }) {
+  const t = useT();
+  const locale = useLocale();
+  const rows = health.horas.filter((hour) => hour.entregues + hour.falhas > 0).reverse();
+  if (rows.length === 0) return <p className="mt-2 text-slate-600">{t('health.empty')}</p>;
+  return (
+    <div className="mt-2 max-h-80 overflow-auto">
+      <table className="w-full text-left tabular-nums">
+        <caption className="sr-only">{t('health.title')}</caption>
+        <thead className="text-xs text-slate-600">
+          <tr>
+            <th scope="col" className="px-2 py-1">
+              {t('health.column.hour')}
+            </th>
+            <th scope="col" className="px-2 py-1 text-right">
+              {t('health.column.delivered')}
+            </th>
+            <th scope="col" className="px-2 py-1 text-right">
+              {t('health.column.failed')}
+            </th>
+            <th scope="col" className="px-2 py-1 text-right">
+              {t('health.column.latency')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((hour) => (
+            <tr key={hour.inicio} className="border-t border-slate-100">
+              <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
+                {brasiliaDateTime(hour.inicio, locale)}
+              </th>
+              <td className="px-2 py-1 text-right">{hour.entregues}</td>
+              <td className="px-2 py-1 text-right">{hour.falhas}</td>
+              <td className="px-2 py-1 text-right">{hour.latenciaMediaMs ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+'use client';
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { HealthHour } from '@/lib/webhooks/health-contract';
+
+/**
+ * The delivery-health chart: attempts delivered and failed per hour as bars, the receiver's mean
+ * answer time as a line on its own axis, hours in Brasília time. uPlot (about 50 KB, canvas) is
+ * loaded only by the pages that draw this chart (next/dynamic in delivery-health-card.tsx). The
+ * canvas is an image to assistive technology: the card labels it with the totals and offers the
+ * same figures as a table.
+ */
+type Labels = { hour: string; delivered: string; failed: string; latency: string };
+
+const HEIGHT = 220;
+const COLORS = { delivered: '#059669', failed: '#dc2626', latency: '#4f46e5' }; // emerald-600, red-600, indigo-600
+
+function dataOf(hours: readonly HealthHour[]): uPlot.AlignedData {
+  return [
+    hours.map((hour) => Date.parse(hour.inicio) / 1000),
+    hours.map((hour) => hour.entregues),
+    hours.map((hour) => hour.falhas),
+    hours.map((hour) => hour.latenciaMediaMs),
+  ];
+}
+
+/** Hours as the reader writes them, in Brasília time: 24/11 18:00 in pt-BR. */
+function hourFormat(locale: string) {
+  const format = new Intl.DateTimeFormat(locale, {
+    timeZone: 'America/Sao_Paulo',
+    day: '2-digit',
+    month: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  return (seconds: number) => format.format(new Date(seconds * 1000));
+}
+
+function optionsOf(width: number, labels: Labels, locale: string): uPlot.Options {
+  const hour = hourFormat(locale);
+  const bars = (align: -1 | 1) => uPlot.paths.bars!({ size: [0.4, 24], align });
+  return {
+    width,
+    height: HEIGHT,
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'America/Sao_Paulo'),
+    cursor: { drag: { x: false, y: false } },
+    legend: { show: true },
+    scales: {
+      x: { time: true },
+      count: { range: (_, __, max) => [0, Math.max(1, max)] },
+      ms: { range: (_, __, max) => [0, Math.max(1, max)] },
+    },
+    axes: [
+      { values: (_, ticks) => ticks.map((tick) => hour(tick)), space: 90 },
+      { scale: 'count', size: 48 },
+      { scale: 'ms', side: 1, size: 56, grid: { show: false }, values: (_, ticks) => ticks.map((tick) => `${tick} ms`) },
+    ],
+    series: [
+      { label: labels.hour, value: (_, seconds) => (seconds === null ? '--' : hour(seconds)) },
+      {
+        label: labels.delivered,
+        scale: 'count',
+        fill: COLORS.delivered,
+        stroke: COLORS.delivered,
+        paths: bars(-1),
+        points: { show: false },
+      },
+      { label: labels.failed, scale: 'count', fill: COLORS.failed, stroke: COLORS.failed, paths: bars(1), points: { show: false } },
+      { label: labels.latency, scale: 'ms', stroke: COLORS.latency, width: 2, spanGaps: false },
+    ],
+  };
+}
+
+export function HealthChart({ hours, labels, locale }: { hours: readonly HealthHour[]; labels: Labels; locale: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+
+  // One chart per language; new figures only replace its data.
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    const plot = new uPlot(optionsOf(element.clientWidth, labels, locale), [[], [], [], []], element);
+    chart.current = plot;
+    const resize = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: HEIGHT }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+      chart.current = null;
+    };
+  }, [labels, locale]);
+
+  useEffect(() => {
+    chart.current?.setData(dataOf(hours));
+  }, [hours, labels]);
+
+  return <div ref={container} className="w-full" data-testid="health-chart" />;
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { HEALTH_STATES, HEALTH_WINDOWS, WINDOW_HOURS, type HealthState, type HealthWindow } from './fields';
+
+/**
+ * Delivery health (issue 20 §3): how a configuration's delivery attempts went, hour by hour, for
+ * the console's chart and the triage list. Figures come from the delivery log (the database), not from
+ * the metrics endpoint, so they are every instance's and survive restarts. No server imports: the
+ * console reads its answers with these schemas.
+ */
+export { HEALTH_STATES, HEALTH_WINDOWS, WINDOW_HOURS, type HealthState, type HealthWindow };
+
+export const healthQuerySchema = z.strictObject({
+  janela: z.enum(HEALTH_WINDOWS).default('24h').meta({ description: 'The last 24 hours or the last 7 days, hour by hour.' }),
+});
+
+const count = z.number().int().min(0);
+
+/** One hour of a configuration's attempts: a delivery retried three times counts three attempts. */
+export const healthHourSchema = z.object({
+  inicio: z.string().meta({ format: 'date-time', description: 'Start of the hour (UTC).' }),
+  entregues: count.meta({ description: 'Attempts the receiver answered with a 2xx.' }),
+  falhas: count.meta({ description: 'Attempts that failed: another status, a timeout, a refused connection…' }),
+  latenciaMediaMs: z.number().nullable().meta({ description: 'Mean time the receiver took to answer this hour’s attempts.' }),
+});
+export type HealthHour = z.infer<typeof healthHourSchema>;
+
+export const healthTotalsSchema = z.object({
+  entregues: count,
+  falhas: count,
+  taxaSucesso: z.number().min(0).max(1).nullable().meta({ description: 'entregues / (entregues + falhas); null without attempts.' }),
+});
+
+export const healthStatusSchema = z.object({
+  estado: z.enum(HEALTH_STATES),
+  desde: z.string().nullable().meta({ format: 'date-time', description: 'Since when it fails, is paused or is off.' }),
+  ate: z.string().nullable().meta({ format: 'date-time', description: 'While the circuit is open: when the next probe goes.' }),
+  motivo: z.string().nullable().meta({ description: 'Why deliveries were switched off (`desativada`).' }),
+  devidas: count.meta({ description: 'Pending deliveries whose attempt is due now (the backlog).' }),
+  maisAntigaDevidaDesde: z.string().nullable().meta({ format: 'date-time', description: 'Due time of the oldest of them.' }),
+});
+
+export const deliveryHealthSchema = z.object({
+  janela: z.enum(HEALTH_WINDOWS),
+  horas: z.array(healthHourSchema),
+  totais: healthTotalsSchema,
+  situacao: healthStatusSchema,
+});
+export type DeliveryHealth = z.infer<typeof deliveryHealthSchema>;
+
+export const triageItemSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  usuarioId: z.string(),
+  clientId: z.string().nullable(),
+  situacao: healthStatusSchema,
+  totais: healthTotalsSchema.meta({ description: 'The last 24 hours.' }),
+  horas: z
+    .array(z.object({ entregues: count, falhas: count }))
+    .meta({ description: 'The last 24 hours, oldest first, one entry an hour: the sparkline.' }),
+});
+export type TriageItem = z.infer<typeof triageItemSchema>;
