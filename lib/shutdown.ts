@@ -3,6 +3,7 @@ import type http from 'node:http';
 import { env } from '@/lib/config/env';
 import { closeDb } from '@/lib/data';
 import { stopRetention } from '@/lib/data/retention';
+import { stopAlerts } from '@/lib/webhooks/alerts/service';
 import { log, redactError } from '@/lib/log';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 
@@ -42,6 +43,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     const requests = closeServers();
     const worker = await deliveryWorker().stop(env().WEBHOOK_TIMEOUT_MS + 5_000);
     stopRetention();
+    stopAlerts();
     await requests;
     await closeDb();
     log.info('server.stopped', { signal, unfinishedAttempts: worker.unfinished, durationMs: Date.now() - started });

@@ -6,6 +6,7 @@ import { startRetention } from '@/lib/data/retention';
 import { installShutdown } from '@/lib/shutdown';
 import { metrics } from '@/lib/observability/metrics';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
+import { startAlerts } from '@/lib/webhooks/alerts/service';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
@@ -39,5 +40,7 @@ async function start(): Promise<void> {
   // old delivery history (lib/data/retention.ts) and drains both on a deploy's SIGTERM (lib/shutdown.ts).
   deliveryWorker().start();
   startRetention();
+  // Tells staff when a receiver is switched off or down too long (issue 20 §4).
+  startAlerts();
   installShutdown();
 }

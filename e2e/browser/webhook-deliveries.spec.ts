@@ -30,6 +30,9 @@ test.beforeAll(async ({ playwright }) => {
       // a3's receiver is down: its circuit opens after two outages and stays open through the spec.
       WEBHOOK_CIRCUIT_FAILURES: '2',
       WEBHOOK_CIRCUIT_OPEN_SECONDS: '600',
+      // Staff hear of an open circuit at once (the default waits 15 minutes).
+      WEBHOOK_ALERT_CIRCUIT_MINUTES: '0',
+      WEBHOOK_ALERT_CHECK_SECONDS: '0.5',
     },
   });
   const api = await playwright.request.newContext({ baseURL: server.url });
@@ -185,6 +188,9 @@ test('the triage page lists every configuration worst first, each with its succe
   await expect(page.getByRole('heading', { level: 1, name: 'Saúde das entregas' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Saúde das entregas' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('link', { name: 'Webhooks' })).not.toHaveAttribute('aria-current', 'page');
+  // The open circuit is an alert on every webhooks page; a2, switched off by hand, is not.
+  await expect(page.getByTestId('delivery-alerts').getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByTestId('delivery-alerts')).toContainText(`O receptor ${receiver.url('/fora')} parece fora do ar desde `);
   const rows = page.getByTestId('triage-list').getByRole('listitem');
   // a3's receiver is down (its circuit is open), a2 was switched off; the healthy ones follow.
   await expect(rows.first()).toHaveAttribute('data-state', 'circuito-aberto');

@@ -15,6 +15,7 @@ export const generatedRoutes = {
   listDeliveries: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas' },
   deliveryHealth: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/saude' },
   deliveryTriage: { method: 'GET', path: '/api/v2/avaliacao-saude/saude-entregas' },
+  listDeliveryAlerts: { method: 'GET', path: '/api/v2/avaliacao-saude/alertas-entregas' },
   getDelivery: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas/{entregaId}' },
   redeliver: { method: 'POST', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas/{entregaId}/reenvio' },
   recoverDeliveries: { method: 'POST', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/recuperacao' },

@@ -27,4 +27,5 @@ export const webhookKeys = {
   delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
   health: (id: string, window: HealthWindow) => ['webhooks', 'health', id, window] as const,
   triage: ['webhooks', 'triage'] as const,
+  alerts: ['webhooks', 'alerts'] as const,
 };

@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
 import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
-import type { DeliveryHealth, HealthWindow, TriageItem } from '@/lib/webhooks/health-contract';
+import type { DeliveryAlert, DeliveryHealth, HealthWindow, TriageItem } from '@/lib/webhooks/health-contract';
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, routes } from '@/lib/api/routes';
 import { apiJson } from './api';
@@ -79,6 +79,15 @@ export function useDeliveryTriage() {
   return useQuery({
     queryKey: webhookKeys.triage,
     queryFn: async () => (await apiJson<TriageItem[]>(locale, apiPath(routes.deliveryTriage))).body,
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
+}
+
+export function useDeliveryAlerts() {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.alerts,
+    queryFn: async () => (await apiJson<DeliveryAlert[]>(locale, apiPath(routes.listDeliveryAlerts))).body,
     refetchInterval: HEALTH_REFRESH_MS,
   });
 }

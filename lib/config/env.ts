@@ -107,6 +107,10 @@ const envSchema = z
     AUDIT_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).optional(),
     /** A configuration whose attempts have all failed for this many hours is disabled. */
     WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0.0001).max(8760).default(120),
+    /** Staff hear of a circuit that has stayed open this many minutes (issue 20 §4); fractions allowed. */
+    WEBHOOK_ALERT_CIRCUIT_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
+    /** How often each instance looks for delivery incidents to tell staff about. */
+    WEBHOOK_ALERT_CHECK_SECONDS: z.coerce.number().min(0.2).max(3600).default(30),
     /** After a rotation the previous secret keeps signing (a second signature) for this many hours. */
     WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(720).default(24),
     /**

@@ -15,7 +15,7 @@ import {
   recoverySchema,
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery-contract';
-import { deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/health-contract';
+import { deliveryAlertSchema, deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/health-contract';
 
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import {
@@ -61,6 +61,7 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   WebhookSecret: [webhookSecretSchema, 'output'],
   DeliveryHealth: [deliveryHealthSchema, 'output'],
   DeliveryTriageItem: [triageItemSchema, 'output'],
+  DeliveryAlert: [deliveryAlertSchema, 'output'],
   SlotReservationRequest: [slotReservationSchema, 'input'],
   SlotReservationResponse: [slotReservationResponseSchema, 'output'],
   FreeSlot: [freeSlotSchema, 'output'],

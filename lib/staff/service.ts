@@ -48,6 +48,14 @@ export async function listStaff(): Promise<StaffView[]> {
   return (await listStaffRows(await getDb())).map(viewOf);
 }
 
+/** Active staff who look after webhooks (the webhooks role, or admin): who hears of a delivery incident. */
+export async function webhookStaff(): Promise<{ email: string; name: string }[]> {
+  return (await listStaffRows(await getDb()))
+    .filter((row) => row.disabledAt === null)
+    .filter((row) => parseRoles(row.roles).some((role) => role === 'webhooks' || role === 'admin'))
+    .map((row) => ({ email: row.email, name: row.name }));
+}
+
 /** A fresh one-time link for a user, e-mailed or answered; any earlier one stops working. */
 async function issueLink(user: Pick<StaffView, 'id' | 'email' | 'nome'>, origin: string, purpose: LinkPurpose): Promise<PasswordLink> {
   const token = randomBytes(32).toString('base64url');

@@ -59,3 +59,13 @@ export const triageItemSchema = z.object({
     .meta({ description: 'The last 24 hours, oldest first, one entry an hour: the sparkline.' }),
 });
 export type TriageItem = z.infer<typeof triageItemSchema>;
+
+/** An open delivery alert (issue 20 §4): a configuration switched off by the worker, or whose receiver has been down too long. */
+export const deliveryAlertSchema = z.object({
+  id: z.string(),
+  configuracaoId: z.string(),
+  url: z.string(),
+  tipo: z.enum(['desativada', 'circuito-aberto']),
+  desde: z.string().meta({ format: 'date-time', description: 'When the incident began.' }),
+});
+export type DeliveryAlert = z.infer<typeof deliveryAlertSchema>;

@@ -177,3 +177,34 @@ export async function countConfigurationStates(db: Knex, now: number): Promise<C
   ]);
   return { active: all - disabled - circuitOpen, circuitOpen, disabled };
 }
+
+/** An ongoing delivery incident: switched off by the worker (not by staff), or its circuit open since `since`. */
+export type Incident = { configId: string; kind: 'desativada' | 'circuito-aberto'; since: number };
+
+/**
+ * Every configuration in an incident staff must hear of (issue 20 §4): switched off automatically
+ * (a 410, or failing too long), or with a circuit opened at least `circuitOpenForMs` ago and not
+ * closed since (half-open included: the probe has not succeeded yet).
+ */
+export async function currentIncidents(db: Knex, now: number, circuitOpenForMs: number): Promise<Incident[]> {
+  const [disabled, open] = await Promise.all([
+    db('webhook_configs')
+      .where('enabled', false)
+      .whereNot('disabled_reason', 'manual')
+      .whereNotNull('disabled_at')
+      .select('id', 'disabled_at'),
+    db('webhook_configs')
+      .where('enabled', true)
+      .whereNotNull('circuit_open_until')
+      .andWhere('circuit_opened_at', '<=', now - circuitOpenForMs)
+      .select('id', 'circuit_opened_at'),
+  ]);
+  return [
+    ...(disabled as DbRow[]).map((row) => ({ configId: String(row.id), kind: 'desativada' as const, since: toNumber(row.disabled_at) })),
+    ...(open as DbRow[]).map((row) => ({
+      configId: String(row.id),
+      kind: 'circuito-aberto' as const,
+      since: toNumber(row.circuit_opened_at),
+    })),
+  ];
+}

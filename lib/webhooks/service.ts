@@ -28,6 +28,7 @@ import {
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
 import { deleteDeliveriesOf } from './delivery/store';
+import { deleteAlertsOf } from './alerts/store';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -234,6 +235,7 @@ export async function deleteWebhook(principal: Principal, id: string): Promise<v
     const current = await findWebhook(trx, id, { lock: true });
     if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
     await deleteDeliveriesOf(trx, id);
+    await deleteAlertsOf(trx, id);
     await deleteWebhookRow(trx, id);
     await recordAudit(trx, {
       principal,

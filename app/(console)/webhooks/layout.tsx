@@ -1,8 +1,17 @@
 import type { ReactNode } from 'react';
+import { DeliveryAlerts } from '@/components/webhooks/delivery-alerts';
 import { requireCapability } from '@/lib/auth/console-session';
 
-/** The role check sits here, before any page renders, so a refusal is a real 403. */
+/**
+ * The role check sits here, before any page renders, so a refusal is a real 403. Every webhooks
+ * page shows the open delivery alerts above its content.
+ */
 export default async function WebhooksLayout({ children }: { children: ReactNode }) {
   await requireCapability('webhooks', '/webhooks');
-  return children;
+  return (
+    <>
+      <DeliveryAlerts />
+      {children}
+    </>
+  );
 }

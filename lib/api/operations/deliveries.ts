@@ -24,7 +24,8 @@ import {
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery-contract';
 import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
-import { deliveryHealthSchema, healthQuerySchema, triageItemSchema } from '@/lib/webhooks/health-contract';
+import { alertsFor } from '@/lib/webhooks/alerts/service';
+import { deliveryAlertSchema, deliveryHealthSchema, healthQuerySchema, triageItemSchema } from '@/lib/webhooks/health-contract';
 import { deliveryDoc, webhookParams, deliveryParams } from './docs';
 import { operation } from '../operation';
 
@@ -120,6 +121,24 @@ export const deliveryOperations = {
       },
     },
     async ({ principal }) => jsonResponse(await deliveryTriage(principal)),
+  ),
+  listDeliveryAlerts: operation(
+    {
+      method: 'GET',
+      path: '/api/v2/avaliacao-saude/alertas-entregas',
+      capability: 'webhooks',
+      doc: {
+        summary: 'Open delivery alerts',
+        tags: ['Entregas de webhook'],
+        description:
+          'Configurations the caller may see that were switched off automatically (a 410, or failing too long) or whose receiver has been down (circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES, while the incident lasts. Staff who look after webhooks are also told once per incident by e-mail when the server sends mail.',
+        responses: {
+          '200': { description: 'Open alerts, newest first.', content: json({ type: 'array', items: ref(deliveryAlertSchema) }) },
+          ...commonProblems,
+        },
+      },
+    },
+    async ({ principal }) => jsonResponse(await alertsFor(principal)),
   ),
   getDelivery: operation(
     {

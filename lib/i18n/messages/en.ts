@@ -483,4 +483,8 @@ export const en: Messages = {
   'triage.open': 'Open',
   'triage.openLabel': 'Open the configuration {url}',
   'triage.backlog': '{count} waiting',
+  'alerts.title': 'Delivery alerts',
+  'alerts.desativada': 'Deliveries to {url} were switched off automatically on {since}.',
+  'alerts.circuito-aberto': 'The receiver {url} has looked down since {since}; its deliveries are paused.',
+  'alerts.open': 'Open the configuration',
 };

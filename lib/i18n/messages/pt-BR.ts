@@ -486,6 +486,10 @@ export const ptBR = {
   'triage.open': 'Abrir',
   'triage.openLabel': 'Abrir a configuração {url}',
   'triage.backlog': '{count} na fila',
+  'alerts.title': 'Alertas de entrega',
+  'alerts.desativada': 'Entregas para {url} desativadas automaticamente em {since}.',
+  'alerts.circuito-aberto': 'O receptor {url} parece fora do ar desde {since}; as entregas estão em pausa.',
+  'alerts.open': 'Ver configuração',
 } as const;
 
 export type MessageKey = keyof typeof ptBR;

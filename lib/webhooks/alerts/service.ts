@@ -1,0 +1,88 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import type { Principal } from '@/lib/auth/principal';
+import { env } from '@/lib/config/env';
+import { getDb } from '@/lib/data';
+import { log, outsideRequest, redactError } from '@/lib/log';
+import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
+import { webhookStaff } from '@/lib/staff/service';
+import type { DeliveryAlert } from '../health-contract';
+import { currentIncidents, findWebhook, listWebhooks, type Incident } from '../repository';
+import { alertMail } from './alert-mail';
+import { markEmailed, openAlerts, recordIncident, resolveEnded } from './store';
+
+/**
+ * Delivery alerts (issue 20 §4). Each instance looks for incidents every
+ * WEBHOOK_ALERT_CHECK_SECONDS: a configuration the worker switched off, or one whose circuit has
+ * stayed open WEBHOOK_ALERT_CIRCUIT_MINUTES. A new incident is recorded once across instances
+ * (webhook_alerts' unique key); the instance that recorded it e-mails the staff who look after
+ * webhooks when SMTP_URL is set, and the console shows it until the incident ends.
+ */
+export async function checkIncidents(db: Knex, now: number): Promise<Incident[]> {
+  const { WEBHOOK_ALERT_CIRCUIT_MINUTES } = env();
+  const incidents = await currentIncidents(db, now, WEBHOOK_ALERT_CIRCUIT_MINUTES * 60_000);
+  const raised: Incident[] = [];
+  for (const incident of incidents) {
+    const id = await recordIncident(db, incident, now);
+    if (!id) continue;
+    raised.push(incident);
+    log.warn('webhook.alert_raised', { alertId: id, configId: incident.configId, kind: incident.kind });
+    if (await tellStaff(db, incident)) await markEmailed(db, id);
+  }
+  const resolved = await resolveEnded(db, incidents, now);
+  if (resolved > 0) log.info('webhook.alerts_resolved', { count: resolved });
+  return raised;
+}
+
+/** E-mails every staff member who looks after webhooks; true when at least one message went. */
+async function tellStaff(db: Knex, incident: Incident): Promise<boolean> {
+  if (!mailConfigured()) return false;
+  const stored = await findWebhook(db, incident.configId);
+  if (!stored) return false;
+  const url = new URL(stored.config.url);
+  const receiver = `${url.origin}${url.pathname}`;
+  const link = new URL(`/webhooks/${incident.configId}`, env().NEXTAUTH_URL ?? 'http://localhost:3000').toString();
+  let sent = false;
+  for (const staff of await webhookStaff()) {
+    sent = (await sendMail(alertMail(staff, incident, receiver, link), `webhook.alert.${incident.kind}`)) || sent;
+  }
+  return sent;
+}
+
+/** The open alerts the caller may see (an API client: its own tenant's), newest first. */
+export async function alertsFor(principal: Principal): Promise<DeliveryAlert[]> {
+  const db = await getDb();
+  const usuarioId = principal.kind === 'api-client' ? principal.usuarioId.toLowerCase() : undefined;
+  const configs = await listWebhooks(db, { usuarioId, limit: 500 });
+  const urls = new Map(configs.map(({ config }) => [config.id, config.url]));
+  const alerts = await openAlerts(db, [...urls.keys()]);
+  return alerts.map((alert) => ({
+    id: alert.id,
+    configuracaoId: alert.configId,
+    url: urls.get(alert.configId) ?? '',
+    tipo: alert.kind,
+    desde: new Date(alert.since).toISOString(),
+  }));
+}
+
+const holder = globalThis as typeof globalThis & { __alertTimer?: NodeJS.Timeout };
+
+/** Checks now and then every WEBHOOK_ALERT_CHECK_SECONDS in this process (lib/startup.ts). */
+export function startAlerts(): void {
+  if (holder.__alertTimer) return;
+  const check = () =>
+    outsideRequest(async () => checkIncidents(await getDb(), Date.now())).catch((error: unknown) =>
+      log.warn('webhook.alert_check_failed', redactError(error)),
+    );
+  const every = env().WEBHOOK_ALERT_CHECK_SECONDS * 1000;
+  holder.__alertTimer = setTimeout(function again() {
+    void check().finally(() => {
+      if (holder.__alertTimer) holder.__alertTimer = setTimeout(again, every).unref();
+    });
+  }, every).unref();
+}
+
+export function stopAlerts(): void {
+  clearTimeout(holder.__alertTimer);
+  holder.__alertTimer = undefined;
+}
