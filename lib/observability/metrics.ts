@@ -1,6 +1,7 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { NEXT_ONLY_API_PREFIXES, servedByApiServer } from '@/lib/api-server/paths.mjs';
+import { env } from '@/lib/config/env';
 
 /**
  * The process's Prometheus metrics (issue 20), served at GET /metrics (lib/observability/scrape.ts).
@@ -103,6 +104,22 @@ function create() {
 
 export type Metrics = ReturnType<typeof create>;
 
+/** Every instrument's key in Metrics, so the no-op set below has them all. */
+const INSTRUMENT_NAMES: Record<Exclude<keyof Metrics, 'registry'>, true> = {
+  httpDuration: true,
+  reservations: true,
+  backendDuration: true,
+  attempts: true,
+  attemptDuration: true,
+  deliveryLatency: true,
+  backlog: true,
+  backlogAge: true,
+  configurations: true,
+  authRefusals: true,
+  throttled: true,
+  dbPool: true,
+};
+
 const METRICS = Symbol.for('integration-console.metrics');
 /** Called by scripts/server-entry.mjs for every request it sees: the console's are timed here. */
 const OBSERVE_REQUEST = Symbol.for('integration-console.observe-request');
@@ -112,9 +129,17 @@ type Holder = typeof globalThis & {
   [OBSERVE_REQUEST]?: (pathname: string, method: string, status: number, seconds: number) => void;
 };
 
+/**
+ * The process's metrics. Without METRICS_TOKEN nobody may read them (/metrics answers 404), so
+ * nothing is recorded either: every instrument is a no-op and requests pay nothing for them.
+ */
 export function metrics(): Metrics {
   const holder = globalThis as Holder;
   if (!holder[METRICS]) {
+    if (!env().METRICS_TOKEN) {
+      holder[METRICS] = unrecorded();
+      return holder[METRICS];
+    }
     const created = create();
     holder[METRICS] = created;
     holder[OBSERVE_REQUEST] = (pathname, method, status, seconds) => {
@@ -123,6 +148,16 @@ export function metrics(): Metrics {
     };
   }
   return holder[METRICS];
+}
+
+/** Instruments that record nothing, for a server without METRICS_TOKEN. */
+function unrecorded(): Metrics {
+  const nothing = { inc: () => undefined, observe: () => undefined, set: () => undefined };
+  const instruments = Object.fromEntries(
+    (Object.keys(INSTRUMENT_NAMES) as (keyof typeof INSTRUMENT_NAMES)[]).map((name) => [name, nothing]),
+  );
+  // Only inc, observe and set are ever called on an instrument outside this module.
+  return { registry: new Registry(), ...instruments } as unknown as Metrics;
 }
 
 const ASSET_PREFIXES = ['/_next/', '/vendor/', '/favicon.ico', '/icon.svg'];

@@ -10,9 +10,10 @@
 //   4. two instances on PostgreSQL against one
 //   5. first-load JavaScript (gzip) of each console route against a minimal App Router page
 //   6. Lighthouse (mobile) performance and accessibility of sign-in, webhook editor and reservation
+//   7. the reservation API on npm start without and with METRICS_TOKEN (the cost of metrics)
 // Servers run pinned to CPU 0 and the load generator (autocannon, in this process) to CPU 1;
 // Chromium, for Lighthouse, on every CPU.
-//   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6]
+//   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6,7]
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,7 +33,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
-    only: { type: 'string', default: '1,2,3,4,5,6' },
+    only: { type: 'string', default: '1,2,3,4,5,6,7' },
     'base-port': { type: 'string', default: '4310' },
   },
 });
@@ -220,14 +221,15 @@ let api;
 let raw;
 let rawGroup;
 let capacity;
-if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6)) {
+let copyOf;
+if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || ONLY.has(7)) {
   const productDir = newDataDir('product');
   product = await startProduct(productDir, BASE_PORT);
   product.token = await token(product.url);
   // The lean API server and the raw baseline get copies of the product's database (same schema,
   // seed and secret), so one token works on all three.
   await product.stop();
-  const copyOf = (label) => {
+  copyOf = (label) => {
     const dir = newDataDir(label);
     for (const file of ['integration-console.sqlite', 'integration-console.sqlite-wal', 'auth-secret']) {
       if (fs.existsSync(path.join(productDir, file))) fs.copyFileSync(path.join(productDir, file), path.join(dir, file));
@@ -286,6 +288,18 @@ if (ONLY.has(2)) {
 
 if (ONLY.has(3)) {
   printComparison('3. Webhook PUT, closed loop', await interleaved({ product, 'start:api': api, raw }, webhookRequests));
+}
+
+if (ONLY.has(7)) {
+  // Issue 20: metrics are recorded only with METRICS_TOKEN set; the same build, twice, on copies of one database.
+  const off = await startProduct(copyOf('metrics-off'), BASE_PORT + 6);
+  const on = await startProduct(copyOf('metrics-on'), BASE_PORT + 7, { METRICS_TOKEN: 'bench-metrics-token-2026-0123456789' });
+  off.token = product.token;
+  on.token = product.token;
+  const summary = await interleaved({ 'metrics off': off, 'metrics on': on }, reservationRequests);
+  printComparison('7. Metrics on the reservation path: npm start without and with METRICS_TOKEN, closed loop', summary, ['metrics off']);
+  await off.stop();
+  await on.stop();
 }
 await raw?.stop();
 await rawGroup?.stop();
