@@ -1,5 +1,6 @@
 import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../delivery-contract';
 import type { WebhookEventFlag } from '../contract';
+import type { WebhookMessage } from '../message-contract';
 import type { EventRow } from './store';
 
 /**
@@ -16,10 +17,12 @@ export function eventType(tipo: string): string {
   return tipo === TEST_EVENT_TYPE ? TEST_EVENT_TYPE : (EVENT_TYPE_OF_FLAG[tipo as WebhookEventFlag] ?? tipo);
 }
 
+/** The signed body: a WebhookMessage, the shape the OpenAPI document's `webhooks` section publishes (message-contract.ts). */
 export function messageBody(event: EventRow): string {
-  return JSON.stringify({
+  const message: WebhookMessage = {
     type: eventType(event.tipo),
     timestamp: new Date(event.createdAt).toISOString(),
     data: { ...event.dados, idEvento: event.idEvento ?? event.id, usuarioId: event.usuarioId },
-  });
+  };
+  return JSON.stringify(message);
 }

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { dialectOf, hourOf, isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus, PublishEvent } from '../delivery-contract';
 import { circuitFromRow, EVENT_COLUMNS } from '../repository';
+import { TEST_MESSAGE_TEXT } from '../message-contract';
 import { newId } from './ids';
 import { afterAttempt, attemptCap, isOutage, type CircuitSettings, type CircuitState } from './circuit';
 
@@ -149,7 +150,7 @@ export async function createTestDelivery(db: Knex, configId: string, usuarioId: 
       id_evento: null,
       tipo: 'webhook.teste',
       usuario_id: usuarioId,
-      dados_json: JSON.stringify({ mensagem: 'Evento de teste enviado pelo Console de Integração.' }),
+      dados_json: JSON.stringify({ mensagem: TEST_MESSAGE_TEXT }),
       created_at: now,
     });
     const row = newDeliveryRow(eventId, configId, true, now);
