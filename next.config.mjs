@@ -2,8 +2,24 @@ import { BASELINE_HEADERS } from './lib/http/baseline-headers.mjs';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Native and dialect-loading packages must stay plain Node requires, not bundled.
-  serverExternalPackages: ['knex', 'better-sqlite3', 'pg', 'oracledb', 'pino', 'pino-pretty'],
+  // Native and dialect-loading packages must stay plain Node requires, not bundled. OpenTelemetry's
+  // too, loaded from node_modules as the lean API bundle loads them, its SDK only when tracing is on
+  // (lib/observability/tracing-sdk.ts), and copied into the standalone output for the container.
+  serverExternalPackages: [
+    'knex',
+    'better-sqlite3',
+    'pg',
+    'oracledb',
+    'pino',
+    'pino-pretty',
+    '@opentelemetry/api',
+    '@opentelemetry/context-async-hooks',
+    '@opentelemetry/core',
+    '@opentelemetry/resources',
+    '@opentelemetry/sdk-trace',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/exporter-trace-otlp-proto',
+  ],
   // A self-contained server (.next/standalone) for containers: see Dockerfile.
   output: 'standalone',
   poweredByHeader: false,

@@ -1,11 +1,13 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
  * Structured logs: one JSON object a line (pino), `event` naming what happened, and the request id
- * of the API request being handled on every line written while handling it. Callers pass
+ * of the API request being handled on every line written while handling it, beside the trace and
+ * span ids when tracing is on (lib/observability/tracing.ts). Callers pass
  * identifiers of things (ids, codes, statuses), never request bodies, header values or patient
  * identifiers; the redaction paths below are a second line of defence, not the first.
  */
@@ -62,8 +64,11 @@ function createLogger(destination?: DestinationStream): Logger {
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     mixin: () => {
-      const context = requestContext.getStore();
-      return context ? { requestId: context.requestId } : {};
+      const request = requestContext.getStore();
+      // Tracing off, there is never an active span: OpenTelemetry's API answers undefined at once.
+      const span = trace.getSpanContext(context.active());
+      if (!span || !isSpanContextValid(span)) return request ? { requestId: request.requestId } : {};
+      return { ...(request ? { requestId: request.requestId } : {}), traceId: span.traceId, spanId: span.spanId };
     },
   };
   const stream = destination ?? prettyStream();

@@ -5,6 +5,7 @@ import { closeDb } from '@/lib/data';
 import { stopRetention } from '@/lib/data/retention';
 import { stopAlerts } from '@/lib/webhooks/alerts/service';
 import { log, redactError } from '@/lib/log';
+import { stopTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 
 /**
@@ -12,7 +13,7 @@ import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
  * (issue 18): readiness answers 503 at once, so a load balancer stops sending; the HTTP servers stop
  * accepting and finish the requests they have; the delivery worker claims nothing more and waits
  * for its attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS) and records them; then the
- * database pool closes and the process exits 0. An attempt still unfinished after that keeps its
+ * database pool closes, the spans still queued are sent (tracing on) and the process exits 0. An attempt still unfinished after that keeps its
  * lease, and another instance sends it when the lease runs out.
  *
  * scripts/server-entry.mjs keeps Next from exiting on the signal itself and registers the servers.
@@ -46,6 +47,8 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
     stopAlerts();
     await requests;
     await closeDb();
+    // The last spans (the drained attempts') leave before the process does.
+    await stopTracing();
     log.info('server.stopped', { signal, unfinishedAttempts: worker.unfinished, durationMs: Date.now() - started });
     process.exit(0);
   } catch (error) {

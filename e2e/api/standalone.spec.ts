@@ -1,17 +1,21 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { reservationBody, RESERVE_PATH } from '../support/api';
+import { OtlpReceiver } from '../support/otlp-receiver';
 import { freePort, newDataDir, writeSeedFile } from '../support/server';
 import { TENANT_A } from '../support/test-seed';
 
 /**
  * The container recipe without a Docker engine: the standalone output laid out in a folder of its
  * own as the Dockerfile copies it (.next/standalone with its static assets), started with
- * `node server.js` as the image's CMD, on the embedded default. A reservation goes through it.
+ * `node server.js` as the image's CMD, on the embedded default. A reservation goes through it,
+ * traced to an OTLP receiver in the default protocol (protobuf): the image holds the SDK it loads.
  */
-test('the standalone server, laid out as in the container image, reserves a slot', async () => {
+test('the standalone server, laid out as in the container image, reserves a slot and traces it', async () => {
+  const otlp = await new OtlpReceiver().start();
   const image = newDataDir('standalone-image');
   fs.cpSync(path.resolve('.next/standalone'), image, { recursive: true });
   const dataDir = newDataDir('standalone-data');
@@ -24,6 +28,8 @@ test('the standalone server, laid out as in the container image, reserves a slot
     DATA_DIR: dataDir,
     SEED_FILE: writeSeedFile(dataDir),
     NEXT_TELEMETRY_DISABLED: '1',
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    OTEL_BSP_SCHEDULE_DELAY: '100',
   };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['server.js'], { cwd: image, env, stdio: 'ignore' });
@@ -47,14 +53,17 @@ test('the standalone server, laid out as in the container image, reserves a slot
     const slots = (await (await fetch(`${base}/api/v1/agendamentos/slots-livres?limite=1`, { headers: { authorization } })).json()) as {
       NR_SEQ_AGENDA: number;
     }[];
+    const traceId = randomBytes(16).toString('hex');
     const reserve = await fetch(base + RESERVE_PATH, {
       method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
+      headers: { authorization, 'content-type': 'application/json', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
       body: JSON.stringify(reservationBody({ nrSeqAgenda: slots[0]!.NR_SEQ_AGENDA, cdPessoaFisica: 975001 })),
     });
     expect(reserve.status).toBe(200);
     expect(await reserve.json()).toMatchObject({ CODIGO_P: '0', IE_RESERVADO_P: 'S' });
+    await expect.poll(() => otlp.receivedProtobufTrace(traceId)).toBe(true);
   } finally {
     child.kill('SIGTERM');
+    await otlp.stop();
   }
 });

@@ -3,6 +3,7 @@ import { operations, type Operation, type OperationId } from '@/lib/api/operatio
 import { problems } from '@/lib/http/errors';
 import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/http/route';
 import { metrics } from '@/lib/observability/metrics';
+import { inApiSpan, type Answered } from '@/lib/observability/api-span';
 
 /**
  * The API's one router: every request under /api (and /metrics), from Next's catch-all routes
@@ -107,17 +108,17 @@ function withoutBody(response: Response): Response {
 /**
  * Answers one API request: the operation's handler, or the router's own refusal. Every answer is
  * timed into the metrics under its operation's id; the router's refusals under `unmatched`, so a
- * scan of random paths adds no label values.
+ * scan of random paths adds no label values. With tracing on, each is a span (api-span.ts).
  */
 export async function dispatch(request: Request): Promise<Response> {
   const started = performance.now();
-  const { operation, response } = await answer(request);
+  const { operation, response } = await inApiSpan(request, () => answer(request));
   const seconds = (performance.now() - started) / 1000;
   metrics().httpDuration.observe({ operation, method: request.method, status: String(response.status) }, seconds);
   return response;
 }
 
-async function answer(request: Request): Promise<{ operation: OperationId | 'unmatched'; response: Response }> {
+async function answer(request: Request): Promise<Answered & { operation: OperationId | 'unmatched' }> {
   let matched: ReturnType<typeof matchPath>;
   try {
     matched = matchPath(new URL(request.url).pathname);
@@ -131,7 +132,7 @@ async function answer(request: Request): Promise<{ operation: OperationId | 'unm
   const served = route.handlers.get(method === 'HEAD' ? 'GET' : method);
   if (served) {
     const response = await served.handle(request, params);
-    return { operation: served.id, response: method === 'HEAD' ? withoutBody(response) : response };
+    return { operation: served.id, template: route.template, response: method === 'HEAD' ? withoutBody(response) : response };
   }
   if (method === 'OPTIONS')
     return { operation: 'unmatched', response: new Response(null, { status: 204, headers: { Allow: route.allow } }) };

@@ -2,6 +2,8 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
+import { traceKnexQueries } from '@/lib/db/query-spans';
+import { isTracing } from '@/lib/observability/tracing';
 import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from '@/lib/seed/seed';
 import { ensureWebhookSecrets } from '@/lib/webhooks/repository';
 
@@ -22,6 +24,8 @@ export function getDb(): Promise<Knex> {
 
 async function open(): Promise<Knex> {
   const db = createKnex();
+  // Tracing starts before the database opens (lib/startup.ts); off, knex's events get no listener.
+  if (isTracing()) traceKnexQueries(db);
   await migrateWithRetry(db);
   await seedOnce(db, loadSeed());
   if (usesDemoSeed()) await topUpDemoSlots(db);

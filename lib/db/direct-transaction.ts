@@ -1,7 +1,9 @@
+import { context, type Context } from '@opentelemetry/api';
 import type { Knex } from 'knex';
 import { SQLITE_BEGIN } from './connection';
 import { acquirePooledConnection, discardPooledConnection, releasePooledConnection } from './knex-internals';
 import { dialectOf } from './dialect';
+import { inStatementSpan } from './query-spans';
 
 /**
  * A write transaction on the embedded SQLite database that runs its statements on the connection
@@ -32,9 +34,11 @@ export class DirectSqliteTransaction {
     // Once SQLite has ended the transaction on an error of its own (I/O, disk full), a further write
     // would commit by itself, outside the batch that is about to fail: refuse it.
     if (!this.connection.inTransaction) throw new GroupCommitFailed('the transaction has ended');
-    const statement = this.connection.prepare(sql);
-    const values = bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value));
-    return statement.reader ? statement.all(values) : statement.run(values);
+    return inStatementSpan(sql, () => {
+      const statement = this.connection.prepare(sql);
+      const values = bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+      return statement.reader ? statement.all(values) : statement.run(values);
+    });
   }
 }
 
@@ -47,6 +51,11 @@ export class GroupCommitFailed extends Error {
 
 type Waiting = {
   work: Work<unknown>;
+  /**
+   * The trace context of the operation that asked: the batch runs in the first one's, and each
+   * work's statements belong in its own operation's trace (query-spans.ts).
+   */
+  caller: Context;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   /** How the work itself ended, once it has run in the batch's transaction. */
@@ -73,7 +82,7 @@ class SqliteCommitGroup {
 
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ work, caller: context.active(), resolve: resolve as (value: unknown) => void, reject });
       // setImmediate runs after the pending I/O callbacks: requests read in this turn join the batch.
       if (this.waiting.length === 1) setImmediate(() => void this.commitBatch());
     });
@@ -94,7 +103,7 @@ class SqliteCommitGroup {
       for (const waiting of batch) {
         connection.exec('SAVEPOINT work');
         try {
-          const value = await waiting.work(new DirectSqliteTransaction(connection, this.db));
+          const value = await context.with(waiting.caller, () => waiting.work(new DirectSqliteTransaction(connection, this.db)));
           connection.exec('RELEASE work');
           waiting.ran = { ok: true, value };
         } catch (error) {

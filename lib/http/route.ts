@@ -1,4 +1,5 @@
 import 'server-only';
+import { trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { env } from '@/lib/config/env';
 import { verifyAccessToken } from '@/lib/auth/access-tokens';
@@ -117,11 +118,13 @@ export function refusedRoute(refusal: () => ApiError): BoundHandler {
 
 /**
  * Every API answer carries the request's id (the caller's X-Request-Id, or a new one), and every
- * log line written while it is handled names it, so one request can be followed across the logs.
+ * log line written while it is handled names it, so one request can be followed across the logs;
+ * with tracing on, so does the request's span, to find its trace from an id a caller reports.
  */
 function traced(route: BoundHandler): BoundHandler {
   return (request, params) => {
     const requestId = requestIdOf(request);
+    trace.getActiveSpan()?.setAttribute('app.request.id', requestId);
     const started = performance.now();
     return withRequestId(requestId, async () => {
       const response = await route(request, params);

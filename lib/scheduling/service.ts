@@ -8,6 +8,7 @@ import { actorId, ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
 import { log, redactError } from '@/lib/log';
 import { metrics } from '@/lib/observability/metrics';
+import { inSpan } from '@/lib/observability/tracing';
 import type { Executor } from '@/lib/db/precompiled';
 import {
   CODIGO_P_STATUS,
@@ -29,6 +30,7 @@ import {
   type SchedulingBackend,
 } from './backend';
 import { schedulingBackend } from './backends';
+import { backendSpanName, backendSpanOptions, recordBackendAnswer } from './backend-span';
 import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
 import { activeHolds, listRecentReservations, recordRelease, recordReservation } from './recent-reservations-source';
 import type { RecentReservation } from './recent-reservations';
@@ -82,9 +84,13 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
   let answer: ProcedureAnswer;
   const started = performance.now();
   try {
-    answer = await backend.reserveOrRelease(request, {
-      ...context,
-      recordOutcome: (trx, decided) => recordAnswer(trx, principal, request, decided),
+    answer = await inSpan(backendSpanName(request), backendSpanOptions(backend.name, request), async (span) => {
+      const answered = await backend.reserveOrRelease(request, {
+        ...context,
+        recordOutcome: (trx, decided) => recordAnswer(trx, principal, request, decided),
+      });
+      recordBackendAnswer(span, answered);
+      return answered;
     });
     observeCall(backend.name, request.ieOpcao, started, answer.CODIGO_P);
   } catch (error) {

@@ -4,7 +4,8 @@
 // It prints figures and asserts nothing. Needs `npm run build` first (it runs it when missing).
 //   1. the reservation API (reserve, conflicting reserve, release of real free slots), closed loop,
 //      rounds interleaved: the product server against a raw node:http baseline (raw-server.ts), once
-//      with one commit per request ('raw') and once committing as the product does ('raw+group')
+//      with one commit per request ('raw') and once committing as the product does ('raw+group');
+//      and the product with OpenTelemetry traces on ('traced'), exported to a sink in this process
 //   2. open-loop latency at half the product's capacity, corrected for coordinated omission
 //   3. the webhook PUT, the same way
 //   4. two instances on PostgreSQL against one
@@ -16,6 +17,7 @@
 //   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6,7]
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -144,6 +146,25 @@ async function token(url) {
   return (await response.json()).access_token;
 }
 
+/**
+ * An OTLP/HTTP endpoint that takes every export and keeps nothing but counts, for the traced product
+ * (section 1): the cost measured is the server's, making and sending its spans.
+ */
+async function startTraceSink() {
+  const sink = { exports: 0, bytes: 0 };
+  const server = http.createServer((request, response) => {
+    request.on('data', (chunk) => (sink.bytes += chunk.length));
+    request.on('end', () => {
+      sink.exports++;
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  sink.url = `http://127.0.0.1:${server.address().port}`;
+  sink.stop = () => new Promise((resolve) => server.close(resolve));
+  return sink;
+}
+
 /** A fresh data folder with the bench seed; the product creates and seeds its database on first start. */
 function newDataDir(label) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ic-bench-${label}-`));
@@ -220,6 +241,8 @@ let product;
 let api;
 let raw;
 let rawGroup;
+let traced;
+let traceSink;
 let capacity;
 let copyOf;
 if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || ONLY.has(7)) {
@@ -239,6 +262,7 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
   const apiDir = copyOf('api');
   const rawDir = copyOf('raw');
   const rawGroupDir = copyOf('raw-group');
+  const tracedDir = copyOf('traced');
   product = await startProduct(productDir, BASE_PORT);
   product.token = await token(product.url);
   if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3)) {
@@ -249,11 +273,22 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     rawGroup = await startRaw(rawGroupDir, BASE_PORT + 5, true);
     rawGroup.token = product.token;
   }
+  if (ONLY.has(1)) {
+    // Every request sampled, in the default protocol (protobuf) and batch settings.
+    traceSink = await startTraceSink();
+    traced = await startProduct(tracedDir, BASE_PORT + 6, { OTEL_EXPORTER_OTLP_ENDPOINT: traceSink.url });
+    traced.token = product.token;
+  }
 }
 
 if (ONLY.has(1)) {
-  const summary = await interleaved({ product, 'start:api': api, raw, 'raw+group': rawGroup }, reservationRequests);
+  const summary = await interleaved({ product, traced, 'start:api': api, raw, 'raw+group': rawGroup }, reservationRequests);
   printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary, ['raw', 'raw+group']);
+  console.log(`  traced / product: ${fmt(summary.traced.rps / summary.product.rps, 2)}× throughput (traces on against off)`);
+  await traced.stop();
+  console.log(`  traced sent ${traceSink.exports} OTLP exports, ${fmt(traceSink.bytes / 1024 / 1024)} MiB, to the sink`);
+  await traceSink.stop();
+  delete summary.traced;
   capacity = Object.fromEntries(Object.entries(summary).map(([name, figures]) => [name, figures.rps]));
 }
 
@@ -292,8 +327,8 @@ if (ONLY.has(3)) {
 
 if (ONLY.has(7)) {
   // Issue 20: metrics are recorded only with METRICS_TOKEN set; the same build, twice, on copies of one database.
-  const off = await startProduct(copyOf('metrics-off'), BASE_PORT + 6);
-  const on = await startProduct(copyOf('metrics-on'), BASE_PORT + 7, { METRICS_TOKEN: 'bench-metrics-token-2026-0123456789' });
+  const off = await startProduct(copyOf('metrics-off'), BASE_PORT + 8);
+  const on = await startProduct(copyOf('metrics-on'), BASE_PORT + 9, { METRICS_TOKEN: 'bench-metrics-token-2026-0123456789' });
   off.token = product.token;
   on.token = product.token;
   const summary = await interleaved({ 'metrics off': off, 'metrics on': on }, reservationRequests);

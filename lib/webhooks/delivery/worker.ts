@@ -1,15 +1,18 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Span } from '@opentelemetry/api';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
 import { log, outsideRequest, redactError } from '@/lib/log';
+import { inSpan, outsideSpans } from '@/lib/observability/tracing';
 import { decryptSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { messageBody } from './message';
 import { decide } from './retry-policy';
 import { send } from './send';
 import { recordAttemptMetrics } from './attempt-metrics';
+import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
 import { MAX_OPEN_MS, type CircuitSettings } from './circuit';
 import {
   claimAmong,
@@ -58,7 +61,8 @@ class OutcomeWriter {
       this.queue.push({ record, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
-      setImmediate(() => void this.flush(db));
+      // The batch records several attempts: its statements belong to no one attempt's span.
+      setImmediate(() => void outsideSpans(() => this.flush(db)));
     });
   }
 
@@ -136,8 +140,9 @@ class DeliveryWorker {
       return;
     }
     this.pumping = true;
-    // Woken inside the request that accepted an event; its attempts are not part of that request.
-    void outsideRequest(() => this.pump())
+    // Woken inside the request that accepted an event; its attempts are not part of that request,
+    // nor of its trace: each attempt is a trace of its own.
+    void outsideRequest(() => outsideSpans(() => this.pump()))
       .catch((error: unknown) => log.error('webhook.worker_error', redactError(error)))
       .finally(() => {
         this.pumping = false;
@@ -195,6 +200,13 @@ class DeliveryWorker {
     if (this.stopping) return releaseClaims(db, this.owner, [deliveryId]);
     // Disabled after the event was accepted: kept as skipped, for a recovery. Test events still go.
     if (!context.config.enabled && context.event.tipo !== 'webhook.teste') return skipDelivery(db, this.owner, deliveryId);
+    const attemptNo = context.delivery.attempts + 1;
+    await inSpan('webhook.attempt', attemptSpanOptions(context, attemptNo), (span) => this.sendAndRecord(db, context, attemptNo, span));
+  }
+
+  /** Sends one attempt and records its outcome and the configuration's circuit. */
+  private async sendAndRecord(db: Knex, context: AttemptContext, attemptNo: number, span: Span): Promise<void> {
+    const deliveryId = context.delivery.id;
     const settings = env();
     const result = await send(
       {
@@ -212,12 +224,12 @@ class DeliveryWorker {
       },
     );
     recordAttemptMetrics(result, context.event.createdAt);
-    const attemptNo = context.delivery.attempts + 1;
     const decision = decide(result, attemptNo, context.config.failingSince, Date.now(), {
       scheduleSeconds: settings.WEBHOOK_RETRY_SCHEDULE,
       disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     });
     const recorded = await this.outcomes.write(db, { context, outcome: result, decision });
+    recordAttemptSpan(span, result, decision, recorded.written);
     // Ids, codes and timings only: the body and headers may carry personal data or secrets.
     log.info('webhook.attempt', {
       deliveryId,

@@ -1,0 +1,37 @@
+import { ApiRouter } from './api-router';
+import { freePort, startServer } from './server';
+
+/**
+ * The servers this run's E2E_API_SERVER stands for, started for one spec with settings of its own,
+ * as global-setup.ts starts the run's shared ones: `npm start` (unset), the container image's
+ * command (`container`), or `npm run start:api` beside `npm start` behind a balancer that sends it
+ * the API paths (`lean`).
+ */
+export type Deployment = {
+  url: string;
+  /** Every server's output, in one text. */
+  logs(): string;
+  stop(): Promise<void>;
+};
+
+export async function startDeployment(options: { dataDir: string; env?: Record<string, string> }): Promise<Deployment> {
+  const mode = process.env.E2E_API_SERVER;
+  if (mode !== 'lean') {
+    const server = await startServer({ ...options, entry: mode === 'container' ? 'container' : 'next' });
+    return { url: server.url, logs: server.logs, stop: () => server.stop() };
+  }
+  const next = await startServer({ ...options, entry: 'next' });
+  const api = await startServer({ ...options, entry: 'api' }).catch(async (error: unknown) => {
+    await next.stop();
+    throw error;
+  });
+  const router = await new ApiRouter(api.url, next.url).listen(await freePort());
+  return {
+    url: router.url,
+    logs: () => `${next.logs()}\n${api.logs()}`,
+    stop: async () => {
+      await router.stop();
+      await Promise.all([api.stop(), next.stop()]);
+    },
+  };
+}
