@@ -3,10 +3,11 @@ import { useFormContext } from 'react-hook-form';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
 import { useT } from '@/lib/i18n/client';
+import { catalogueLink } from '@/lib/webhooks/catalogue-link';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
 import type { WebhookFormValues } from './webhook-editor';
 
-/** The five event flags of §6: human name, API name and the one line saying when it fires. */
+/** The five event flags of §6: human name, API name, the one line saying when it fires, and a link to its message in the API reference. */
 export function EventToggles() {
   const t = useT();
   const { register } = useFormContext<WebhookFormValues>();
@@ -22,7 +23,11 @@ export function EventToggles() {
                 {t(`webhooks.event.${flag}`)} <span className="block font-mono text-xs font-normal break-all text-slate-600">{flag}</span>
               </label>
               <p id={`${flag}-description`} className="text-sm text-slate-600">
-                {t(`webhook.event.${flag}`)}
+                {t(`webhook.event.${flag}`)}{' '}
+                <a href={catalogueLink(flag)} className="font-medium text-indigo-700 underline" target="_blank" rel="noopener">
+                  {t('webhook.eventPayload')}
+                  <span className="sr-only">: {t(`webhooks.event.${flag}`)}</span>
+                </a>
               </p>
             </div>
           </li>

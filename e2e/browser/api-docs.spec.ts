@@ -1,6 +1,6 @@
 import { expect, test } from '../support/browser-test';
 import { signIn } from '../support/console';
-import { STAFF } from '../support/test-seed';
+import { STAFF, WEBHOOK_IDS } from '../support/test-seed';
 
 /**
  * The interactive API reference renders the OpenAPI document with assets the app serves itself:
@@ -36,4 +36,20 @@ test('the API reference at /api/docs renders the operations with nothing loaded 
 test('the console header links to the API reference', async ({ page }) => {
   await signIn(page, STAFF.admin);
   await expect(page.getByRole('link', { name: /^(Referência da API|API reference)$/ })).toHaveAttribute('href', '/api/docs');
+});
+
+test('each event toggle of the editor opens its notification in the reference: the body, its signature headers and an example', async ({
+  page,
+  context,
+}) => {
+  await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a4}`);
+  const link = page.getByRole('link', {
+    name: /^(Ver a mensagem e um exemplo ?: Proposta cancelada|See the message and an example ?: Proposal cancelled)$/,
+  });
+  const [reference] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  await expect(reference.getByRole('heading', { name: 'proposta.cancelada', exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(reference.getByText('webhook-signature', { exact: true }).first()).toBeVisible();
+  await expect(reference.getByText('"proposta.cancelada"').first()).toBeVisible();
+  await reference.screenshot({ path: test.info().outputPath('webhook-catalogue.png') });
+  await reference.close();
 });

@@ -17,6 +17,9 @@ import {
  * Every setting the server reads, validated once. Other modules import `env()` instead of touching
  * process.env, so a typo or a bad value fails at start with a message naming the variable.
  */
+/** Delivery settings' defaults, also stated to partners in the OpenAPI document's webhooks (lib/openapi/webhooks.ts). */
+export const WEBHOOK_DEFAULTS = { timeoutMs: 15_000, retrySchedule: '5,300,1800,7200,18000,36000,36000' };
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -74,14 +77,14 @@ const envSchema = z
         return parsed;
       }),
     /** Webhook deliveries (issue 10): an attempt succeeds on a 2xx within this many milliseconds. */
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(WEBHOOK_DEFAULTS.timeoutMs),
     /**
      * Seconds between a failed attempt and the next (Standard Webhooks' schedule); after the last
      * one the delivery has failed. Fractions allowed (tests use short ones).
      */
     WEBHOOK_RETRY_SCHEDULE: z
       .string()
-      .default('5,300,1800,7200,18000,36000,36000')
+      .default(WEBHOOK_DEFAULTS.retrySchedule)
       .transform((value, ctx) => {
         const steps = value.split(',').map((step) => Number(step.trim()));
         if (steps.length === 0 || steps.some((step) => !Number.isFinite(step) || step <= 0 || step > 604_800)) {

@@ -16,6 +16,7 @@ import {
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery-contract';
 import { deliveryAlertSchema, deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/health-contract';
+import { MESSAGE_SCHEMAS } from '@/lib/webhooks/message-contract';
 
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import {
@@ -73,6 +74,10 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   TokenResponse: [tokenResponseSchema, 'output'],
   OAuthError: [oauthErrorSchema, 'output'],
 };
+
+/** What receivers get (lib/webhooks/message-contract.ts): one component per event type, `proposta.cancelada` as `NotificacaoPropostaCancelada`. */
+const pascal = (type: string) => type.replace(/(^|[.-])([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase());
+for (const [type, schema] of Object.entries(MESSAGE_SCHEMAS)) COMPONENTS[`Notificacao${pascal(type)}`] = [schema, 'output'];
 
 const names = new Map<z.ZodType, string>(Object.entries(COMPONENTS).map(([name, [schema]]) => [schema, name]));
 

@@ -25,8 +25,8 @@ describe('operations and the OpenAPI document', () => {
     }
   });
 
-  it('lists only components some operation refers to', () => {
-    const paths = JSON.stringify(document.paths);
+  it('lists only components some operation or webhook refers to', () => {
+    const paths = JSON.stringify({ paths: document.paths, webhooks: document.webhooks });
     for (const name of Object.keys(document.components.schemas)) expect(paths, name).toContain(`"#/components/schemas/${name}"`);
   });
 

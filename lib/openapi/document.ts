@@ -1,6 +1,7 @@
 import { operations, type Operation } from '@/lib/api/operations';
 import { componentSchemas } from './components';
 import { pathParameters } from './fragments';
+import { webhookCatalogue, WEBHOOKS_TAG } from './webhooks';
 
 /**
  * The OpenAPI 3.1 document of the API: the operations of lib/api/operations.ts, each under its
@@ -53,8 +54,14 @@ export function buildOpenApiDocument() {
       { name: 'Administração', description: 'API clients and staff accounts, managed by staff admins.' },
       { name: 'Auditoria', description: 'The audit trail of changes, reservations and releases (staff admins).' },
       { name: 'Operação', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
+      {
+        name: WEBHOOKS_TAG,
+        description:
+          'What this service sends to your receiver (Standard Webhooks): one entry per event type, with its body, its signature headers and what each answer makes the sender do.',
+      },
     ],
     paths: documentedPaths(),
+    webhooks: webhookCatalogue(),
     components: {
       schemas: componentSchemas(),
       securitySchemes: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './contract';
-import { DELIVERY_STATUSES, type DeliveryStatus } from './fields';
+import { WEBHOOK_EVENT_FLAGS } from './contract';
+import { DELIVERY_STATUSES, EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type DeliveryStatus } from './fields';
 
 /**
  * Webhook deliveries (issue 10, following the Standard Webhooks specification): what a producer
@@ -9,15 +9,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from './fields';
  * the console reads the same types and names.
  */
 
-/** The event type a receiver sees for each of §2.1's flags, plus the console's test event. */
-export const EVENT_TYPE_OF_FLAG: Record<WebhookEventFlag, string> = {
-  eventoAvaliacaoSaudeAprovada: 'avaliacao-saude.aprovada',
-  eventoAvaliacaoSaudeAguardandoAprovacao: 'avaliacao-saude.aguardando-aprovacao',
-  eventoAvaliacaoSaudeArquivada: 'avaliacao-saude.arquivada',
-  eventoAvaliacaoSaudeDesarquivada: 'avaliacao-saude.desarquivada',
-  eventoPropostaCancelada: 'proposta.cancelada',
-};
-export const TEST_EVENT_TYPE = 'webhook.teste';
+export { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE };
 
 export const MAX_EVENT_DATA_BYTES = 32 * 1024;
 

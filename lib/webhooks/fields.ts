@@ -13,6 +13,16 @@ export const WEBHOOK_EVENT_FLAGS = [
 
 export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
 
+/** The event type a receiver sees for each of §2.1's flags, plus the console's test event. */
+export const EVENT_TYPE_OF_FLAG: Record<WebhookEventFlag, string> = {
+  eventoAvaliacaoSaudeAprovada: 'avaliacao-saude.aprovada',
+  eventoAvaliacaoSaudeAguardandoAprovacao: 'avaliacao-saude.aguardando-aprovacao',
+  eventoAvaliacaoSaudeArquivada: 'avaliacao-saude.arquivada',
+  eventoAvaliacaoSaudeDesarquivada: 'avaliacao-saude.desarquivada',
+  eventoPropostaCancelada: 'proposta.cancelada',
+};
+export const TEST_EVENT_TYPE = 'webhook.teste';
+
 export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

@@ -24,9 +24,10 @@ const reference = ApiReference({
   withDefaultFonts: false,
   hideClientButton: true,
   telemetry: false,
-  // Scalar's hosted extras (developer toolbar, MCP generation) call out to its cloud: not here.
+  // Scalar's hosted extras (developer toolbar, MCP generation, its AI agent) call out to its cloud: not here.
   showDeveloperTools: 'never',
   mcp: { disabled: true },
+  agent: { disabled: true },
 });
 
 /** Tokens, health checks and the API's own documents: the public operations. */

@@ -487,4 +487,5 @@ export const en: Messages = {
   'alerts.desativada': 'Deliveries to {url} were switched off automatically on {since}.',
   'alerts.circuito-aberto': 'The receiver {url} has looked down since {since}; its deliveries are paused.',
   'alerts.open': 'Open the configuration',
+  'webhook.eventPayload': 'See the message and an example',
 };

@@ -490,6 +490,7 @@ export const ptBR = {
   'alerts.desativada': 'Entregas para {url} desativadas automaticamente em {since}.',
   'alerts.circuito-aberto': 'O receptor {url} parece fora do ar desde {since}; as entregas estão em pausa.',
   'alerts.open': 'Ver configuração',
+  'webhook.eventPayload': 'Ver a mensagem e um exemplo',
 } as const;
 
 export type MessageKey = keyof typeof ptBR;

@@ -1,0 +1,100 @@
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '@/lib/webhooks/delivery-contract';
+import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/message-contract';
+import { WEBHOOK_DEFAULTS } from '@/lib/config/env';
+import { messageBody, USER_AGENT } from '@/lib/webhooks/delivery/message';
+import { WEBHOOKS_TAG } from '@/lib/webhooks/catalogue-link';
+import { ref } from './components';
+
+export { WEBHOOKS_TAG };
+
+/**
+ * The OpenAPI document's `webhooks` section (issue 22): the calls this service makes to partners'
+ * receivers, one per event type, with the message schema the worker builds its messages as
+ * (lib/webhooks/message-contract.ts), Standard Webhooks' signature headers, what each answer makes
+ * the worker do, and an example built by the worker's own messageBody.
+ */
+
+const EXAMPLE_USER = '11111111-1111-4111-8111-111111111111';
+const EXAMPLE_PUBLISHED = Date.UTC(2026, 10, 24, 13, 30, 0);
+
+function example(type: string): unknown {
+  const test = type === TEST_EVENT_TYPE;
+  const body = messageBody({
+    id: 'evt_0mwv85ynqb5df19dc294813e47095',
+    tipo: test ? TEST_EVENT_TYPE : (Object.entries(EVENT_TYPE_OF_FLAG).find(([, eventType]) => eventType === type)?.[0] ?? type),
+    usuarioId: EXAMPLE_USER,
+    idEvento: test ? null : 'aval-2026-000123',
+    dados: test ? { mensagem: TEST_MESSAGE_TEXT } : { proposta: 987654, beneficiario: { nome: 'Maria da Silva' } },
+    createdAt: EXAMPLE_PUBLISHED,
+  });
+  return JSON.parse(body) as unknown;
+}
+
+const header = (name: string, description: string, schema: Record<string, unknown>) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema,
+});
+
+const SIGNATURE_HEADERS = [
+  header('webhook-id', 'The delivery’s id, the same in every attempt of it: deduplicate by it.', {
+    type: 'string',
+    pattern: '^msg_[0-9a-z]{29}$',
+  }),
+  header('webhook-timestamp', 'Seconds since the epoch when this attempt was signed; refuse one too far from your clock (5 minutes).', {
+    type: 'integer',
+  }),
+  header(
+    'webhook-signature',
+    '`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the configuration’s `whsec_…` secret (its base64 part as the key). During a secret rotation’s overlap a second signature follows, separated by a space: accept the message if any matches.',
+    { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+  ),
+];
+
+/** 5 → "5 s", 300 → "5 min", 7200 → "2 h". */
+function duration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+const DEFAULT_SCHEDULE = WEBHOOK_DEFAULTS.retrySchedule.split(',').map((step) => duration(Number(step)));
+
+const RESPONSES = {
+  '2XX': {
+    description: `Accepted: the delivery is done. Answer within the timeout (${WEBHOOK_DEFAULTS.timeoutMs / 1000} s by default) and do the work afterwards.`,
+  },
+  '410': { description: 'Gone: the configuration is switched off at once; later events are kept as skipped, for a recovery.' },
+  '429': {
+    description: 'Too many: retried no sooner than `Retry-After` seconds (within the retry schedule).',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+  },
+  '503': {
+    description: 'Unavailable: retried no sooner than `Retry-After` seconds (within the retry schedule).',
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+  },
+  default: {
+    description: `Anything else (another status, a redirect, a timeout, a refused connection) is retried on the schedule (by default after ${DEFAULT_SCHEDULE.join(', ')}, each ±20 %); after the last the delivery has failed. A receiver failing for days is switched off.`,
+  },
+};
+
+export function webhookCatalogue(): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(MESSAGE_SCHEMAS).map(([type, schema]) => [
+      type,
+      {
+        post: {
+          operationId: `notify:${type}`,
+          summary: type,
+          description: `${String(schema.description ?? '')} Sent as a POST to the configuration’s url with the headers below, \`content-type: application/json\`, \`user-agent: ${USER_AGENT}\` and the configuration’s own headers (\`headers\`, chave/valor).`,
+          tags: [WEBHOOKS_TAG],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: ref(schema), example: example(type) } } },
+          responses: RESPONSES,
+        },
+      },
+    ]),
+  );
+}
