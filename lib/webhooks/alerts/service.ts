@@ -41,7 +41,10 @@ async function tellStaff(db: Knex, incident: Incident): Promise<boolean> {
   if (!stored) return false;
   const url = new URL(stored.config.url);
   const receiver = `${url.origin}${url.pathname}`;
-  const link = new URL(`/webhooks/${incident.configId}`, env().NEXTAUTH_URL ?? 'http://localhost:3000').toString();
+  // SMTP_URL requires NEXTAUTH_URL (lib/mail/config.ts): the console's public address.
+  const origin = env().NEXTAUTH_URL;
+  if (!origin) return false;
+  const link = new URL(`/webhooks/${incident.configId}`, origin).toString();
   let sent = false;
   for (const staff of await webhookStaff()) {
     sent = (await sendMail(alertMail(staff, incident, receiver, link), `webhook.alert.${incident.kind}`)) || sent;
