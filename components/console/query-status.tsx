@@ -22,21 +22,25 @@ export function QueryStatus<T>({
 }) {
   const t = useT();
   if (query.isPending) return <Spinner label={t('common.loading')} />;
-  if (query.isError) {
-    return (
-      <Alert
-        tone="danger"
-        role="alert"
-        actions={
-          <Button variant="secondary" size="sm" onClick={() => query.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
-      >
-        <ProblemMessage error={query.error} />
-      </Alert>
-    );
-  }
+  if (query.isError) return <QueryError query={query} />;
   if (query.data.length === 0) return <p className="text-sm text-slate-600">{empty}</p>;
   return <>{children(query.data)}</>;
+}
+
+/** A query that failed: the problem in the reader's words, and a retry. */
+export function QueryError({ query }: { query: Pick<UseQueryResult, 'error' | 'refetch'> }) {
+  const t = useT();
+  return (
+    <Alert
+      tone="danger"
+      role="alert"
+      actions={
+        <Button variant="secondary" size="sm" onClick={() => void query.refetch()}>
+          {t('common.retry')}
+        </Button>
+      }
+    >
+      <ProblemMessage error={query.error} />
+    </Alert>
+  );
 }

@@ -1,11 +1,10 @@
 'use client';
 import dynamic from 'next/dynamic';
 import { useMemo, useState } from 'react';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { ProblemMessage } from '@/components/console/problem-message';
+import { QueryError } from '@/components/console/query-status';
 import { useDeliveryHealth } from '@/lib/client/webhook-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
@@ -48,17 +47,7 @@ export function DeliveryHealthCard({ id }: { id: string }) {
       {health.isPending ? (
         <Spinner label={t('common.loading')} />
       ) : health.isError ? (
-        <Alert
-          tone="danger"
-          role="alert"
-          actions={
-            <Button variant="secondary" size="sm" onClick={() => health.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
-        >
-          <ProblemMessage error={health.error} />
-        </Alert>
+        <QueryError query={health} />
       ) : (
         <HealthFigures health={health.data} />
       )}
