@@ -93,7 +93,7 @@ test('a test event arrives signed with the secret the page reveals; its attempt 
   await row.getByRole('button', { name: 'Reenviar' }).click();
   const [, second] = await receiver.waitFor('/console', 2);
   expect(second!.headers['webhook-id']).toBe(request!.headers['webhook-id']);
-  await expect(row).toContainText('2 tentativa(s)');
+  await expect(row).toContainText('2 tentativas');
   await page.context().close();
 });
 
