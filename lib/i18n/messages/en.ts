@@ -234,6 +234,9 @@ export const en: Messages = {
   'webhook.url': 'url',
   'webhook.urlPunycode': 'This host name has non-Latin characters. It is saved and called as:',
   'webhook.urlHelp': 'Address of the receiver that gets the notifications (https).',
+  'webhook.urlHelpHttpAllowed':
+    'Address of the receiver that gets the notifications (https, or http: this server accepts unencrypted http).',
+  'webhook.urlHelpPrivateAllowed': 'Local and private-network addresses are accepted on this server too.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
     'Headers sent with every notification. Values of names that look secret (Authorization, token, key…) are hidden; each one’s button shows it.',

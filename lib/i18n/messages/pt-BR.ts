@@ -236,6 +236,9 @@ export const ptBR = {
   'webhook.url': 'url',
   'webhook.urlPunycode': 'Este endereço tem caracteres não latinos. Ele será gravado e chamado como:',
   'webhook.urlHelp': 'Endereço do receptor que recebe as notificações (https).',
+  'webhook.urlHelpHttpAllowed':
+    'Endereço do receptor que recebe as notificações (https, ou http: este servidor aceita http sem criptografia).',
+  'webhook.urlHelpPrivateAllowed': 'Endereços locais e de rede privada também são aceitos neste servidor.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
     'Cabeçalhos enviados junto com cada notificação. Valores de nomes que parecem segredo (Authorization, token, key…) ficam ocultos; o botão de cada um os mostra.',
