@@ -112,6 +112,18 @@ export const en: Messages = {
   'staffAdmin.disable': 'Disable',
   'staffAdmin.enable': 'Enable',
   'staffAdmin.disabled': 'disabled',
+  'staffAdmin.you': 'you',
+  'staffAdmin.saveRoles': 'Save roles',
+  'staffAdmin.undoRoles': 'Undo',
+  'staffAdmin.rolesSaved': 'Roles of {email} saved.',
+  'staffAdmin.disableConfirm':
+    'Disable the account of {email}? They can no longer sign in to the console, and open sessions end at their next request. You can enable it again later.',
+  'staffAdmin.disabledSaved': 'Account of {email} disabled.',
+  'staffAdmin.enabledSaved': 'Account of {email} enabled.',
+  'staffAdmin.newLinkHelp':
+    '“New password link” issues a one-time link, valid for 24 hours, for the person to set a new password; an earlier link stops working.',
+  'staffAdmin.newLinkDisabled':
+    'Disabled account: the link lets them set a password, but they can sign in only once the account is enabled again.',
   'password.setTitle': 'Set password',
   'password.ssoManaged': "You sign in with your organization's single sign-on: change the password at the identity provider, not here.",
   'password.changeTitle': 'My password',
@@ -423,6 +435,7 @@ export const en: Messages = {
   'validation.code.passwordWrong': 'The current password is wrong.',
   'validation.code.ownAdminRole': 'You cannot remove your own admin role.',
   'validation.code.disableSelf': 'You cannot disable your own account.',
+  'validation.code.rolesRequired': 'Tick at least one role; to take all access away, disable the account.',
   'validation.code.controlCharacters': 'Must not contain control characters (such as NUL, tab or a line break).',
   'validation.code.noSurroundingSpaces': 'Must not start or end with spaces.',
   'validation.code.tokenRequiredForRelease': 'Required when ieOpcao = CR (send the reservation’s TOKEN_RESERVA_P).',

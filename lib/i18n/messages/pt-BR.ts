@@ -114,6 +114,18 @@ export const ptBR = {
   'staffAdmin.disable': 'Desativar',
   'staffAdmin.enable': 'Reativar',
   'staffAdmin.disabled': 'desativada',
+  'staffAdmin.you': 'você',
+  'staffAdmin.saveRoles': 'Salvar perfis',
+  'staffAdmin.undoRoles': 'Desfazer',
+  'staffAdmin.rolesSaved': 'Perfis de {email} salvos.',
+  'staffAdmin.disableConfirm':
+    'Desativar a conta de {email}? A pessoa deixa de entrar no console e as sessões abertas terminam na próxima requisição. É possível reativá-la depois.',
+  'staffAdmin.disabledSaved': 'Conta de {email} desativada.',
+  'staffAdmin.enabledSaved': 'Conta de {email} reativada.',
+  'staffAdmin.newLinkHelp':
+    '“Novo link de senha” gera um link de uso único, válido por 24 horas, para a pessoa definir uma nova senha; um link anterior deixa de valer.',
+  'staffAdmin.newLinkDisabled':
+    'Conta desativada: o link permite definir a senha, mas a pessoa só consegue entrar depois que a conta for reativada.',
   'password.setTitle': 'Definir senha',
   'password.ssoManaged': 'Você entra pelo login único (SSO) da sua organização: a senha é trocada no provedor de identidade, não aqui.',
   'password.changeTitle': 'Minha senha',
@@ -426,6 +438,7 @@ export const ptBR = {
   'validation.code.passwordWrong': 'A senha atual está incorreta.',
   'validation.code.ownAdminRole': 'Você não pode remover o seu próprio perfil de administrador.',
   'validation.code.disableSelf': 'Você não pode desativar a sua própria conta.',
+  'validation.code.rolesRequired': 'Marque pelo menos um perfil; para tirar todo o acesso, desative a conta.',
   'validation.code.controlCharacters': 'Não pode conter caracteres de controle (como NUL, tabulação ou quebra de linha).',
   'validation.code.noSurroundingSpaces': 'Não pode começar nem terminar com espaços.',
   'validation.code.tokenRequiredForRelease': 'Obrigatório quando ieOpcao = CR (informe o TOKEN_RESERVA_P da reserva).',
