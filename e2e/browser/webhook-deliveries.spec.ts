@@ -115,7 +115,7 @@ test('rotating the secret asks first, then shows the new one', async ({ browser 
 });
 
 test('switching deliveries off is saved with the form and says since when', async ({ browser }) => {
-  // a2 keeps its seeded https URL: the console's form applies the production URL policy.
+  // a2 keeps its seeded https URL.
   const page = await openConfiguration(browser, WEBHOOK_IDS.a2);
   await page.getByLabel('Enviar eventos a este receptor').uncheck();
   await page.getByRole('button', { name: 'Salvar' }).click();

@@ -80,7 +80,8 @@ export function utf8Length(value: string): number {
 
 /**
  * Header names whose values are likely credentials (Authorization, Cookie, X-Api-Key, X-Token,
- * X-Signature…): the console masks those values until shown, and shows harmless ones (X-Origem).
+ * X-Signature…): the console's editor masks those values until shown and the delivery log never
+ * shows them; harmless ones (X-Origem) are shown in both.
  */
 const SECRET_LOOKING = /authorization|cookie|key|token|secret|password|passwd|signature|credential|auth/i;
 
