@@ -14,6 +14,7 @@ export const en: Messages = {
   'header.signedInAs': 'Signed in as {name}',
   'header.roles': 'Roles: {roles}',
   'header.signOut': 'Sign out',
+  'header.menu': 'Menu',
   'header.language': 'Language',
   'role.admin': 'admin',
   'role.webhooks': 'webhooks',

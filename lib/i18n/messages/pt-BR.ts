@@ -16,6 +16,7 @@ export const ptBR = {
   'header.signedInAs': 'Conectado como {name}',
   'header.roles': 'Perfis: {roles}',
   'header.signOut': 'Sair',
+  'header.menu': 'Menu',
   'header.language': 'Idioma',
   'role.admin': 'administrador',
   'role.webhooks': 'webhooks',
