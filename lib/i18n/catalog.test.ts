@@ -46,6 +46,9 @@ describe('format', () => {
     expect(format('{n, plural, one {# item} other {# items}}', { n: 0 }, 'en')).toBe('0 items');
     expect(format('{n, plural, one {# item} other {# itens}}', { n: 0 }, 'pt-BR')).toBe('0 item');
     expect(format('{n, plural, one {# item} other {# itens}}', {}, 'pt-BR')).toBe('{n, plural, one {# item} other {# itens}}');
+    // `#` is written the language's way.
+    expect(format('{n, plural, one {# item} other {# itens}}', { n: 2048 }, 'pt-BR')).toBe('2.048 itens');
+    expect(format('{n, plural, one {# item} other {# items}}', { n: 2048 }, 'en')).toBe('2,048 items');
   });
 
   it('words list sizes grammatically in both languages', () => {

@@ -13,8 +13,9 @@ export type Translate = (key: MessageKey, values?: TranslateValues) => string;
  * Fills a message: `{name}` takes a value as it is, and `{name, plural, =0 {…} one {# item} other
  * {# itens}}` picks the form that fits the number (ICU MessageFormat's plural, the subset the
  * catalogs use): an exact `=n` first, then the language's category (Intl.PluralRules: Portuguese
- * counts 0 and 1 as `one`, English only 1), then `other`; `#` is the number. A placeholder without
- * its value stays visible, so a missing value is noticed.
+ * counts 0 and 1 as `one`, English only 1), then `other`; `#` is the number written the
+ * language's way (1.234 / 1,234). A placeholder without its value stays visible, so a missing
+ * value is noticed.
  */
 export function format(template: string, values: TranslateValues = {}, locale = 'pt-BR'): string {
   let result = '';
@@ -38,7 +39,7 @@ function fill(placeholder: string, values: TranslateValues, locale: string): str
   if (!plural || typeof count !== 'number') return placeholder;
   const forms = pluralForms(plural[2]!);
   const form = forms.get(`=${count}`) ?? forms.get(pluralRules(locale).select(count)) ?? forms.get('other');
-  return form === undefined ? placeholder : format(form.replaceAll('#', String(count)), values, locale);
+  return form === undefined ? placeholder : format(form.replaceAll('#', numberFormat(locale).format(count)), values, locale);
 }
 
 /** `=0 {…} one {…} other {…}` as selector → text. */
@@ -65,15 +66,19 @@ function matchingBrace(text: string, open: number): number {
   return -1;
 }
 
-const rulesByLocale = new Map<string, Intl.PluralRules>();
+const pluralRulesByLocale = new Map<string, Intl.PluralRules>();
+const numberFormatByLocale = new Map<string, Intl.NumberFormat>();
 
 function pluralRules(locale: string): Intl.PluralRules {
-  let rules = rulesByLocale.get(locale);
-  if (!rules) {
-    rules = new Intl.PluralRules(locale);
-    rulesByLocale.set(locale, rules);
-  }
+  let rules = pluralRulesByLocale.get(locale);
+  if (!rules) pluralRulesByLocale.set(locale, (rules = new Intl.PluralRules(locale)));
   return rules;
+}
+
+function numberFormat(locale: string): Intl.NumberFormat {
+  let formatter = numberFormatByLocale.get(locale);
+  if (!formatter) numberFormatByLocale.set(locale, (formatter = new Intl.NumberFormat(locale)));
+  return formatter;
 }
 
 /** A catalog names its own language (`catalog.locale`): plural forms follow that language's rules. */
