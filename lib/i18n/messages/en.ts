@@ -269,7 +269,7 @@ export const en: Messages = {
   'webhook.urlHelpPrivateAllowed': 'Local and private-network addresses are accepted on this server too.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
-    'Headers sent with every notification. Values of names that look secret (Authorization, token, key…) are hidden; each one’s button shows it.',
+    'Headers sent with every notification. Values of names that look secret (Authorization, token, key, senha, chave…) are hidden here and in the delivery log; each one’s button shows it.',
   'webhook.headersEmpty': 'No headers.',
   'webhook.headerKey': 'chave',
   'webhook.headerKeyLabel': 'header {n} name (chave)',

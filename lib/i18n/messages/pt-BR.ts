@@ -271,7 +271,7 @@ export const ptBR = {
   'webhook.urlHelpPrivateAllowed': 'Endereços locais e de rede privada também são aceitos neste servidor.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
-    'Cabeçalhos enviados junto com cada notificação. Valores de nomes que parecem segredo (Authorization, token, key…) ficam ocultos; o botão de cada um os mostra.',
+    'Cabeçalhos enviados junto com cada notificação. Valores de nomes que parecem segredo (Authorization, token, key, senha, chave…) ficam ocultos aqui e no registro de entregas; o botão de cada um os mostra.',
   'webhook.headersEmpty': 'Nenhum cabeçalho.',
   'webhook.headerKey': 'chave',
   'webhook.headerKeyLabel': 'chave do cabeçalho {n}',
