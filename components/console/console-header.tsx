@@ -17,9 +17,10 @@ type Props = {
 const MENU_ID = 'console-menu';
 
 /**
- * The console's header. Wide screens show the navigation and the account's controls in one bar;
- * below `lg` six links and the controls cannot fit a phone's width, so they fold behind a "Menu"
- * disclosure button (aria-expanded, aria-controls) that Escape and any navigation close.
+ * The console's header. Wide screens show the brand and the account's controls on one row and the
+ * navigation on a row of its own; below `lg` six links and the controls cannot fit a phone's width,
+ * so they fold behind a "Menu" disclosure button (aria-expanded, aria-controls) that Escape and any
+ * navigation close.
  */
 export function ConsoleHeader({ user, areas }: Props) {
   const t = useT();
@@ -57,7 +58,7 @@ export function ConsoleHeader({ user, areas }: Props) {
 
   return (
     <header className="border-b border-slate-200 bg-white" onKeyDown={closeOnEscape}>
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6 lg:gap-y-2 lg:pb-2">
         <Link
           href="/"
           className="flex items-center gap-2 rounded text-base font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
@@ -81,15 +82,9 @@ export function ConsoleHeader({ user, areas }: Props) {
           </span>
           {t('header.menu')}
         </Button>
-        <div
-          id={MENU_ID}
-          className={cn(
-            open ? 'flex' : 'hidden',
-            'w-full flex-col gap-4 border-t border-slate-200 pt-3',
-            'lg:flex lg:w-auto lg:flex-1 lg:flex-row lg:items-center lg:gap-6 lg:border-0 lg:pt-0',
-          )}
-        >
-          <nav aria-label={t('nav.label')}>
+        {/* On wide screens its box gives way (`contents`): the controls join the brand's row, the navigation takes the next. */}
+        <div id={MENU_ID} className={cn(open ? 'flex' : 'hidden', 'w-full flex-col gap-4 border-t border-slate-200 pt-3 lg:contents')}>
+          <nav aria-label={t('nav.label')} className="lg:order-last lg:-mx-3 lg:w-full">
             <ul className="flex flex-col gap-1 lg:flex-row lg:flex-wrap">
               {links.map((link) => {
                 const active = link.href === activeHref;

@@ -138,8 +138,10 @@ export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
         </Card>
         <HeadersEditor />
         <EventToggles />
-        <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
+        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+          {Object.keys(errors).length > 0 ? (
+            <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
+          ) : null}
           <Link href="/webhooks" className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>

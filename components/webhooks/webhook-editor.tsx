@@ -230,8 +230,10 @@ function WebhookForm({
         <HeadersEditor />
         <EventToggles />
 
-        <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(formState.errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
+        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+          {Object.keys(formState.errors).length > 0 ? (
+            <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
+          ) : null}
           <DeleteWebhookButton id={config.id} />
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
@@ -264,7 +266,7 @@ function DeleteWebhookButton({ id }: { id: string }) {
     },
   });
   return (
-    <span className="mr-auto flex items-center gap-2">
+    <span className="mr-auto flex flex-wrap items-center gap-2">
       <Button
         variant="danger"
         onClick={() => {
