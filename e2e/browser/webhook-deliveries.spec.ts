@@ -142,7 +142,8 @@ test('a receiver that is down pauses its deliveries: the page says so and until 
   await expect(page.getByText(/^2 tentativas seguidas falharam \(tempo esgotado, conexão recusada ou erro 5xx\) desde /)).toBeVisible();
 
   const row = page.getByTestId('delivery-list').getByRole('listitem').first();
-  await expect(row).toContainText('Pendente');
+  // Pending, but its attempts failed: it reads as a failure waiting for its retry.
+  await expect(row).toContainText('Falhou, tentará de novo');
   await expect(row).toContainText('Aguardando o receptor voltar; próxima tentativa:');
   const eventId = /evt_[0-9a-z]+/.exec((await row.textContent())!)![0];
 
