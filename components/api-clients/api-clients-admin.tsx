@@ -93,7 +93,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
   const revoked = client.revogadoEm !== null;
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-client-id={client.clientId}>
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 basis-64">
         <p className="font-mono text-sm font-medium text-slate-900">
           {client.clientId}{' '}
           {revoked ? (
@@ -187,7 +187,8 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
         <div className="flex gap-2">
           <Input
             id={id}
-            className="font-mono"
+            // Identifiers in monospace, as the list shows them; the name is plain text.
+            className={name === 'nome' ? undefined : 'font-mono'}
             autoComplete="off"
             spellCheck={false}
             inputMode={name === 'sistemaOrigem' ? 'numeric' : undefined}

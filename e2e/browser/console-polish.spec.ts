@@ -161,7 +161,9 @@ test.describe('staff accounts', () => {
     await row.getByRole('checkbox', { name: 'agendamento' }).uncheck();
     await expect(row.getByRole('button', { name: 'Desfazer' })).toBeVisible();
     await row.getByRole('button', { name: 'Salvar perfis' }).click();
-    await expect(row.getByRole('alert')).toHaveText('Marque pelo menos um perfil; para tirar todo o acesso, desative a conta.');
+    await expect(row.getByRole('alert')).toHaveText(
+      'Marque pelo menos um perfil: uma conta sem perfil não abre nada no console (para tirar o acesso de alguém, desative a conta).',
+    );
     await shot(page, 'staff-roles-refused');
 
     await row.getByRole('checkbox', { name: 'webhooks' }).check();

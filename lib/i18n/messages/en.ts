@@ -453,7 +453,8 @@ export const en: Messages = {
   'validation.code.passwordWrong': 'The current password is wrong.',
   'validation.code.ownAdminRole': 'You cannot remove your own admin role.',
   'validation.code.disableSelf': 'You cannot disable your own account.',
-  'validation.code.rolesRequired': 'Tick at least one role; to take all access away, disable the account.',
+  'validation.code.rolesRequired':
+    'Tick at least one role: an account without roles opens nothing in the console (to take someone’s access away, disable the account).',
   'validation.code.scopesRequired': 'Tick at least one scope.',
   'validation.code.controlCharacters': 'Must not contain control characters (such as NUL, tab or a line break).',
   'validation.code.noSurroundingSpaces': 'Must not start or end with spaces.',

@@ -456,7 +456,8 @@ export const ptBR = {
   'validation.code.passwordWrong': 'A senha atual está incorreta.',
   'validation.code.ownAdminRole': 'Você não pode remover o seu próprio perfil de administrador.',
   'validation.code.disableSelf': 'Você não pode desativar a sua própria conta.',
-  'validation.code.rolesRequired': 'Marque pelo menos um perfil; para tirar todo o acesso, desative a conta.',
+  'validation.code.rolesRequired':
+    'Marque pelo menos um perfil: uma conta sem perfil não abre nada no console (para tirar o acesso de alguém, desative a conta).',
   'validation.code.scopesRequired': 'Marque pelo menos um escopo.',
   'validation.code.controlCharacters': 'Não pode conter caracteres de controle (como NUL, tabulação ou quebra de linha).',
   'validation.code.noSurroundingSpaces': 'Não pode começar nem terminar com espaços.',
