@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -12,9 +12,11 @@ import { Input } from '@/components/ui/input';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiPath, routes } from '@/lib/api/routes';
 import type { ApiClientView, ApiClientWithSecret } from '@/lib/api-clients/contract';
+import { REVOCATION_DELAY_SECONDS } from '@/lib/api-clients/revocation';
 import { KNOWN_SCOPES } from '@/lib/auth/scopes';
 import { apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
+import { randomUuidV4 } from '@/lib/client/random-uuid';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
@@ -27,6 +29,7 @@ import { Form } from '@/components/ui/form';
 const KEY = ['admin', 'api-clients'] as const;
 
 type FormValues = { clientId: string; nome: string; usuarioId: string; sistemaOrigem: string; escopos: string[] };
+type TextField = 'clientId' | 'nome' | 'usuarioId' | 'sistemaOrigem';
 
 function toBody(values: FormValues) {
   return { ...values, sistemaOrigem: values.sistemaOrigem.trim() === '' ? undefined : Number(values.sistemaOrigem) };
@@ -90,7 +93,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
   const revoked = client.revogadoEm !== null;
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3" data-client-id={client.clientId}>
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 basis-64">
         <p className="font-mono text-sm font-medium text-slate-900">
           {client.clientId}{' '}
           {revoked ? (
@@ -123,7 +126,10 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
             variant="danger"
             size="sm"
             disabled={revoke.isPending}
-            onClick={() => window.confirm(t('apiClients.revokeConfirm', { clientId: client.clientId })) && revoke.mutate()}
+            onClick={() =>
+              window.confirm(t('apiClients.revokeConfirm', { clientId: client.clientId, seconds: REVOCATION_DELAY_SECONDS })) &&
+              revoke.mutate()
+            }
           >
             {t('apiClients.revoke')}
           </Button>
@@ -147,7 +153,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
       toBody,
     ),
   });
-  const { register, handleSubmit, formState, setError, reset } = form;
+  const { register, handleSubmit, formState, setError, reset, setValue } = form;
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
@@ -164,19 +170,37 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
     onError: (error) => void showRefusedFields(error, setError),
   });
   const errors = formState.errors;
-  const text = (name: 'clientId' | 'nome' | 'usuarioId' | 'sistemaOrigem') => (
-    <Field id={`client-${name}`} label={name} mono error={errors[name]?.message}>
-      <Input
-        id={`client-${name}`}
-        className="font-mono"
-        autoComplete="off"
-        spellCheck={false}
-        invalid={Boolean(errors[name])}
-        aria-describedby={describedBy(`client-${name}`, { error: Boolean(errors[name]) })}
-        {...register(name)}
-      />
-    </Field>
-  );
+  // Each field by what it is, its API name beside it, and the format the server expects.
+  const text = (name: TextField, extra?: ReactNode) => {
+    const id = `client-${name}`;
+    return (
+      <Field
+        id={id}
+        label={
+          <>
+            {t(`apiClients.field.${name}`)} <span className="font-mono text-[0.8125rem] font-normal text-slate-600">({name})</span>
+          </>
+        }
+        description={t(`apiClients.field.${name}Help`)}
+        error={errors[name]?.message}
+      >
+        <div className="flex gap-2">
+          <Input
+            id={id}
+            // Identifiers in monospace, as the list shows them; the name is plain text.
+            className={name === 'nome' ? undefined : 'font-mono'}
+            autoComplete="off"
+            spellCheck={false}
+            inputMode={name === 'sistemaOrigem' ? 'numeric' : undefined}
+            invalid={Boolean(errors[name])}
+            aria-describedby={describedBy(id, { description: true, error: Boolean(errors[name]) })}
+            {...register(name)}
+          />
+          {extra}
+        </div>
+      </Field>
+    );
+  };
   const unexpected = create.error && !isFieldRefusal(create.error) ? create.error : undefined;
   return (
     <Card title={t('apiClients.newTitle')} titleId="new-client-title" description={t('apiClients.newHelp')}>
@@ -184,11 +208,23 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
         <div className="grid gap-4 sm:grid-cols-2">
           {text('clientId')}
           {text('nome')}
-          {text('usuarioId')}
+          {text(
+            'usuarioId',
+            // A new tenant has no usuarioId yet: a random UUID v4 is one nobody else holds.
+            <Button variant="secondary" onClick={() => setValue('usuarioId', randomUuidV4(), { shouldValidate: true, shouldDirty: true })}>
+              {t('apiClients.generate')}
+              <span className="sr-only"> {t('apiClients.generateWhat')}</span>
+            </Button>,
+          )}
           {text('sistemaOrigem')}
         </div>
-        <fieldset>
-          <legend className="font-mono text-sm text-slate-900">escopos</legend>
+        <fieldset aria-describedby="client-escopos-description">
+          <legend className="text-sm font-medium text-slate-900">
+            {t('apiClients.field.escopos')} <span className="font-mono text-[0.8125rem] font-normal text-slate-600">(escopos)</span>
+          </legend>
+          <p id="client-escopos-description" className="text-xs leading-snug text-slate-600">
+            {t('apiClients.field.escoposHelp')}
+          </p>
           <div className="mt-1 flex flex-wrap gap-4">
             {KNOWN_SCOPES.map((scope) => (
               <label key={scope} className="flex items-center gap-2 font-mono text-sm">

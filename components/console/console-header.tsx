@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { signOut } from '@/lib/client/auth-requests';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -13,9 +14,21 @@ type Props = {
   areas: { webhooks: boolean; scheduling: boolean; administration: boolean };
 };
 
+const MENU_ID = 'console-menu';
+
+/**
+ * The console's header. Wide screens show the brand and the account's controls on one row and the
+ * navigation on a row of its own; below `lg` six links and the controls cannot fit a phone's width,
+ * so they fold behind a "Menu" disclosure button (aria-expanded, aria-controls) that Escape and any
+ * navigation close.
+ */
 export function ConsoleHeader({ user, areas }: Props) {
   const t = useT();
   const pathname = usePathname();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // The page the menu was opened on: navigating elsewhere closes it without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
   const links = [
     areas.webhooks && { href: '/webhooks', label: t('nav.webhooks') },
     areas.webhooks && { href: '/webhooks/saude', label: t('nav.deliveryHealth') },
@@ -37,9 +50,15 @@ export function ConsoleHeader({ user, areas }: Props) {
     window.location.assign(new URL('/sign-in?signedOut=1', window.location.origin));
   }
 
+  function closeOnEscape(event: KeyboardEvent) {
+    if (event.key !== 'Escape' || !open) return;
+    setOpenOn(null);
+    menuButton.current?.focus();
+  }
+
   return (
-    <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
+    <header className="border-b border-slate-200 bg-white" onKeyDown={closeOnEscape}>
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6 lg:gap-y-2 lg:pb-2">
         <Link
           href="/"
           className="flex items-center gap-2 rounded text-base font-semibold text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
@@ -49,46 +68,64 @@ export function ConsoleHeader({ user, areas }: Props) {
           </span>
           {t('app.name')}
         </Link>
-        <nav aria-label={t('nav.label')} className="order-3 w-full sm:order-none sm:w-auto">
-          <ul className="flex gap-1">
-            {links.map((link) => {
-              const active = link.href === activeHref;
-              return (
-                <li key={link.href}>
-                  <Link
-                    href={link.href}
-                    aria-current={active ? 'page' : undefined}
-                    className={cn(
-                      'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
-                      active ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100',
-                    )}
-                  >
-                    {link.label}
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <div className="ml-auto flex items-center gap-3">
-          <div className="hidden text-right text-xs leading-tight md:block">
-            <p className="font-medium text-slate-900" data-testid="signed-in-user">
-              {t('header.signedInAs', { name: user.name })}
-            </p>
-            <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
+        <Button
+          ref={menuButton}
+          variant="secondary"
+          size="sm"
+          className="ml-auto lg:hidden"
+          aria-expanded={open}
+          aria-controls={MENU_ID}
+          onClick={() => setOpenOn(open ? null : pathname)}
+        >
+          <span aria-hidden className="text-base leading-none">
+            {open ? '✕' : '☰'}
+          </span>
+          {t('header.menu')}
+        </Button>
+        {/* On wide screens its box gives way (`contents`): the controls join the brand's row, the navigation takes the next. */}
+        <div id={MENU_ID} className={cn(open ? 'flex' : 'hidden', 'w-full flex-col gap-4 border-t border-slate-200 pt-3 lg:contents')}>
+          <nav aria-label={t('nav.label')} className="lg:order-last lg:-mx-3 lg:w-full">
+            <ul className="flex flex-col gap-1 lg:flex-row lg:flex-wrap">
+              {links.map((link) => {
+                const active = link.href === activeHref;
+                return (
+                  <li key={link.href}>
+                    <Link
+                      href={link.href}
+                      aria-current={active ? 'page' : undefined}
+                      onClick={() => setOpenOn(null)}
+                      className={cn(
+                        'flex h-10 items-center rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 lg:inline-flex lg:h-9',
+                        active ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100',
+                      )}
+                    >
+                      {link.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-3 lg:ml-auto lg:border-0 lg:pt-0">
+            <div className="w-full text-xs leading-tight lg:w-auto lg:text-right">
+              <p className="font-medium text-slate-900" data-testid="signed-in-user">
+                {t('header.signedInAs', { name: user.name })}
+              </p>
+              <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
+            </div>
+            {/* A plain link: the reference is a page of its own, outside the console's layout. */}
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- an API operation (apiReference), not a console page */}
+            <a
+              href="/api/docs"
+              className="rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            >
+              {t('nav.apiDocs')}
+            </a>
+            <LanguageSwitch />
+            <Button variant="secondary" size="sm" onClick={handleSignOut}>
+              {t('header.signOut')}
+            </Button>
           </div>
-          {/* A plain link: the reference is a page of its own, outside the console's layout. */}
-          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- an API operation (apiReference), not a console page */}
-          <a
-            href="/api/docs"
-            className="rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-          >
-            {t('nav.apiDocs')}
-          </a>
-          <LanguageSwitch />
-          <Button variant="secondary" size="sm" onClick={handleSignOut}>
-            {t('header.signOut')}
-          </Button>
         </div>
       </div>
     </header>

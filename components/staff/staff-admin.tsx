@@ -9,25 +9,28 @@ import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiPath, routes } from '@/lib/api/routes';
 import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
-import type { PasswordLink, StaffView } from '@/lib/staff/contract';
+import type { PasswordLink, StaffUpdate, StaffView } from '@/lib/staff/contract';
+import { selfChangeRefusal } from '@/lib/staff/self-change';
 import { Form } from '@/components/ui/form';
 
 /**
  * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
- * roles, disabling and a new password link. The server refuses an admin removing their own admin
- * role or disabling themselves, and says so under the row.
+ * roles (ticked, then saved), disabling after a confirmation, and a new password link. An admin's
+ * own row offers neither removing their admin role nor disabling it, which the server refuses
+ * (selfChangeRefusal), and says why.
  */
 const KEY = ['admin', 'staff'] as const;
 
 type Revealed = { email: string; link: PasswordLink };
 
-export function StaffAdmin() {
+export function StaffAdmin({ currentUserId }: { currentUserId: string }) {
   const t = useT();
   const locale = useLocale();
   const [revealed, setRevealed] = useState<Revealed | undefined>();
@@ -36,11 +39,12 @@ export function StaffAdmin() {
     <div className="flex flex-col gap-5">
       {revealed ? <LinkNotice email={revealed.email} link={revealed.link} /> : null}
       <NewStaffForm onCreated={setRevealed} />
-      <Card title={t('staffAdmin.listTitle')} titleId="staff-title">
+      <Card title={t('staffAdmin.listTitle')} titleId="staff-title" description={t('staffAdmin.newLinkHelp')}>
         {staff.isError ? <ProblemMessage error={staff.error} /> : null}
         <ul className="divide-y divide-slate-200" data-testid="staff-list">
           {staff.data?.map((user) => (
-            <StaffRow key={user.id} user={user} onLink={setRevealed} />
+            // Keyed by the saved roles too: once they change, the row's boxes start from them.
+            <StaffRow key={`${user.id}:${user.perfis.join()}`} user={user} self={user.id === currentUserId} onLink={setRevealed} />
           ))}
         </ul>
       </Card>
@@ -72,30 +76,55 @@ function LinkNotice({ email, link }: Revealed) {
   );
 }
 
-function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed) => void }) {
+function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLink: (value: Revealed) => void }) {
   const t = useT();
   const locale = useLocale();
+  const toast = useToast();
   const queryClient = useQueryClient();
-  const update = useMutation({
-    mutationFn: (change: { perfis?: StaffRole[]; ativo?: boolean }) =>
-      apiJson(locale, apiPath(routes.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const put = (change: StaffUpdate) =>
+    apiJson(locale, apiPath(routes.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) });
+  const [roles, setRoles] = useState<readonly StaffRole[]>(user.perfis);
+  const saveRoles = useMutation({
+    mutationFn: (perfis: StaffRole[]) => put({ perfis }),
+    onSuccess: () => {
+      toast(t('staffAdmin.rolesSaved', { email: user.email }));
+      void refresh();
+    },
+  });
+  const setActive = useMutation({
+    mutationFn: (ativo: boolean) => put({ ativo }),
+    onSuccess: (_, ativo) => {
+      toast(t(ativo ? 'staffAdmin.enabledSaved' : 'staffAdmin.disabledSaved', { email: user.email }));
+      void refresh();
+    },
   });
   const reset = useMutation({
     mutationFn: async () =>
       (await apiJson<PasswordLink>(locale, apiPath(routes.resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
     onSuccess: (link) => onLink({ email: user.email, link }),
   });
-  const toggleRole = (role: StaffRole) =>
-    update.mutate({ perfis: user.perfis.includes(role) ? user.perfis.filter((r) => r !== role) : [...user.perfis, role] });
-  const error = update.error ?? reset.error;
+  const rolesChanged = STAFF_ROLES.some((role) => roles.includes(role) !== user.perfis.includes(role));
+  const toggle = (role: StaffRole) => setRoles(roles.includes(role) ? roles.filter((r) => r !== role) : [...roles, role]);
+  // On the admin's own row, what the server would refuse is not offered, and the row says why.
+  const untickRefusal = (role: StaffRole) =>
+    self && roles.includes(role) ? selfChangeRefusal({ perfis: roles.filter((r) => r !== role) }) : undefined;
+  const lockReason = STAFF_ROLES.map(untickRefusal).find(Boolean);
+  const mayDisable = !(self && selfChangeRefusal({ ativo: false }));
+  const ids = { lock: `staff-${user.id}-lock`, link: `staff-${user.id}-link` };
+  const error = saveRoles.error ?? setActive.error ?? reset.error;
   const fieldMessage = error instanceof ApiProblem ? error.problem.errors?.[0]?.message : undefined;
   return (
     <li className="flex flex-col gap-2 py-3" data-staff-email={user.email}>
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <div className="min-w-0 flex-1">
+      <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
+        <div className="min-w-0 flex-1 basis-48">
           <p className="text-sm font-medium text-slate-900">
             {user.nome}{' '}
+            {self ? (
+              <Badge tone="info" className="ml-1">
+                {t('staffAdmin.you')}
+              </Badge>
+            ) : null}
             {user.ativo ? null : (
               <Badge tone="danger" className="ml-1">
                 {t('staffAdmin.disabled')}
@@ -107,33 +136,82 @@ function StaffRow({ user, onLink }: { user: StaffView; onLink: (value: Revealed)
               </Badge>
             ) : null}
           </p>
-          <p className="font-mono text-xs text-slate-600">{user.email}</p>
+          <p className="font-mono text-xs break-all text-slate-600">{user.email}</p>
         </div>
-        <fieldset className="flex gap-3">
-          <legend className="sr-only">{t('staffAdmin.rolesOf', { email: user.email })}</legend>
-          {STAFF_ROLES.map((role) => (
-            <label key={role} className="flex items-center gap-1 text-sm">
-              <input type="checkbox" checked={user.perfis.includes(role)} onChange={() => toggleRole(role)} disabled={update.isPending} />
-              {t(`role.${role}`)}
-            </label>
-          ))}
-        </fieldset>
-        <div className="flex gap-2">
+        <Form
+          onSubmit={(event) => {
+            event.preventDefault();
+            saveRoles.mutate([...roles]);
+          }}
+          className="flex flex-wrap items-center gap-x-3 gap-y-2"
+        >
+          <fieldset className="flex flex-wrap gap-x-3 gap-y-1">
+            <legend className="sr-only">{t('staffAdmin.rolesOf', { email: user.email })}</legend>
+            {STAFF_ROLES.map((role) => {
+              const locked = untickRefusal(role) !== undefined;
+              return (
+                <label key={role} className="flex items-center gap-1 text-sm">
+                  <input
+                    type="checkbox"
+                    checked={roles.includes(role)}
+                    onChange={() => toggle(role)}
+                    disabled={saveRoles.isPending || locked}
+                    aria-describedby={locked ? ids.lock : undefined}
+                  />
+                  {t(`role.${role}`)}
+                </label>
+              );
+            })}
+          </fieldset>
+          {rolesChanged ? (
+            <span className="flex gap-2">
+              <Button type="submit" size="sm" disabled={saveRoles.isPending}>
+                {t('staffAdmin.saveRoles')}
+              </Button>
+              <Button variant="ghost" size="sm" onClick={() => setRoles(user.perfis)} disabled={saveRoles.isPending}>
+                {t('staffAdmin.undoRoles')}
+              </Button>
+            </span>
+          ) : null}
+        </Form>
+        <div className="flex flex-wrap gap-2">
           {user.sso ? null : (
-            <Button variant="secondary" size="sm" onClick={() => reset.mutate()} disabled={reset.isPending}>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => reset.mutate()}
+              disabled={reset.isPending}
+              aria-describedby={user.ativo ? undefined : ids.link}
+            >
               {t('staffAdmin.newLink')}
             </Button>
           )}
-          <Button
-            variant={user.ativo ? 'danger' : 'secondary'}
-            size="sm"
-            onClick={() => update.mutate({ ativo: !user.ativo })}
-            disabled={update.isPending}
-          >
-            {user.ativo ? t('staffAdmin.disable') : t('staffAdmin.enable')}
-          </Button>
+          {!user.ativo ? (
+            <Button variant="secondary" size="sm" onClick={() => setActive.mutate(true)} disabled={setActive.isPending}>
+              {t('staffAdmin.enable')}
+            </Button>
+          ) : mayDisable ? (
+            <Button
+              variant="danger"
+              size="sm"
+              onClick={() => window.confirm(t('staffAdmin.disableConfirm', { email: user.email })) && setActive.mutate(false)}
+              disabled={setActive.isPending}
+            >
+              {t('staffAdmin.disable')}
+            </Button>
+          ) : null}
         </div>
       </div>
+      {lockReason ? (
+        <p id={ids.lock} className="text-xs text-slate-600">
+          {t(`validation.code.${lockReason.code}`)}
+        </p>
+      ) : null}
+      {user.ativo || user.sso ? null : (
+        <p id={ids.link} className="text-xs text-slate-600">
+          {t('staffAdmin.newLinkDisabled')}
+        </p>
+      )}
       {error ? (
         <p className="text-sm text-red-700" role="alert">
           {fieldMessage ?? <ProblemMessage error={error} />}

@@ -21,7 +21,23 @@ import { SigningSecret } from './signing-secret';
  * the delivery log (filterable, refreshing while something is pending) with each delivery's
  * attempts and a "Reenviar" that sends it again with the same webhook-id.
  */
-const STATUS_TONE: Record<DeliveryStatus, Tone> = { pendente: 'info', entregue: 'success', falhou: 'danger', ignorada: 'neutral' };
+/**
+ * How a delivery reads: its status, except that a pending one whose last attempt failed is a
+ * failure waiting for its retry (`nova-tentativa`), not something in progress.
+ */
+type Situation = DeliveryStatus | 'nova-tentativa';
+
+function situationOf(delivery: Pick<Delivery, 'status' | 'ultimaResposta'>): Situation {
+  return delivery.status === 'pendente' && delivery.ultimaResposta?.erro ? 'nova-tentativa' : delivery.status;
+}
+
+const SITUATION_TONE: Record<Situation, Tone> = {
+  pendente: 'info',
+  'nova-tentativa': 'warning',
+  entregue: 'success',
+  falhou: 'danger',
+  ignorada: 'neutral',
+};
 
 export function DeliveriesPanel({ id, retentionDays }: { id: string; retentionDays: number }) {
   const t = useT();
@@ -77,7 +93,7 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
         {testId ? (
           <span data-testid="test-outcome">
             {testDelivery
-              ? t(`delivery.testOutcome.${testDelivery.status}`, { detail: responseSummary(testDelivery, t) })
+              ? t(`delivery.testOutcome.${situationOf(testDelivery)}`, { detail: responseSummary(testDelivery, t) })
               : t('delivery.testSent')}
           </span>
         ) : null}
@@ -167,14 +183,17 @@ function DeliveryRow({
     onSuccess: onResent,
   });
   const detailId = `delivery-${delivery.id}`;
+  const situation = situationOf(delivery);
   return (
     <li className="py-3" data-delivery-id={delivery.id}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <Badge tone={STATUS_TONE[delivery.status]}>{t(`delivery.status.${delivery.status}`)}</Badge>
+        <Badge tone={SITUATION_TONE[situation]}>{t(`delivery.status.${situation}`)}</Badge>
         <span className="font-mono text-sm text-slate-900">{delivery.tipo}</span>
         <span className="text-sm text-slate-600">{formatTime(delivery.criadaEm)}</span>
         <span className="text-sm text-slate-600">
-          {t('delivery.attempts', { count: delivery.tentativas })} · {responseSummary(delivery, t)}
+          {delivery.tentativas === 0
+            ? t('delivery.noAttempt')
+            : `${t('delivery.attempts', { count: delivery.tentativas })} · ${responseSummary(delivery, t)}`}
         </span>
         {delivery.emAndamento ? <span className="text-sm text-indigo-700">{t('delivery.inFlight')}</span> : null}
         <span className="ml-auto flex gap-2">

@@ -67,8 +67,9 @@ function HealthFigures({ health }: { health: DeliveryHealth }) {
   );
   const summary = t('health.chartLabel', {
     window: t(`health.window.${health.janela}`),
-    delivered: number(totais.entregues),
-    failed: number(totais.falhas),
+    // Numbers, not text: the message picks its plural by them and writes them the reader's way.
+    delivered: totais.entregues,
+    failed: totais.falhas,
     rate,
   });
   return (

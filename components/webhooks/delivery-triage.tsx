@@ -17,9 +17,7 @@ export function DeliveryTriage() {
       <QueryStatus query={triage} empty={t('triage.empty')}>
         {(items) => (
           <>
-            <p className="mb-3 text-sm text-slate-600">
-              {items.length === 1 ? t('triage.countOne') : t('triage.count', { count: items.length })}
-            </p>
+            <p className="mb-3 text-sm text-slate-600">{t('webhooks.count', { count: items.length })}</p>
             <ul className="flex flex-col gap-2" data-testid="triage-list">
               {items.map((item) => (
                 <TriageRow key={item.id} item={item} />

@@ -4,20 +4,24 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
 import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
+import type { UrlPolicy } from '@/lib/webhooks/url-policy';
 
 /**
  * The receiver's URL, for the create and edit forms (inside their FormProvider), with the punycode
  * form it is saved and called as under a host name with non-Latin letters: `аpple.com` with a
- * Cyrillic а reads like apple.com, its ASCII form `xn--pple-43d.com` does not.
+ * Cyrillic а reads like apple.com, its ASCII form `xn--pple-43d.com` does not. Its help says what
+ * the server's URL policy accepts.
  */
-export function UrlField({ error }: { error: string | undefined }) {
+export function UrlField({ error, policy }: { error: string | undefined; policy: UrlPolicy }) {
   const t = useT();
   const { register } = useFormContext<{ url: string }>();
   const url = useWatch<{ url: string }, 'url'>({ name: 'url' });
   const asciiForm = asciiFormOfUnicodeHost(url ?? '');
+  const schemes = t(policy.allowHttp ? 'webhook.urlHelpHttpAllowed' : 'webhook.urlHelp');
+  const help = policy.allowPrivateTargets ? `${schemes} ${t('webhook.urlHelpPrivateAllowed')}` : schemes;
   return (
     <>
-      <Field id="url" label={t('webhook.url')} mono description={t('webhook.urlHelp')} error={error}>
+      <Field id="url" label={t('webhook.url')} mono description={help} error={error}>
         <Input
           id="url"
           type="url"

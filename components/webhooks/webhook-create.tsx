@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useMemo } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
@@ -17,7 +18,7 @@ import type { FieldError } from '@/lib/validation/issues';
 import { webhookKeys } from '@/lib/client/webhook-queries';
 import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
-import type { WebhookView } from '@/lib/webhooks/contract';
+import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { EventToggles } from './event-toggles';
 import { HeadersEditor } from './headers-editor';
@@ -59,21 +60,27 @@ function tenantRequired(t: Translate) {
       .map((field) => ({ field, pointer: `/${field}`, code: 'required', message: t('validation.required') }));
 }
 
-export function WebhookCreate() {
+export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();
   const toast = useToast();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const form = useForm<CreateFormValues>({
-    defaultValues: EMPTY,
-    resolver: withFieldChecks(
-      contractResolver(() => import('@/lib/webhooks/contract').then((contract) => contract.webhookCreateSchema), messages, toBody),
-      tenantRequired(t),
-    ),
-    mode: 'onChange',
-  });
+  // The POST's own schema under the server's URL policy.
+  const resolver = useMemo(
+    () =>
+      withFieldChecks(
+        contractResolver(
+          () => import('@/lib/webhooks/contract').then((contract) => contract.webhookCreateSchemaFor(urlPolicy)),
+          messages,
+          toBody,
+        ),
+        tenantRequired(t),
+      ),
+    [messages, t, urlPolicy],
+  );
+  const form = useForm<CreateFormValues>({ defaultValues: EMPTY, resolver, mode: 'onChange' });
   const { register, handleSubmit, formState, setError } = form;
   const create = useMutation({
     mutationFn: (values: CreateFormValues) =>
@@ -127,12 +134,14 @@ export function WebhookCreate() {
           </div>
         </Card>
         <Card title={t('webhook.receiver')} titleId="url-title">
-          <UrlField error={errors.url?.message} />
+          <UrlField error={errors.url?.message} policy={urlPolicy} />
         </Card>
         <HeadersEditor />
         <EventToggles />
-        <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
+        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+          {Object.keys(errors).length > 0 ? (
+            <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
+          ) : null}
           <Link href="/webhooks" className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>

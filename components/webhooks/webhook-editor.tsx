@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type MouseEvent } from 'react';
+import { useMemo, useState, type MouseEvent } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -16,7 +16,7 @@ import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
-import type { WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
+import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
@@ -33,6 +33,15 @@ function formValuesOf(config: WebhookDetail): WebhookFormValues {
   return { url: config.url, headers: config.headers.map((header) => ({ ...header })), ativo: config.ativo, ...flags };
 }
 
+/**
+ * The PUT body: the URL only when it was changed. A stored URL is the server's to judge (it may
+ * have been saved under another policy); checking it again here would block saving anything else.
+ */
+function toBody(values: WebhookFormValues, storedUrl: string): Omit<WebhookFormValues, 'url'> & { url?: string } {
+  const { url, ...rest } = values;
+  return url === storedUrl ? rest : values;
+}
+
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
   const t = useT();
   return (
@@ -42,7 +51,7 @@ function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchor
   );
 }
 
-export function WebhookEditor({ id, retentionDays }: { id: string; retentionDays: number }) {
+export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; retentionDays: number; urlPolicy: UrlPolicy }) {
   const t = useT();
   const query = useWebhook(id);
   const back = <BackToList />;
@@ -76,14 +85,30 @@ export function WebhookEditor({ id, retentionDays }: { id: string; retentionDays
   // A new version (saved here or reloaded after a conflict) starts a fresh form; the deliveries stay.
   return (
     <>
-      <WebhookForm key={query.data.etag} loaded={query.data} onReload={() => query.refetch()} reloading={query.isFetching} />
+      <WebhookForm
+        key={query.data.etag}
+        loaded={query.data}
+        urlPolicy={urlPolicy}
+        onReload={() => query.refetch()}
+        reloading={query.isFetching}
+      />
       <DeliveryHealthCard id={query.data.config.id} />
       <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
     </>
   );
 }
 
-function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; onReload: () => void; reloading: boolean }) {
+function WebhookForm({
+  loaded,
+  urlPolicy,
+  onReload,
+  reloading,
+}: {
+  loaded: LoadedWebhook;
+  urlPolicy: UrlPolicy;
+  onReload: () => void;
+  reloading: boolean;
+}) {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();
@@ -92,11 +117,17 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
-  const form = useForm<WebhookFormValues>({
-    defaultValues: initialValues,
-    resolver: contractResolver(() => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchema), messages),
-    mode: 'onChange',
-  });
+  // The PUT's own schema under the server's URL policy, checking the body that will be sent.
+  const resolver = useMemo(
+    () =>
+      contractResolver(
+        () => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchemaFor(urlPolicy)),
+        messages,
+        (values: WebhookFormValues) => toBody(values, config.url),
+      ),
+    [messages, urlPolicy, config.url],
+  );
+  const form = useForm<WebhookFormValues>({ defaultValues: initialValues, resolver, mode: 'onChange' });
   const { handleSubmit, formState, setError } = form;
   // The values as they are now, not RHF's rendered isDirty (see useUnsavedChanges). They are plain
   // JSON built in the same key order as the initial values, so their serialisations compare.
@@ -110,7 +141,7 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
       apiJson<WebhookView>(locale, apiPath(routes.updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
-        body: JSON.stringify(values),
+        body: JSON.stringify(toBody(values, config.url)),
       }),
     onSuccess: ({ body, headers }) => {
       toast(t('webhook.saved'));
@@ -192,15 +223,17 @@ function WebhookForm({ loaded, onReload, reloading }: { loaded: LoadedWebhook; o
         </Card>
 
         <Card title={t('webhook.receiver')} titleId="url-title">
-          <UrlField error={urlError} />
+          <UrlField error={urlError} policy={urlPolicy} />
         </Card>
 
         <DeliveryStateCard config={config} />
         <HeadersEditor />
         <EventToggles />
 
-        <div className="sticky bottom-0 -mx-4 flex items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(formState.errors).length > 0 ? <p className="mr-auto text-sm text-red-700">{t('common.fieldErrors')}</p> : null}
+        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+          {Object.keys(formState.errors).length > 0 ? (
+            <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
+          ) : null}
           <DeleteWebhookButton id={config.id} />
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
@@ -233,7 +266,7 @@ function DeleteWebhookButton({ id }: { id: string }) {
     },
   });
   return (
-    <span className="mr-auto flex items-center gap-2">
+    <span className="mr-auto flex flex-wrap items-center gap-2">
       <Button
         variant="danger"
         onClick={() => {

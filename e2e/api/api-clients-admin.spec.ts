@@ -38,8 +38,10 @@ test('create (secret once), token with it, rotate with overlap, revoke: tokens s
   const headers = await admin(baseURL);
   const bad = await request.post(apiPath(routes.createApiClient), { headers, data: { clientId: 'X Y', escopos: [] } });
   expect(bad.status()).toBe(400);
-  const badFields = ((await bad.json()) as { errors: { field: string }[] }).errors.map((error) => error.field).sort();
-  expect(badFields).toEqual(['clientId', 'escopos', 'nome', 'sistemaOrigem', 'usuarioId']);
+  const badErrors = ((await bad.json()) as { errors: { field: string; code: string }[] }).errors;
+  expect(badErrors.map((error) => error.field).sort()).toEqual(['clientId', 'escopos', 'nome', 'sistemaOrigem', 'usuarioId']);
+  // No scope at all is refused with its own reason, not as a list size.
+  expect(badErrors.find((error) => error.field === 'escopos')?.code).toBe('scopesRequired');
 
   const created = await request.post(apiPath(routes.createApiClient), { headers, data: NEW_CLIENT });
   expect(created.status()).toBe(201);

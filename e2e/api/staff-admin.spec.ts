@@ -110,6 +110,11 @@ test('disabling ends the user’s sessions and sign-ins; a reset link replaces t
   expect(((await demote.json()) as { errors: { field: string; pointer: string; code: string }[] }).errors).toEqual([
     expect.objectContaining({ field: 'perfis', pointer: '#/perfis', code: 'ownAdminRole' }),
   ]);
+  // No role at all is refused with its own reason, not as a list size.
+  const none = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { perfis: [] } });
+  expect(((await none.json()) as { errors: { field: string; code: string; message: string }[] }).errors).toEqual([
+    expect.objectContaining({ field: 'perfis', code: 'rolesRequired', message: expect.stringMatching(/^Marque pelo menos um perfil/) }),
+  ]);
   const self = await request.put(apiPath(routes.updateStaff, { id: me.id }), { headers, data: { ativo: false } });
   expect(((await self.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('disableSelf');
   // A malformed id is a 400 naming it, as for a webhook configuration; a well-formed unknown one, 404.

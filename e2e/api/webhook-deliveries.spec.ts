@@ -101,7 +101,16 @@ test('publishing needs the eventos:publicar scope, and a valid body', async () =
 });
 
 test('fan-out by flag and tenant; exact Standard Webhooks headers; custom headers; the same idEvento is not sent twice', async () => {
-  await enable('a1', { eventoAvaliacaoSaudeAprovada: true }, { headers: [{ chave: 'X-Receptor-Chave', valor: 'valor-do-receptor' }] });
+  await enable(
+    'a1',
+    { eventoAvaliacaoSaudeAprovada: true },
+    {
+      headers: [
+        { chave: 'X-Receptor-Chave', valor: 'valor-do-receptor' },
+        { chave: 'X-Origem', valor: 'console' },
+      ],
+    },
+  );
   await enable('a2', { eventoPropostaCancelada: true }); // another flag: gets nothing
   // Tenant B's configuration with the flag on: another usuarioId, gets nothing.
   const tenantB = bearer(await tokenFor(api, TENANT_B));
@@ -124,6 +133,7 @@ test('fan-out by flag and tenant; exact Standard Webhooks headers; custom header
   expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
   expect(headers['user-agent']).toContain('IntegrationConsole-Webhooks');
   expect(headers['x-receptor-chave']).toBe('valor-do-receptor');
+  expect(headers['x-origem']).toBe('console');
   const verified = new Webhook(await secretOf('a1')).verify(request!.body, headers as Record<string, string>);
   expect(verified).toEqual({
     type: 'avaliacao-saude.aprovada',
@@ -143,6 +153,13 @@ test('fan-out by flag and tenant; exact Standard Webhooks headers; custom header
   expect(receiver.at('/a1')).toHaveLength(1);
   expect(receiver.at('/a2')).toHaveLength(0);
   expect(receiver.at('/b1')).toHaveLength(0);
+
+  // The log masks what the editor masks (looksSecret): the signature and the key, not X-Origem.
+  const [delivery] = await deliveries('a1');
+  const detail = await api.get(apiPath(routes.getDelivery, { id: WEBHOOK_IDS.a1, entregaId: delivery!.id }), { headers: tenantA });
+  const [attempt] = ((await detail.json()) as { tentativasDetalhadas: { cabecalhos: Record<string, string> }[] }).tentativasDetalhadas;
+  expect(attempt!.cabecalhos).toMatchObject({ 'X-Receptor-Chave': '••••••', 'X-Origem': 'console', 'webhook-signature': '••••••' });
+  expect(JSON.stringify(attempt!.cabecalhos)).not.toContain('valor-do-receptor');
 
   // The attempt's log line is the worker's own: not tagged with the publishing request's id
   // (the worker was woken inside that request), and without the payload.

@@ -44,9 +44,10 @@ test('create a staff account, set its password with the link, sign in, change th
   await expectNoSeriousA11yViolations(person);
   await context.close();
 
-  // Back at the admin: the account is listed, and can be disabled.
+  // Back at the admin: the account is listed, and can be disabled (after a confirmation).
   await page.reload();
   const row = page.locator('[data-staff-email="nova.pessoa@e2e.exemplo.com.br"]');
+  page.once('dialog', (dialog) => void dialog.accept());
   await row.getByRole('button', { name: 'Desativar' }).click();
   await expect(row).toContainText('desativada');
 });

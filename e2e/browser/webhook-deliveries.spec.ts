@@ -93,7 +93,7 @@ test('a test event arrives signed with the secret the page reveals; its attempt 
   await row.getByRole('button', { name: 'Reenviar' }).click();
   const [, second] = await receiver.waitFor('/console', 2);
   expect(second!.headers['webhook-id']).toBe(request!.headers['webhook-id']);
-  await expect(row).toContainText('2 tentativa(s)');
+  await expect(row).toContainText('2 tentativas');
   await page.context().close();
 });
 
@@ -115,7 +115,7 @@ test('rotating the secret asks first, then shows the new one', async ({ browser 
 });
 
 test('switching deliveries off is saved with the form and says since when', async ({ browser }) => {
-  // a2 keeps its seeded https URL: the console's form applies the production URL policy.
+  // a2 keeps its seeded https URL.
   const page = await openConfiguration(browser, WEBHOOK_IDS.a2);
   await page.getByLabel('Enviar eventos a este receptor').uncheck();
   await page.getByRole('button', { name: 'Salvar' }).click();
@@ -142,7 +142,8 @@ test('a receiver that is down pauses its deliveries: the page says so and until 
   await expect(page.getByText(/^2 tentativas seguidas falharam \(tempo esgotado, conexão recusada ou erro 5xx\) desde /)).toBeVisible();
 
   const row = page.getByTestId('delivery-list').getByRole('listitem').first();
-  await expect(row).toContainText('Pendente');
+  // Pending, but its attempts failed: it reads as a failure waiting for its retry.
+  await expect(row).toContainText('Falhou, tentará de novo');
   await expect(row).toContainText('Aguardando o receptor voltar; próxima tentativa:');
   const eventId = /evt_[0-9a-z]+/.exec((await row.textContent())!)![0];
 

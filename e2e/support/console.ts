@@ -26,3 +26,31 @@ export async function expectNoSeriousA11yViolations(page: Page) {
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
   expect(serious, serious.join('\n')).toEqual([]);
 }
+
+/**
+ * How the page fits a narrow viewport: its scroll width (more than the viewport: it scrolls
+ * sideways) and the visible elements that reach past either edge outside a scrolling box (cut
+ * off: content pushed past the left edge never makes the page scroll, so the width alone misses it).
+ */
+export async function horizontalFit(page: Page): Promise<{ scrollWidth: number; viewport: number; cutOff: string[] }> {
+  return page.evaluate(() => {
+    // Inside a box that scrolls sideways (a wide table), or not drawn at all (sr-only's clip-path).
+    const exempt = (element: Element) => {
+      if (getComputedStyle(element).clipPath !== 'none') return true;
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const style = getComputedStyle(parent);
+        if (/auto|scroll/.test(style.overflowX) || style.clipPath !== 'none') return true;
+      }
+      return false;
+    };
+    const cutOff = [...document.body.querySelectorAll('*')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        if (box.width <= 1 || box.height <= 1) return false;
+        if (box.left > -1 && box.right < window.innerWidth + 1) return false;
+        return !exempt(element);
+      })
+      .map((element) => `<${element.tagName.toLowerCase()}> “${(element.textContent ?? '').trim().slice(0, 50)}”`);
+    return { scrollWidth: document.documentElement.scrollWidth, viewport: window.innerWidth, cutOff };
+  });
+}

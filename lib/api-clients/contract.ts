@@ -22,9 +22,11 @@ export const apiClientCreateSchema = z.strictObject({
     .refine((value) => !hasInvisibleCharacters(value), noInvisibleCharacters),
   usuarioId: z.guid().transform((value) => value.toLowerCase()),
   sistemaOrigem: z.number().int(),
+  // Refused with its own reason: a client without scopes could obtain tokens good for nothing.
   escopos: z
     .array(z.enum(KNOWN_SCOPES as [string, ...string[]]))
-    .min(1)
+    .refine((list) => list.length > 0, { params: { key: 'scopesRequired' } })
+    .meta({ minItems: 1 })
     .transform((escopos) => [...new Set(escopos)]),
 });
 export type ApiClientCreate = z.infer<typeof apiClientCreateSchema>;

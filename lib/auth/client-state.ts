@@ -1,13 +1,14 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
 import { findApiClient } from '@/lib/api-clients/repository';
+import { REVOCATION_DELAY_SECONDS } from '@/lib/api-clients/revocation';
 
 /**
  * Whether an embedded client may still use the tokens it holds: revoking a client must stop them
- * within a minute, but reading the client's row on every request would cost a query per call. So
- * each process keeps the answer for CACHE_MS; the revoking process forgets it at once.
+ * soon, but reading the client's row on every request would cost a query per call. So each process
+ * keeps the answer for REVOCATION_DELAY_SECONDS; the revoking process forgets it at once.
  */
-const CACHE_MS = 30_000;
+const CACHE_MS = REVOCATION_DELAY_SECONDS * 1000;
 const cache = new Map<string, { active: boolean; until: number }>();
 
 export async function clientIsActive(clientId: string, now = Date.now()): Promise<boolean> {

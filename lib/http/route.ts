@@ -5,6 +5,7 @@ import { env } from '@/lib/config/env';
 import { verifyAccessToken } from '@/lib/auth/access-tokens';
 import { staffFromSession } from '@/lib/auth/staff-session';
 import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
+import { bodySettings } from '@/lib/api/body-settings';
 import type { BodySettings, Operation, PathParams } from '@/lib/api/operation';
 import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
@@ -161,12 +162,6 @@ function bodySchemaOf(operation: Operation): z.ZodType {
     bodySchemas.set(operation, built);
   }
   return built;
-}
-
-/** This server's settings that body schemas depend on: strict unless WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_PRIVATE_TARGETS relax the URL policy. */
-function bodySettings(): BodySettings {
-  const { WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_TARGETS } = env();
-  return { urlPolicy: { allowHttp: WEBHOOK_ALLOW_HTTP, allowPrivateTargets: WEBHOOK_ALLOW_PRIVATE_TARGETS } };
 }
 
 /** The path's params under the operation's schema; 400 naming each bad one, with no pointer (they are not in the body). */

@@ -3,9 +3,15 @@ import { STAFF_ROLES } from '@/lib/auth/roles';
 import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noInvisibleCharacters } from '@/lib/validation/text';
 
 /** Staff accounts as admins manage them (issue 11 §1). No server imports: the console's forms use these. */
+
+/**
+ * At least one role, refused with its own reason (not the generic list size): an account without
+ * roles opens nothing, and access is taken away by disabling the account.
+ */
 const perfis = z
   .array(z.enum(STAFF_ROLES))
-  .min(1)
+  .refine((list) => list.length > 0, { params: { key: 'rolesRequired' } })
+  .meta({ minItems: 1 })
   .transform((list) => [...new Set(list)]);
 
 export const staffCreateSchema = z.strictObject({
@@ -28,6 +34,7 @@ export const staffUpdateSchema = z.strictObject({
   perfis: perfis.optional(),
   ativo: z.boolean().optional().meta({ description: 'false disables the account: its sessions end at their next request.' }),
 });
+export type StaffUpdate = z.input<typeof staffUpdateSchema>;
 
 export const staffViewSchema = z.object({
   id: z.string(),

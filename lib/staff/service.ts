@@ -12,6 +12,7 @@ import { FieldRejected } from '@/lib/validation/field-rejected';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import type { PasswordLink, StaffCreate, StaffView } from './contract';
 import { passwordLinkMail, type LinkPurpose } from './password-link-mail';
+import { selfChangeRefusal } from './self-change';
 import { findStaffById, findStaffByPasswordToken, insertStaff, listStaffRows, updateStaffRow, type StaffRow } from './repository';
 
 /**
@@ -103,10 +104,8 @@ export async function createStaff(principal: Principal, input: StaffCreate, orig
 export async function updateStaff(principal: Principal, id: string, change: { perfis?: StaffView['perfis']; ativo?: boolean }) {
   const current = viewOf(await rowById(id));
   const self = principal.kind === 'staff' && principal.userId === id;
-  if (self && change.perfis && !change.perfis.includes('admin')) {
-    throw new FieldRejected('perfis', 'ownAdminRole', 'You cannot remove your own admin role.');
-  }
-  if (self && change.ativo === false) throw new FieldRejected('ativo', 'disableSelf', 'You cannot disable yourself.');
+  const refusal = self ? selfChangeRefusal(change) : undefined;
+  if (refusal) throw new FieldRejected(refusal.field, refusal.code, 'Admins cannot remove their own admin role or disable themselves.');
   const db = await getDb();
   await db.transaction(async (trx) => {
     await updateStaffRow(trx, id, {

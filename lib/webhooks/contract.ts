@@ -98,8 +98,9 @@ export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
 }
 
 /**
- * The PUT body under a URL policy. The route uses the configured policy; the console and every
- * other caller use `webhookUpdateSchema`, the strict default, which is what production enforces.
+ * The PUT body under a URL policy: the route's and the console editor's, both under the server's
+ * configured policy (lib/api/body-settings.ts). `webhookUpdateSchema` is the strict default, what
+ * production enforces and the OpenAPI document describes.
  */
 export function webhookUpdateSchemaFor(policy: UrlPolicy) {
   return z.strictObject({

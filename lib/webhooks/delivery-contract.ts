@@ -100,7 +100,10 @@ export const attemptSchema = z.object({
   duracaoMs: z.number().int(),
   corpo: z.string().nullable(),
   erro: z.enum(ATTEMPT_ERRORS).nullable(),
-  cabecalhos: z.record(z.string(), z.string()).meta({ description: 'The request headers sent; custom header values masked.' }),
+  cabecalhos: z.record(z.string(), z.string()).meta({
+    description:
+      'The request headers sent; the signature and the values of custom headers whose names look like credentials (Authorization, Cookie, …key, …token, …secret…) masked.',
+  }),
 });
 
 export const deliveryDetailSchema = deliverySchema.extend({

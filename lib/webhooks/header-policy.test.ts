@@ -161,12 +161,23 @@ describe('headers as a whole', () => {
 });
 
 describe('looksSecret', () => {
-  it.each(['Authorization', 'Cookie', 'X-Api-Key', 'x-token', 'X-Client-Secret', 'X-Password', 'X-Signature', 'Proxy-Auth'])(
-    '%s is masked',
-    (name) => {
-      expect(looksSecret(name)).toBe(true);
-    },
-  );
+  it.each([
+    'Authorization',
+    'Cookie',
+    'X-Api-Key',
+    'x-token',
+    'X-Client-Secret',
+    'X-Password',
+    'X-Signature',
+    'Proxy-Auth',
+    'X-Chave-Api',
+    'X-Receptor-Senha',
+    'X-Segredo',
+    'X-Assinatura',
+    'X-Credenciais',
+  ])('%s is masked', (name) => {
+    expect(looksSecret(name)).toBe(true);
+  });
   it.each(['X-Origem', 'X-Tenant', 'Accept-Language', 'X-Request-Source'])('%s is shown', (name) => {
     expect(looksSecret(name)).toBe(false);
   });

@@ -80,9 +80,12 @@ export function utf8Length(value: string): number {
 
 /**
  * Header names whose values are likely credentials (Authorization, Cookie, X-Api-Key, X-Token,
- * X-Signature…): the console masks those values until shown, and shows harmless ones (X-Origem).
+ * X-Signature…): the console's editor masks those values until shown and the delivery log never
+ * shows them; harmless ones (X-Origem) are shown in both.
  */
-const SECRET_LOOKING = /authorization|cookie|key|token|secret|password|passwd|signature|credential|auth/i;
+// In English and in Portuguese, the partners' other language (X-Chave-Api, X-Senha, X-Segredo…).
+const SECRET_LOOKING =
+  /authorization|cookie|key|token|secret|password|passwd|signature|credential|auth|chave|senha|segredo|assinatura|credencia/i;
 
 export function looksSecret(headerName: string): boolean {
   return SECRET_LOOKING.test(headerName);

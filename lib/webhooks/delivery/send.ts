@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { maskSecret } from '@/lib/audit/masking';
 import type { AttemptError } from '../delivery-contract';
+import { looksSecret } from '../header-policy';
 import { BlockedTargetError, checkedLookup, isBlockedAddress, type Resolve } from './checked-lookup';
 import { OWN_HEADERS, USER_AGENT } from './message';
 import { retryAfterSeconds } from './retry-policy';
@@ -35,7 +36,7 @@ export type SendResult = {
   body: string | null;
   error: AttemptError | null;
   retryAfterSeconds?: number;
-  /** What was sent, custom header values masked: for the delivery log. */
+  /** What was sent, for the delivery log: the signature and credential-like header values (looksSecret) masked. */
   requestHeaders: Record<string, string>;
 };
 
@@ -55,7 +56,8 @@ export function send(input: SendInput, settings: SendSettings): Promise<SendResu
   for (const { chave, valor } of input.customHeaders) {
     if ((OWN_HEADERS as readonly string[]).includes(chave.toLowerCase())) continue;
     headers[chave] = valor;
-    logged[chave] = maskSecret(valor);
+    // The rule the editor masks by: a value is hidden in the log where it is hidden in the form.
+    logged[chave] = looksSecret(chave) ? maskSecret(valor) : valor;
   }
   const finish = (partial: Omit<SendResult, 'startedAt' | 'durationMs' | 'requestHeaders'>): SendResult => ({
     ...partial,

@@ -1,5 +1,6 @@
 import { HydrationBoundary } from '@tanstack/react-query';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
+import { bodySettings } from '@/lib/api/body-settings';
 import { requireCapability } from '@/lib/auth/console-session';
 import { env } from '@/lib/config/env';
 import { webhookKeys } from '@/lib/client/query-keys';
@@ -31,7 +32,8 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
   ]);
   return (
     <HydrationBoundary state={state}>
-      <WebhookEditor id={id} retentionDays={env().WEBHOOK_RETENTION_DAYS} />
+      {/* The URL policy the PUT applies, so the form checks a URL as the server will. */}
+      <WebhookEditor id={id} retentionDays={env().WEBHOOK_RETENTION_DAYS} urlPolicy={bodySettings().urlPolicy} />
     </HydrationBoundary>
   );
 }
