@@ -428,6 +428,8 @@ export const en: Messages = {
   'validation.code.unknownProcedure': 'Internal procedure not found in the scheduling system.',
   'validation.code.durationTooLong':
     'Longer than this exam allows: at most a set multiple of its usual duration (NR_MIN_DURACAO in the exam list), and never over 480 minutes.',
+  'validation.code.windowReversed': 'Must not be before de.',
+  'validation.code.windowTooLong': 'The window from de to ate may span at most {max} days.',
   'scheduling.holdQuotaExceeded':
     'This client already holds {limit} active reservations, the most allowed. Release some (or wait for them to expire) before reserving more; nothing was reserved.',
   'validation.code.idempotencyKeyInvalid': 'Idempotency-Key must have 1 to 255 visible ASCII characters (no spaces).',

@@ -430,6 +430,8 @@ export const ptBR = {
   'validation.code.unknownProcedure': 'Procedimento interno não encontrado no sistema de agendamento.',
   'validation.code.durationTooLong':
     'Mais longo do que este exame permite: no máximo um múltiplo fixo da duração usual (NR_MIN_DURACAO na lista de exames), e nunca acima de 480 minutos.',
+  'validation.code.windowReversed': 'Deve ser igual ou posterior a de.',
+  'validation.code.windowTooLong': 'O intervalo entre de e ate pode ter no máximo {max} dias.',
   'scheduling.holdQuotaExceeded':
     'Este cliente já mantém {limit} reservas ativas, o máximo permitido. Libere algumas (ou aguarde que expirem) antes de reservar mais; nada foi reservado.',
   'validation.code.idempotencyKeyInvalid': 'Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis (sem espaços).',
