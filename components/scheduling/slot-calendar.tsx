@@ -1,6 +1,6 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
@@ -42,9 +42,19 @@ const AXIS_PX = 44;
 const COLUMN_PX = 104;
 const WEEK_COLUMN_PX = 34;
 
-/** Day labels: the day is a São Paulo date already, so it is formatted as UTC midnight. */
+/**
+ * Day labels: the day is a São Paulo date already, so it is formatted as UTC midnight. Formatters
+ * are made once per locale and style: making one costs far more than formatting with it.
+ */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
 function dayFormat(locale: Locale, options: Intl.DateTimeFormatOptions) {
-  return new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let made = dayFormats.get(key);
+  if (!made) {
+    made = new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
+    dayFormats.set(key, made);
+  }
+  return made;
 }
 const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
 
@@ -85,21 +95,29 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const [offset, setOffset] = useState(0);
   const { ref: box, fit } = useColumnsThatFit();
 
-  const { days, de, ate } = windowOf(view, day);
-  const grid = useSlotGrid({ de, ate, ...(agenda ? { cdAgenda: agenda } : {}) });
-  const columns = grid.data ? columnsOf(grid.data, view, days, agenda) : [];
-
   // The agendas to choose from: every one this page has seen (the free list, any grid asked for).
   const seen = new Set<number>(agenda ? [agenda] : []);
   for (const slot of queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({})) ?? []) seen.add(slot.CD_AGENDA);
   for (const [, slots] of queryClient.getQueriesData<Slot[]>({ queryKey: schedulingKeys.allGrids }))
     for (const slot of slots ?? []) seen.add(slot.CD_AGENDA);
   const agendas = [...seen].sort((a, b) => a - b);
+  // A week shows one agenda: the one chosen, else the first known.
+  const shown = view === 'week' ? (agenda ?? agendas[0]) : agenda;
+
+  const { days, de, ate } = windowOf(view, day);
+  const grid = useSlotGrid({ de, ate, ...(shown ? { cdAgenda: shown } : {}) });
+  // The grid is laid out in a deferred render, which React can interrupt, so a day of many agendas
+  // arriving never blocks the page (a new window shows "loading" meanwhile; a refetch, the last grid).
+  const key = `${view}|${day}|${shown ?? ''}`;
+  const latest = useMemo(() => ({ key, data: grid.data }), [key, grid.data]);
+  const settled = useDeferredValue(latest);
+  const columns = settled.data && settled.key === key ? columnsOf(settled.data, view, days, shown) : undefined;
 
   // Day view: the agenda columns that fit, from `offset`; the week view's seven days always.
-  const paged = view === 'day' && columns.length > fit;
-  const start = paged ? Math.min(offset, columns.length - fit) : 0;
-  const visible = paged ? columns.slice(start, start + fit) : columns;
+  const all = columns ?? [];
+  const paged = view === 'day' && all.length > fit;
+  const start = paged ? Math.min(offset, all.length - fit) : 0;
+  const visible = paged ? all.slice(start, start + fit) : all;
 
   function switchView(next: CalendarView) {
     // A week shows one agenda: the one chosen, else the first on screen, else the first known.
@@ -141,7 +159,7 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
           <span className="whitespace-nowrap">{t('calendar.agenda')}</span>
           <select
             className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
-            value={agenda ?? ''}
+            value={shown ?? ''}
             onChange={(event) => {
               setAgenda(event.target.value ? Number(event.target.value) : undefined);
               setOffset(0);
@@ -178,13 +196,11 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
           >
             <span aria-hidden>‹</span>
           </Button>
-          <span aria-live="polite">
-            {t('calendar.agendaPage', { first: start + 1, last: start + visible.length, total: columns.length })}
-          </span>
+          <span aria-live="polite">{t('calendar.agendaPage', { first: start + 1, last: start + visible.length, total: all.length })}</span>
           <Button
             size="sm"
             variant="secondary"
-            disabled={start + fit >= columns.length}
+            disabled={start + fit >= all.length}
             onClick={() => setOffset(start + fit)}
             aria-label={t('calendar.nextAgendas')}
           >
@@ -194,7 +210,7 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
       ) : null}
 
       <div ref={box} className="min-w-0">
-        {grid.isPending ? (
+        {grid.isPending || (!grid.isError && !columns) ? (
           <Spinner label={t('common.loading')} />
         ) : grid.isError ? (
           <Alert
@@ -208,11 +224,11 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
           >
             <ProblemMessage error={grid.error} />
           </Alert>
-        ) : columns.length === 0 || columns.every((column) => column.slots.length === 0) ? (
+        ) : !columns || columns.every((column) => column.slots.length === 0) ? (
           <p className="text-sm text-slate-600">{t(view === 'day' ? 'calendar.empty.day' : 'calendar.empty.week')}</p>
         ) : (
           <>
-            {grid.data.length >= SLOT_GRID_LIMIT ? (
+            {(settled.data?.length ?? 0) >= SLOT_GRID_LIMIT ? (
               <Alert tone="info" role="status" className="mb-2">
                 {t('calendar.truncated')}
               </Alert>
