@@ -303,9 +303,10 @@ function TimeGrid({
   // The one free slot in the tab order: the last one moved to or picked while it stays free, else the first.
   const active = free.some((slot) => slot.NR_SEQ_AGENDA === chosen) ? chosen : free[0]?.NR_SEQ_AGENDA;
   const weekday = dayFormat(locale, { weekday: 'short' });
-  const dayMonth = dayFormat(locale, { day: '2-digit', month: '2-digit' });
+  // English short dates (11/26/26) read as several days: English gets the month's name (as brasiliaDateTime does).
+  const dayMonth = dayFormat(locale, locale === 'en' ? { month: 'short', day: 'numeric' } : { day: '2-digit', month: '2-digit' });
   const columnPx = view === 'day' ? COLUMN_PX : WEEK_COLUMN_PX;
-  const dateOnly = dayFormat(locale, { dateStyle: 'short' });
+  const dateOnly = dayFormat(locale, { dateStyle: locale === 'en' ? 'medium' : 'short' });
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const target = event.target as HTMLElement;

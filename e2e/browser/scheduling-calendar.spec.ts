@@ -197,3 +197,25 @@ test('the table stays as the alternative, and the choice of view is remembered',
   await views.getByRole('button', { name: 'Calendário' }).click();
   await expect(calendar(page)).toBeVisible();
 });
+
+test.describe('in English', () => {
+  test.use({ locale: 'en-US' });
+
+  test('the calendar speaks English, with unambiguous dates', async ({ page }) => {
+    await signIn(page, STAFF.scheduling, '/scheduling');
+    const views = page.getByRole('group', { name: 'Show slots as' });
+    await expect(views.getByRole('button', { name: 'Calendar' })).toHaveAttribute('aria-pressed', 'true');
+    await calendar(page).getByLabel('Agenda (cdAgenda)').selectOption('929');
+    await expect(calendar(page).getByRole('heading', { level: 3 })).toContainText(/day, [A-Z][a-z]+ \d{1,2}, \d{4}/);
+    await expect(
+      calendar(page).getByRole('button', {
+        name: new RegExp(`^Free: 07:00 on [A-Z][a-z]{2} \\d{1,2}, \\d{4}, agenda 929, 30 min \\(slot ${slotOf(929, 0)}\\)$`),
+      }),
+    ).toBeVisible();
+    await calendar(page).getByRole('button', { name: 'Week', exact: true }).click();
+    await expect(calendar(page).getByRole('list', { name: /day, / })).toHaveCount(7);
+    await expect(calendar(page).getByText('Free: pick it to fill the form')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'week-english');
+  });
+});
