@@ -1,127 +1,89 @@
 'use client';
-import { useState, type FormEvent } from 'react';
+import { lazy, useSyncExternalStore } from 'react';
+import { AfterHydration } from '@/components/ui/after-hydration';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
-import { QueryStatus } from '@/components/console/query-status';
-import { useFreeSlots, type FreeSlotFilters } from '@/lib/client/scheduling-queries';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { Spinner } from '@/components/ui/spinner';
+import { useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
-import { brasiliaDateTime, brasiliaInputToIso } from '@/lib/i18n/brasilia-time';
-import { formText } from '@/components/ui/form-text';
-import { Form } from '@/components/ui/form';
 
-const sameFilters = (a: FreeSlotFilters, b: FreeSlotFilters) => a.de === b.de && a.ate === b.ate && a.cdAgenda === b.cdAgenda;
+/**
+ * Where the slots are chosen: a calendar of the day or week (the default), or the searchable
+ * table, its accessible alternative. Both are loaded after the form, in chunks of their own, so
+ * neither weighs on the page's first load; the box keeps their height meanwhile.
+ */
+function Loading() {
+  const t = useT();
+  return (
+    <div className="flex min-h-[34rem] items-start">
+      <Spinner label={t('common.loading')} />
+    </div>
+  );
+}
 
-/** The free-slot search; `formId` is where its skip link and "Usar" send keyboard focus. */
+const SlotCalendar = lazy(() => import('./slot-calendar').then((module) => ({ default: module.SlotCalendar })));
+const FreeSlotList = lazy(() => import('./free-slot-list').then((module) => ({ default: module.FreeSlotList })));
+
+export type SlotView = 'calendar' | 'list';
+const VIEWS: readonly SlotView[] = ['calendar', 'list'];
+
+// The operator's choice of view, kept in this browser (the server renders the calendar's box).
+const VIEW_KEY = 'scheduling.slotView';
+const viewListeners = new Set<() => void>();
+function subscribe(listener: () => void) {
+  viewListeners.add(listener);
+  return () => void viewListeners.delete(listener);
+}
+function storedView(): SlotView {
+  try {
+    return window.localStorage.getItem(VIEW_KEY) === 'list' ? 'list' : 'calendar';
+  } catch {
+    return 'calendar';
+  }
+}
+function storeView(view: SlotView) {
+  try {
+    window.localStorage.setItem(VIEW_KEY, view);
+  } catch {
+    // storage refused (private mode): the choice lasts until the page is left
+  }
+  viewListeners.forEach((listener) => listener());
+}
+
+/** `formId` is where the skip link, "Usar" and a calendar slot send keyboard focus. */
 export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) => void; formId: string }) {
   const t = useT();
-  const locale = useLocale();
-  const [filters, setFilters] = useState<FreeSlotFilters>({});
-  const slots = useFreeSlots(filters);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => formText(form, name).trim();
-    const next: FreeSlotFilters = {
-      de: brasiliaInputToIso(text('de')),
-      ate: brasiliaInputToIso(text('ate')),
-      cdAgenda: text('cdAgenda') || undefined,
-    };
-    // Asking again with the same filters is how an operator sees slots others took meanwhile.
-    if (sameFilters(next, filters)) void slots.refetch();
-    else setFilters(next);
-  }
-
+  const view = useSyncExternalStore(subscribe, storedView, () => 'calendar' as const);
   return (
-    <Card title={t('slots.title')} titleId="slots-title" description={t('slots.intro')}>
-      <Form
-        onSubmit={handleSubmit}
-        className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_1fr_8rem_auto] sm:items-end"
-        aria-label={t('slots.title')}
-      >
-        <Field id="slots-de" label={t('slots.from')} badge={t('time.brasilia')}>
-          <Input id="slots-de" name="de" type="datetime-local" />
-        </Field>
-        <Field id="slots-ate" label={t('slots.to')} badge={t('time.brasilia')}>
-          <Input id="slots-ate" name="ate" type="datetime-local" />
-        </Field>
-        <Field id="slots-cdAgenda" label={t('slots.cdAgenda')}>
-          <Input id="slots-cdAgenda" name="cdAgenda" inputMode="numeric" autoComplete="off" title={t('slots.cdAgendaHelp')} />
-        </Field>
-        <Button type="submit" variant="secondary">
-          {t('slots.search')}
-        </Button>
-      </Form>
-      <p role="status" className="mt-2 min-h-5 text-xs text-slate-600" data-testid="slots-fetching">
-        {slots.isFetching && !slots.isPending ? t('slots.searching') : null}
-      </p>
-
-      <div className="mt-2">
-        <a
-          href={`#${formId}`}
-          className="sr-only rounded bg-white px-2 py-1 text-sm font-medium text-indigo-700 underline focus:not-sr-only focus:mb-2 focus:inline-block focus:outline-2 focus:outline-indigo-600"
-        >
-          {t('app.skipToForm')}
-        </a>
-        <QueryStatus query={slots} empty={t('slots.empty')}>
-          {(items) => (
-            <div
-              className="relative max-h-72 overflow-auto rounded-md border border-slate-200"
-              tabIndex={0}
-              aria-label={t('slots.title')}
-              role="region"
+    <Card
+      title={t('slots.title')}
+      titleId="slots-title"
+      description={t('slots.intro')}
+      actions={
+        <div role="group" aria-label={t('slots.view')} className="flex gap-1">
+          {VIEWS.map((option) => (
+            <Button
+              key={option}
+              size="sm"
+              variant={option === view ? 'primary' : 'secondary'}
+              aria-pressed={option === view}
+              onClick={() => storeView(option)}
             >
-              <table className="w-full text-left text-sm" data-testid="free-slots">
-                <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
-                  <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      {t('slots.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
-                    </th>
-                    <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">
-                      {t('slots.column.agenda')}
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-mono font-medium">
-                      {t('slots.column.slot')}
-                    </th>
-                    <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">
-                      {t('slots.column.minutes')}
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      <span className="sr-only">{t('webhooks.column.actions')}</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {items.map((slot) => {
-                    const when = brasiliaDateTime(slot.DT_AGENDA, locale);
-                    return (
-                      <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
-                        <td className="px-3 py-1.5 whitespace-nowrap">{when}</td>
-                        <td className="hidden px-3 py-1.5 font-mono sm:table-cell">{slot.CD_AGENDA}</td>
-                        <td className="px-3 py-1.5 font-mono">{slot.NR_SEQ_AGENDA}</td>
-                        <td className="hidden px-3 py-1.5 sm:table-cell">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</td>
-                        <td className="px-3 py-1.5 text-right">
-                          <Button
-                            size="sm"
-                            variant="secondary"
-                            onClick={() => onPick(slot)}
-                            aria-label={t('slots.useLabel', { slot: slot.NR_SEQ_AGENDA, when })}
-                          >
-                            {t('slots.use')}
-                          </Button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </QueryStatus>
-      </div>
+              {t(`slots.view.${option}`)}
+            </Button>
+          ))}
+        </div>
+      }
+    >
+      <a
+        href={`#${formId}`}
+        className="sr-only rounded bg-white px-2 py-1 text-sm font-medium text-indigo-700 underline focus:not-sr-only focus:mb-2 focus:inline-block focus:outline-2 focus:outline-indigo-600"
+      >
+        {t('app.skipToForm')}
+      </a>
+      <AfterHydration fallback={<Loading />}>
+        {view === 'calendar' ? <SlotCalendar onPick={onPick} /> : <FreeSlotList onPick={onPick} />}
+      </AfterHydration>
     </Card>
   );
 }

@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { QueryStatus } from '@/components/console/query-status';
-import { useRecentReservations } from '@/lib/client/scheduling-queries';
+import { useRecentReservations } from '@/lib/client/slot-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';

@@ -1,6 +1,6 @@
 'use client';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, useEffect, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { useToast } from '@/components/ui/toast';
@@ -11,8 +11,8 @@ import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
 import { apiPath, routes } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
-import type { FreeSlot, Procedure } from '@/lib/scheduling/contract';
-import { outcomeFrom } from '@/lib/scheduling/outcome';
+import type { FreeSlot, Procedure, Slot } from '@/lib/scheduling/contract';
+import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import {
   chosenProcedure,
@@ -25,11 +25,24 @@ import {
   type DurationOrigin,
   type ReservationFormValues,
 } from '@/lib/scheduling/reservation-form-values';
-import { customMessage } from '@/lib/validation/issues';
+import { AfterHydration } from '@/components/ui/after-hydration';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
 import { FreeSlotPicker } from './free-slot-picker';
 import { OutcomePanel, type OutcomeState } from './outcome-panel';
-import { RecentReservations } from './recent-reservations';
 import { ReservationForm } from './reservation-form';
+
+function RecentLoading() {
+  const t = useT();
+  return (
+    <Card title={t('recent.title')} titleId="recent-title" description={t('recent.intro')}>
+      <Spinner label={t('common.loading')} />
+    </Card>
+  );
+}
+
+// Below the form, so it loads after it (its data came with the page).
+const RecentReservations = lazy(() => import('./recent-reservations').then((module) => ({ default: module.RecentReservations })));
 
 const FORM_ID = 'reservation-form';
 
@@ -65,48 +78,71 @@ export function ReservationWorkspace() {
       // eslint-disable-next-line react-hooks/refs
       (values) =>
         missingRequiredSide(values, listing.current)
-          ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: customMessage('sideRequired', messages) }]
+          ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: t('validation.code.sideRequired') }]
           : [],
     ),
     mode: 'onChange',
   });
 
-  const send = useMutation({
-    mutationFn: async (values: ReservationFormValues) => {
-      const response = await apiFetch(locale, apiPath(routes.reserveOrReleaseSlot), {
-        method: 'POST',
-        body: JSON.stringify(toReservationBody(values)),
-      });
-      const body: unknown = await response.json().catch(() => null);
-      const responseSchema = await loadClientSchema(() =>
-        import('@/lib/scheduling/contract').then((contract) => contract.slotReservationResponseSchema),
+  // One request at a time (the submit button waits for it). Plain state rather than useMutation:
+  // its observer would be the page's only use, and the page keeps its first load small (issue 21).
+  const [sending, setSending] = useState(false);
+
+  async function post(values: ReservationFormValues) {
+    const response = await apiFetch(locale, apiPath(routes.reserveOrReleaseSlot), {
+      method: 'POST',
+      body: JSON.stringify(toReservationBody(values)),
+    });
+    const body: unknown = await response.json().catch(() => null);
+    // Reading the answer needs zod and the outcome rules: both arrive with the first request.
+    const [responseSchema, { outcomeFrom }] = await Promise.all([
+      loadClientSchema(() => import('@/lib/scheduling/contract').then((contract) => contract.slotReservationResponseSchema)),
+      import('@/lib/scheduling/outcome'),
+    ]);
+    return outcomeFrom(response.status, response.headers.get('content-type'), body, responseSchema);
+  }
+
+  async function send(values: ReservationFormValues) {
+    setOutcome({ kind: 'pending' });
+    setSending(true);
+    let view: ReservationOutcomeView;
+    try {
+      view = await post(values);
+    } catch {
+      // fetch() itself failed: no HTTP answer at all (offline, server down, connection cut).
+      setOutcome({ kind: 'network' });
+      return;
+    } finally {
+      setSending(false);
+    }
+    answered(values, view);
+  }
+
+  function answered(values: ReservationFormValues, view: ReservationOutcomeView) {
+    setOutcome(view);
+    setNotice(undefined);
+    if (view.kind === 'codigo' && view.codigo === '0') {
+      sentFor.current.set(view.body.TOKEN_RESERVA_P, values);
+      // The slot just taken leaves every cached listing at once, not when the refetch lands.
+      queryClient.setQueriesData<FreeSlot[]>({ queryKey: schedulingKeys.allSlots }, (slots) =>
+        slots?.filter((slot) => slot.NR_SEQ_AGENDA !== Number(values.nrSeqAgenda)),
       );
-      return { values, view: outcomeFrom(response.status, response.headers.get('content-type'), body, responseSchema) };
-    },
-    onMutate: () => setOutcome({ kind: 'pending' }),
-    onSuccess: ({ values, view }) => {
-      setOutcome(view);
-      setNotice(undefined);
-      if (view.kind === 'codigo' && view.codigo === '0') {
-        sentFor.current.set(view.body.TOKEN_RESERVA_P, values);
-        // The slot just taken leaves every cached listing at once, not when the refetch lands.
-        queryClient.setQueriesData<FreeSlot[]>({ queryKey: schedulingKeys.allSlots }, (slots) =>
-          slots?.filter((slot) => slot.NR_SEQ_AGENDA !== Number(values.nrSeqAgenda)),
-        );
-      }
-      // The body's own errors (no field) are shown with the outcome, not on the form.
-      if (view.kind === 'validation')
-        setServerFieldErrors(
-          view.errors.filter((error) => error.field),
-          form.setError,
-        );
-      void queryClient.invalidateQueries({ queryKey: schedulingKeys.recent });
-      void queryClient.invalidateQueries({ queryKey: schedulingKeys.allSlots });
-      document.getElementById('outcome-title')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-    },
-    // fetch() itself failed: no HTTP answer at all (offline, server down, connection cut).
-    onError: () => setOutcome({ kind: 'network' }),
-  });
+      // The calendar shows it held at once; the refetch below adds when the hold lapses.
+      queryClient.setQueriesData<Slot[]>({ queryKey: schedulingKeys.allGrids }, (slots) =>
+        slots?.map((slot) => (slot.NR_SEQ_AGENDA === Number(values.nrSeqAgenda) ? { ...slot, situacao: 'reservado' } : slot)),
+      );
+    }
+    // The body's own errors (no field) are shown with the outcome, not on the form.
+    if (view.kind === 'validation')
+      setServerFieldErrors(
+        view.errors.filter((error) => error.field),
+        form.setError,
+      );
+    void queryClient.invalidateQueries({ queryKey: schedulingKeys.recent });
+    void queryClient.invalidateQueries({ queryKey: schedulingKeys.allSlots });
+    void queryClient.invalidateQueries({ queryKey: schedulingKeys.allGrids });
+    document.getElementById('outcome-title')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
 
   function fill(values: ReservationFormValues, message?: MessageKey) {
     durationOrigin.current = undefined;
@@ -160,10 +196,10 @@ export function ReservationWorkspace() {
             formId={FORM_ID}
             // A blocked attempt must not leave the previous answer looking like this one's.
             onSubmit={form.handleSubmit(
-              (values) => send.mutate(values),
+              (values) => send(values),
               () => setOutcome({ kind: 'blocked' }),
             )}
-            sending={send.isPending}
+            sending={sending}
             onClear={() => fill(EMPTY_RESERVATION_FORM)}
             procedures={procedures}
             onExamChange={chooseExam}
@@ -174,7 +210,9 @@ export function ReservationWorkspace() {
         </div>
       </div>
       <div className="mt-6">
-        <RecentReservations onRelease={releaseFromRecent} />
+        <AfterHydration fallback={<RecentLoading />}>
+          <RecentReservations onRelease={releaseFromRecent} />
+        </AfterHydration>
       </div>
     </FormProvider>
   );

@@ -13,7 +13,8 @@ test('the language switch turns the console into English and back, and is rememb
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Webhooks' })).toBeVisible();
 
-  // Labels say what a field is, with its API name.
+  // Labels say what a field is, with its API name (the slot table's filters, the calendar's alternative).
+  await page.getByRole('group', { name: 'Show slots as' }).getByRole('button', { name: 'List' }).click();
   await expect(page.getByLabel(/^From \(de\) Brasília time/)).toBeVisible();
   await expect(page.getByLabel(/^To \(ate\) Brasília time/)).toBeVisible();
   await expect(page.getByLabel(/^Patient \(cdPessoaFisica\) required/)).toBeVisible();

@@ -22,7 +22,14 @@ async function fillBeneficiary(page: Page, cdPessoaFisica: number) {
   await field(page, 'cdPlano').fill('3');
 }
 
+/** The searchable table, the calendar's alternative (scheduling-calendar.spec.ts covers the calendar). */
+export async function showList(page: Page) {
+  await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
+  await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible();
+}
+
 async function pickFirstSlot(page: Page, cdAgenda: number) {
+  await showList(page);
   await page.getByLabel('cdAgenda').fill(String(cdAgenda));
   await page.getByRole('button', { name: 'Buscar horários' }).click();
   const first = slotOf(cdAgenda, 0);
@@ -253,6 +260,7 @@ test.describe('choosing the exam, searching again, São Paulo times, failures', 
 
   test('"Buscar horários" asks again with unchanged filters and shows slots taken meanwhile as gone', async ({ page, request }) => {
     await signIn(page, STAFF.scheduling, '/scheduling');
+    await showList(page);
     let listings = 0;
     page.on('request', (req) => {
       if (req.method() === 'GET' && req.url().includes('/slots-livres?') && req.url().includes('cdAgenda=926')) listings++;
@@ -280,6 +288,7 @@ test.describe('choosing the exam, searching again, São Paulo times, failures', 
 
     test('filters and slot times are São Paulo time, labelled', async ({ page }) => {
       await signIn(page, STAFF.scheduling, '/scheduling');
+      await showList(page);
       await expect(page.getByLabel(/^Início \(de\) horário de Brasília/)).toBeVisible();
       // The seed's slots are two São Paulo days ahead, every 30 minutes from 07:00.
       const day = new Date(Date.now() - 3 * 3_600_000 + 2 * 86_400_000).toISOString().slice(0, 10);

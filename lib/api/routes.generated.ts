@@ -23,6 +23,7 @@ export const generatedRoutes = {
   getWebhookSecret: { method: 'GET', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo' },
   rotateWebhookSecret: { method: 'POST', path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo/rotacao' },
   listFreeSlots: { method: 'GET', path: '/api/v1/agendamentos/slots-livres' },
+  listSlots: { method: 'GET', path: '/api/v1/agendamentos/slots' },
   listProcedures: { method: 'GET', path: '/api/v1/agendamentos/procedimentos' },
   listRecentReservations: { method: 'GET', path: '/api/v1/agendamentos/reservas-recentes' },
   reserveOrReleaseSlot: { method: 'POST', path: '/api/v1/agendamentos/slots-livres/reservar' },

@@ -1,6 +1,5 @@
 import type { FieldError } from '@/lib/validation/issues';
 import type { Messages } from '@/lib/i18n/translate';
-import { toFieldErrors } from '@/lib/validation/issues';
 import type { z } from 'zod';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiProblem } from './api';
@@ -45,13 +44,17 @@ export function contractResolver<S extends z.ZodType, V>(
   messages: Messages,
   toInput: (values: V) => unknown = (v) => v,
 ) {
-  // A loader keeps zod and the schemas out of the page's first load: they arrive with the first check.
-  let loaded: Promise<S> | undefined = typeof schema === 'function' ? undefined : Promise.resolve(schema);
+  // A loader keeps zod and the schemas out of the page's first load: they arrive with the first
+  // check, and so do the words for their issues.
+  let loaded: Promise<S> | undefined;
+  let wording: Promise<typeof import('@/lib/validation/issues')> | undefined;
   return async (values: V): Promise<ResolverResult<V>> => {
-    loaded ??= loadClientSchema(schema as () => Promise<S>);
+    loaded ??= typeof schema === 'function' ? loadClientSchema(schema) : Promise.resolve(schema);
+    wording ??= import('@/lib/validation/issues');
     const input = toInput(values);
     const result = (await loaded).safeParse(input);
     if (result.success) return { values, errors: {} };
+    const { toFieldErrors } = await wording;
     return { values: {}, errors: fieldErrorsToTree(toFieldErrors(result.error, input, messages)) };
   };
 }

@@ -1,31 +1,24 @@
-import type { DeliveryStatus } from '@/lib/webhooks/fields';
-import type { HealthWindow } from '@/lib/webhooks/health-contract';
-
 /**
- * The console's TanStack Query keys and list sizes. Not a client module: the server pages that
- * prefetch a page's first data (lib/console/prefetch.ts) must file it under the same keys the
- * client components read.
+ * The reservation page's TanStack Query keys and list sizes (the webhook pages' are in
+ * webhook-query-keys.ts, so neither page's bundle carries the other's). Not a client module: the
+ * server pages that prefetch a page's first data (lib/console/prefetch.ts) must file it under the
+ * same keys the client components read.
  */
 export type FreeSlotFilters = { de?: string; ate?: string; cdAgenda?: string };
+/** The calendar's window (`GET /api/v1/agendamentos/slots`): ISO instants, and an agenda or every one. */
+export type SlotWindow = { de: string; ate: string; cdAgenda?: number };
 
 /** Free slots listed per request, and recent reservations shown. */
 export const FREE_SLOTS_LIMIT = 50;
 export const RECENT_RESERVATIONS_LIMIT = 25;
+/** Slots the calendar asks for per window: a day of every agenda, or a week of one. */
+export const SLOT_GRID_LIMIT = 2000;
 
 export const schedulingKeys = {
   slots: (filters: FreeSlotFilters) => ['scheduling', 'slots', filters] as const,
   allSlots: ['scheduling', 'slots'] as const,
+  grid: (window: SlotWindow) => ['scheduling', 'grid', window] as const,
+  allGrids: ['scheduling', 'grid'] as const,
   recent: ['scheduling', 'recent'] as const,
   procedures: ['scheduling', 'procedures'] as const,
-};
-
-export const webhookKeys = {
-  all: ['webhooks'] as const,
-  list: (search: string) => ['webhooks', 'list', search] as const,
-  detail: (id: string) => ['webhooks', 'detail', id] as const,
-  deliveries: (id: string, status: DeliveryStatus | '', event = '') => ['webhooks', 'deliveries', id, status, event] as const,
-  delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
-  health: (id: string, window: HealthWindow) => ['webhooks', 'health', id, window] as const,
-  triage: ['webhooks', 'triage'] as const,
-  alerts: ['webhooks', 'alerts'] as const,
 };

@@ -1,35 +1,16 @@
 'use client';
+/**
+ * The reservation form's queries, loaded with the page; the listings its lazily loaded parts read
+ * (calendar, slot table, recent reservations) are in slot-queries.ts, loaded with them.
+ */
 import { useQuery } from '@tanstack/react-query';
-import type { FreeSlot, Procedure } from '@/lib/scheduling/contract';
-import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
+import type { Procedure } from '@/lib/scheduling/contract';
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, routes } from '@/lib/api/routes';
 import { ApiProblem, apiJson } from './api';
-import { FREE_SLOTS_LIMIT, RECENT_RESERVATIONS_LIMIT, schedulingKeys, type FreeSlotFilters } from './query-keys';
+import { schedulingKeys } from './query-keys';
 
-export { schedulingKeys, type FreeSlotFilters };
-
-export function useFreeSlots(filters: FreeSlotFilters) {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: schedulingKeys.slots(filters),
-    queryFn: async () => {
-      const params = new URLSearchParams({ limite: String(FREE_SLOTS_LIMIT) });
-      for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-      return (await apiJson<FreeSlot[]>(locale, `${apiPath(routes.listFreeSlots)}?${params}`)).body;
-    },
-    placeholderData: (previous) => previous,
-  });
-}
-
-export function useRecentReservations() {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: schedulingKeys.recent,
-    queryFn: async () =>
-      (await apiJson<RecentReservation[]>(locale, `${apiPath(routes.listRecentReservations)}?limite=${RECENT_RESERVATIONS_LIMIT}`)).body,
-  });
-}
+export { schedulingKeys };
 
 /** 501: the configured back-end has no exam listing, so the form asks for the code instead. */
 export function isListingUnavailable(error: unknown): boolean {

@@ -6,7 +6,7 @@ import type { DeliveryAlert, DeliveryHealth, HealthWindow, TriageItem } from '@/
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, routes } from '@/lib/api/routes';
 import { apiJson } from './api';
-import { webhookKeys } from './query-keys';
+import { webhookKeys } from './webhook-query-keys';
 
 /** Fetchers for webhook configurations, shared by the list and the editor. */
 export { webhookKeys };

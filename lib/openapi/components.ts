@@ -2,7 +2,13 @@ import type { z } from 'zod';
 import { auditEntrySchema } from '@/lib/audit/contract';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
 import { problemSchema } from '@/lib/http/problem-schema';
-import { freeSlotSchema, procedureSchema, slotReservationResponseSchema, slotReservationSchema } from '@/lib/scheduling/contract';
+import {
+  freeSlotSchema,
+  procedureSchema,
+  slotReservationResponseSchema,
+  slotReservationSchema,
+  slotSchema,
+} from '@/lib/scheduling/contract';
 import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
 import { webhookCreateSchema, webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
 import {
@@ -66,6 +72,7 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   SlotReservationRequest: [slotReservationSchema, 'input'],
   SlotReservationResponse: [slotReservationResponseSchema, 'output'],
   FreeSlot: [freeSlotSchema, 'output'],
+  Slot: [slotSchema, 'output'],
   Procedure: [procedureSchema, 'output'],
   RecentReservation: [recentReservationSchema, 'output'],
   AuditEntry: [auditEntrySchema, 'output'],

@@ -1,5 +1,5 @@
 import type { Executor } from '@/lib/db/precompiled';
-import type { CodigoP, FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
+import type { CodigoP, FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 
 /**
@@ -54,6 +54,12 @@ export interface SchedulingBackend {
   readonly enforcesHoldQuota: boolean;
   reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer>;
   listFreeSlots(query: FreeSlotQuery, context?: ProcedureCallContext): Promise<FreeSlot[]>;
+  /**
+   * Every slot of a window with its state (free, held by a reservation the caller may see, taken).
+   * Optional: a back-end that can only list free slots (the hospital's Oracle view) leaves it out,
+   * and the service answers its free slots, each `livre`.
+   */
+  listSlots?(query: SlotQuery, context: ProcedureCallContext): Promise<Slot[]>;
   /**
    * The exams a slot can be reserved for. Optional: the hospital's Oracle back-end exposes no such
    * source in the contract, and the route answers 501 without it.

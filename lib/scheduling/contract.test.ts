@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldErrors } from '@/lib/validation/issues';
-import { slotReservationSchema } from './contract';
+import { slotQuerySchema, slotReservationSchema } from './contract';
 import { messagesFor } from '@/lib/i18n';
 
 const valid = {
@@ -67,5 +67,34 @@ describe('slotReservationSchema (§2.2)', () => {
         'nrSeqProcInterno',
       ].sort(),
     );
+  });
+});
+
+describe('slotQuerySchema (the calendar’s window)', () => {
+  const errors = (query: Record<string, string>) => {
+    const result = slotQuerySchema.safeParse(query);
+    return result.success
+      ? []
+      : toFieldErrors(result.error, query, messagesFor('pt-BR')).map(({ field, message }) => `${field}: ${message}`);
+  };
+
+  it('takes a window of up to seven days, with de and ate required', () => {
+    expect(errors({ de: '2026-11-23T00:00:00-03:00', ate: '2026-11-29T23:59:59.999-03:00' })).toEqual([]);
+    expect(slotQuerySchema.parse({ de: '2026-11-23T00:00:00-03:00', ate: '2026-11-23T23:59:00-03:00', cdAgenda: '7' })).toEqual({
+      de: '2026-11-23T00:00:00-03:00',
+      ate: '2026-11-23T23:59:00-03:00',
+      cdAgenda: 7,
+      limite: 1000,
+    });
+    expect(errors({})).toEqual(['de: Campo obrigatório.', 'ate: Campo obrigatório.']);
+  });
+
+  it('refuses a reversed window and one longer than a week, naming ate', () => {
+    expect(errors({ de: '2026-11-23T10:00:00-03:00', ate: '2026-11-23T09:00:00-03:00' })).toEqual([
+      'ate: Deve ser igual ou posterior a de.',
+    ]);
+    expect(errors({ de: '2026-11-23T00:00:00-03:00', ate: '2026-11-30T00:00:01-03:00' })).toEqual([
+      'ate: O intervalo entre de e ate pode ter no máximo 7 dias.',
+    ]);
   });
 });

@@ -112,3 +112,42 @@ export const freeSlotQuerySchema = z.strictObject({
 });
 
 export type FreeSlotQuery = z.infer<typeof freeSlotQuerySchema>;
+
+/**
+ * What a slot of `GET /api/v1/agendamentos/slots` is at the time of asking: `livre`, free to
+ * reserve; `reservado`, held by an active reservation made through the service that the caller can
+ * see (staff: anyone's; an API client: its own); `ocupado`, not free for any other reason (held by
+ * someone else, or covered by a longer reservation that starts in an earlier slot).
+ */
+export const SLOT_STATES = ['livre', 'reservado', 'ocupado'] as const;
+export type SlotState = (typeof SLOT_STATES)[number];
+
+/** One slot of the schedule grid: the free slot's fields, its state, and when a hold on it lapses. */
+export const slotSchema = freeSlotSchema.extend({
+  situacao: z.enum(SLOT_STATES),
+  /** With `reservado`, when the hold lapses and frees the slot; null otherwise, or when it never lapses. */
+  expiraEm: z.string().meta({ format: 'date-time' }).nullable(),
+});
+
+export type Slot = z.infer<typeof slotSchema>;
+
+/** The longest window one schedule-grid request may span: a week. */
+export const MAX_SLOT_WINDOW_DAYS = 7;
+export const MAX_SLOT_GRID_LIMIT = 2000;
+
+/** Query of the schedule grid: a window of at most a week, every slot in it whatever its state. */
+export const slotQuerySchema = z
+  .strictObject({
+    de: isoDateTime,
+    ate: isoDateTime,
+    cdAgenda: z.coerce.number().int().positive().optional(),
+    limite: z.coerce.number().int().min(1).max(MAX_SLOT_GRID_LIMIT).default(1000),
+  })
+  .superRefine((query, ctx) => {
+    const span = Date.parse(query.ate) - Date.parse(query.de);
+    if (span < 0) ctx.addIssue({ code: 'custom', path: ['ate'], params: { key: 'windowReversed' } });
+    else if (span > MAX_SLOT_WINDOW_DAYS * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['ate'], params: { key: 'windowTooLong', max: MAX_SLOT_WINDOW_DAYS } });
+  });
+
+export type SlotQuery = z.infer<typeof slotQuerySchema>;

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import type { DirectSqliteTransaction } from '@/lib/db/direct-transaction';
 import { RequestFieldRejected, type ProcedureCallContext } from './backend';
-import type { SlotReservationRequest } from './contract';
+import type { SlotQuery, SlotReservationRequest } from './contract';
 import { EmbeddedScheduler } from './embedded-scheduler';
 import { HoldQuotaExceeded } from './hold-quota';
 
@@ -255,6 +255,78 @@ describe('EmbeddedScheduler: owners, quota, duration bound and expiring holds (i
     clock = NOW + 365 * 86_400_000;
     expect((await forever.reserveOrRelease(request({ cdPessoaFisica: 501 }), B)).CODIGO_P).toBe('2');
     expect((await forever.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: held.TOKEN_RESERVA_P }), A)).CODIGO_P).toBe('1');
+  });
+});
+
+describe('EmbeddedScheduler: every slot of a window with its state (the console calendar)', () => {
+  let db: Knex;
+  let cleanup: () => Promise<void>;
+  let clock: number;
+  let scheduler: EmbeddedScheduler;
+  const A = { clientId: 'a', owner: 'api-client:embedded:ua:a', actsForHospital: false };
+  const B = { clientId: 'b', owner: 'api-client:embedded:ub:b', actsForHospital: false };
+  const STAFF = { clientId: 'agenda@exemplo.com.br', owner: 'staff:1', actsForHospital: true };
+  const DAY: SlotQuery = { de: tomorrow('00:00'), ate: tomorrow('23:59'), limite: 100 };
+  const states = async (context: ProcedureCallContext, query = DAY) =>
+    (await scheduler.listSlots(query, context)).map((slot) => [slot.NR_SEQ_AGENDA, slot.situacao, slot.expiraEm]);
+
+  beforeEach(async () => {
+    ({ db, cleanup } = await migratedSqlite(seed));
+    clock = NOW;
+    scheduler = new EmbeddedScheduler(
+      async () => db,
+      () => clock,
+      { holdMinutes: 30, maxDurationFactor: 4 },
+    );
+  });
+  afterEach(() => cleanup());
+
+  it('lists free slots as livre, soonest first, with the free listing’s fields; never past slots', async () => {
+    const slots = await scheduler.listSlots({ ...DAY, de: '2026-11-20T00:00:00-03:00' }, STAFF);
+    expect(slots.map((slot) => slot.NR_SEQ_AGENDA)).toEqual([11, 21, 12, 13]);
+    expect(slots[0]).toEqual({
+      NR_SEQ_AGENDA: 11,
+      CD_AGENDA: 1,
+      DT_AGENDA: tomorrow('08:00'),
+      NR_MIN_DURACAO: 30,
+      situacao: 'livre',
+      expiraEm: null,
+    });
+    expect(await states(STAFF, { ...DAY, cdAgenda: 2 })).toEqual([[21, 'livre', null]]);
+  });
+
+  it('a hold is reservado, with its expiry, for its owner and staff, and ocupado for anyone else; what it overlaps is ocupado', async () => {
+    await scheduler.reserveOrRelease(request({ nrMinDuracao: 60 }), A); // 11, covering 12 too
+    const expires = new Date(NOW + 30 * 60_000).toISOString();
+    expect(await states(A)).toEqual([
+      [11, 'reservado', expires],
+      [21, 'livre', null],
+      [12, 'ocupado', null],
+      [13, 'livre', null],
+    ]);
+    expect(await states(STAFF)).toContainEqual([11, 'reservado', expires]);
+    expect(await states(B)).toEqual([
+      [11, 'ocupado', null],
+      [21, 'livre', null],
+      [12, 'ocupado', null],
+      [13, 'livre', null],
+    ]);
+    // The free listing agrees: what is not livre is not listed.
+    expect((await scheduler.listFreeSlots({ limite: 100 })).map((slot) => slot.NR_SEQ_AGENDA)).toEqual([21, 13]);
+  });
+
+  it('a released or lapsed hold leaves its slots livre again', async () => {
+    const { TOKEN_RESERVA_P: token } = await scheduler.reserveOrRelease(request(), A);
+    await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21, cdPessoaFisica: 501 }), B);
+    await scheduler.reserveOrRelease(request({ ieOpcao: 'CR', tokenReservaCanc: token }), A);
+    expect(await states(A)).toEqual([
+      [11, 'livre', null],
+      [21, 'ocupado', null],
+      [12, 'livre', null],
+      [13, 'livre', null],
+    ]);
+    clock = NOW + 31 * 60_000;
+    expect((await states(A)).every(([, state]) => state === 'livre')).toBe(true);
   });
 });
 

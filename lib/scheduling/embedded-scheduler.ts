@@ -6,7 +6,7 @@ import { fastWriteTransaction, GroupCommitFailed } from '@/lib/db/direct-transac
 import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
-import type { FreeSlot, FreeSlotQuery, Procedure, SlotReservationRequest } from './contract';
+import type { FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
 import { answer, RequestFieldRejected, type ProcedureAnswer, type ProcedureCallContext, type SchedulingBackend } from './backend';
 import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
 
@@ -274,6 +274,57 @@ export class EmbeddedScheduler implements SchedulingBackend {
       DT_AGENDA: row.start_iso,
       NR_MIN_DURACAO: toNumber(row.minutes),
     }));
+  }
+
+  /**
+   * Every future slot of the window with its state. A slot is `reservado` when an active hold the
+   * caller may see (its own; staff, acting for the hospital, anyone's) starts at it, `ocupado` when
+   * any other active hold overlaps its span (someone else's, or a longer one from an earlier slot),
+   * and `livre` otherwise: the same overlap rule as the free listing and the reservation itself.
+   */
+  async listSlots(query: SlotQuery, context: ProcedureCallContext = HOSPITAL): Promise<Slot[]> {
+    const db = await this.database();
+    const now = this.now();
+    let slots = db('slots')
+      .where('start_ms', '>=', Math.max(now + 1, Date.parse(query.de)))
+      .andWhere('start_ms', '<=', Date.parse(query.ate));
+    if (query.cdAgenda) slots = slots.andWhere({ cd_agenda: query.cdAgenda });
+    const rows = (await slots.orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }]).limit(query.limite)) as SlotRow[];
+    if (rows.length === 0) return [];
+
+    const spans = rows.map((row) => ({ row, start: toNumber(row.start_ms), end: toNumber(row.start_ms) + toNumber(row.minutes) * 60_000 }));
+    const first = Math.min(...spans.map((span) => span.start));
+    const last = Math.max(...spans.map((span) => span.end));
+    let holds = holding(db('reservations'), now)
+      .select('nr_seq_agenda', 'cd_agenda', 'start_ms', 'end_ms', 'owner', 'expires_at')
+      .andWhere('start_ms', '<', last)
+      .andWhere('end_ms', '>', first);
+    if (query.cdAgenda) holds = holds.andWhere({ cd_agenda: query.cdAgenda });
+    const byAgenda = new Map<number, DbRow[]>();
+    for (const hold of (await holds) as DbRow[]) {
+      const agenda = toNumber(hold.cd_agenda);
+      byAgenda.set(agenda, [...(byAgenda.get(agenda) ?? []), hold]);
+    }
+
+    return spans.map(({ row, start, end }) => {
+      const agenda = toNumber(row.cd_agenda);
+      const slot = toNumber(row.nr_seq_agenda);
+      const overlapping = (byAgenda.get(agenda) ?? []).filter((hold) => toNumber(hold.start_ms) < end && toNumber(hold.end_ms) > start);
+      const own = overlapping.find(
+        (hold) =>
+          toNumber(hold.nr_seq_agenda) === slot &&
+          (context.actsForHospital || (context.owner !== undefined && hold.owner === context.owner)),
+      );
+      const expires = own?.expires_at === null || own?.expires_at === undefined ? null : new Date(toNumber(own.expires_at)).toISOString();
+      return {
+        NR_SEQ_AGENDA: slot,
+        CD_AGENDA: agenda,
+        DT_AGENDA: row.start_iso,
+        NR_MIN_DURACAO: toNumber(row.minutes),
+        situacao: own ? 'reservado' : overlapping.length > 0 ? 'ocupado' : 'livre',
+        expiraEm: own ? expires : null,
+      };
+    });
   }
 
   async listProcedures(): Promise<Procedure[]> {

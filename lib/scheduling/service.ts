@@ -17,6 +17,8 @@ import {
   type FreeSlot,
   type FreeSlotQuery,
   type Procedure,
+  type Slot,
+  type SlotQuery,
   type SlotReservationRequest,
   type SlotReservationResponse,
 } from './contract';
@@ -200,6 +202,25 @@ export async function recentReservations(principal: Principal, limit: number): P
 export async function listFreeSlots(query: FreeSlotQuery, principal?: Principal): Promise<FreeSlot[]> {
   try {
     return await schedulingBackend().listFreeSlots(query, { clientId: principal ? actorId(principal) : '' });
+  } catch (error) {
+    if (error instanceof BackendUnavailableError) {
+      throw refuse.unavailable(error.retryAfterSeconds, 'The scheduling back-end is unavailable. Try again shortly.');
+    }
+    throw error;
+  }
+}
+
+/**
+ * Every slot of a window with its state, for the console's calendar. A back-end that only lists
+ * free slots (the hospital's Oracle view) answers those, each `livre`: taken and held slots are
+ * then absent, not shown as such.
+ */
+export async function listSlots(query: SlotQuery, principal: Principal): Promise<Slot[]> {
+  const backend = schedulingBackend();
+  try {
+    if (backend.listSlots) return await backend.listSlots(query, callContext(principal));
+    const free = await backend.listFreeSlots(query, { clientId: actorId(principal) });
+    return free.map((slot) => ({ ...slot, situacao: 'livre' as const, expiraEm: null }));
   } catch (error) {
     if (error instanceof BackendUnavailableError) {
       throw refuse.unavailable(error.retryAfterSeconds, 'The scheduling back-end is unavailable. Try again shortly.');

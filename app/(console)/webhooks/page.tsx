@@ -4,7 +4,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/card';
 import { WebhookList } from '@/components/webhooks/webhook-list';
 import { requireCapability } from '@/lib/auth/console-session';
-import { webhookKeys } from '@/lib/client/query-keys';
+import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { prefetchedState } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { searchWebhooks } from '@/lib/webhooks/service';

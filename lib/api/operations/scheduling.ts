@@ -9,7 +9,7 @@ import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
 import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
 import { HoldQuotaExceeded } from '@/lib/scheduling/hold-quota';
-import { listFreeSlots, listProcedures, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
+import { listFreeSlots, listProcedures, listSlots, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
 import { ref } from '@/lib/openapi/components';
 import { problemSchema } from '@/lib/http/problem-schema';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@/lib/idempotency/key-syntax';
@@ -18,7 +18,11 @@ import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/sc
 import {
   freeSlotQuerySchema,
   freeSlotSchema,
+  MAX_SLOT_GRID_LIMIT,
+  MAX_SLOT_WINDOW_DAYS,
   procedureSchema,
+  slotQuerySchema,
+  slotSchema,
   slotReservationResponseSchema,
   slotReservationSchema,
 } from '@/lib/scheduling/contract';
@@ -131,6 +135,35 @@ export const schedulingOperations = {
       },
     },
     async ({ query, principal }) => jsonResponse(await listFreeSlots(query, principal)),
+  ),
+  /** Every slot of a window of at most a week, free or not, with its state: the console's calendar. */
+  listSlots: operation(
+    {
+      method: 'GET',
+      path: '/api/v1/agendamentos/slots',
+      capability: 'scheduling',
+      query: slotQuerySchema,
+      doc: {
+        summary: 'Every slot of a window, with its state',
+        tags: ['Agendamentos'],
+        description: `The slots starting from de (or now, if later) until ate, soonest first, whatever their state: situacao livre (free: NR_SEQ_AGENDA is the nrSeqAgenda to reserve), reservado (held by an active reservation you may see: an API client its own, staff anyone's; expiraEm says when the hold lapses, null when it does not) or ocupado (not free: held by someone else, or covered by a longer reservation starting in an earlier slot). The window spans at most ${MAX_SLOT_WINDOW_DAYS} days. On the hospital's Oracle back-end, whose free-slot view (ORACLE_FREE_SLOTS_VIEW) lists free slots only, every slot answered is livre: taken and held slots are absent rather than marked. /slots-livres lists the free slots alone.`,
+        parameters: queryParameters(slotQuerySchema, {
+          de: 'From this instant (ISO 8601 with offset).',
+          ate: `Until this instant (ISO 8601 with offset), at most ${MAX_SLOT_WINDOW_DAYS} days after de.`,
+          cdAgenda: 'Only this agenda.',
+          limite: `At most this many slots (≤ ${MAX_SLOT_GRID_LIMIT}).`,
+        }),
+        responses: {
+          '200': {
+            description: 'Slots, soonest first, each with its situacao.',
+            content: json({ type: 'array', items: ref(slotSchema) }),
+          },
+          '400': problem('A filter is invalid, or the window is reversed or longer than a week.'),
+          ...commonProblems,
+        },
+      },
+    },
+    async ({ query, principal }) => jsonResponse(await listSlots(query, principal)),
   ),
   /** The exams a slot can be reserved for (nrSeqProcInterno, name, usual duration, laterality). */
   listProcedures: operation(

@@ -3,7 +3,7 @@ import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { bodySettings } from '@/lib/api/body-settings';
 import { requireCapability } from '@/lib/auth/console-session';
 import { env } from '@/lib/config/env';
-import { webhookKeys } from '@/lib/client/query-keys';
+import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { prefetchedState } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { deliveriesOf } from '@/lib/webhooks/delivery/service';

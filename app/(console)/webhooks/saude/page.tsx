@@ -2,7 +2,7 @@ import { HydrationBoundary } from '@tanstack/react-query';
 import { PageHeader } from '@/components/ui/card';
 import { DeliveryTriage } from '@/components/webhooks/delivery-triage';
 import { requireCapability } from '@/lib/auth/console-session';
-import { webhookKeys } from '@/lib/client/query-keys';
+import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { prefetchedState } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { deliveryTriage } from '@/lib/webhooks/delivery/health';

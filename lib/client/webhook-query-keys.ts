@@ -1,0 +1,14 @@
+import type { DeliveryStatus } from '@/lib/webhooks/fields';
+import type { HealthWindow } from '@/lib/webhooks/health-contract';
+
+/** The webhook pages' TanStack Query keys; server pages prefetch under them too (see query-keys.ts). */
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  list: (search: string) => ['webhooks', 'list', search] as const,
+  detail: (id: string) => ['webhooks', 'detail', id] as const,
+  deliveries: (id: string, status: DeliveryStatus | '', event = '') => ['webhooks', 'deliveries', id, status, event] as const,
+  delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
+  health: (id: string, window: HealthWindow) => ['webhooks', 'health', id, window] as const,
+  triage: ['webhooks', 'triage'] as const,
+  alerts: ['webhooks', 'alerts'] as const,
+};
