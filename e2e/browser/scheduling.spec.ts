@@ -24,8 +24,11 @@ async function fillBeneficiary(page: Page, cdPessoaFisica: number) {
 
 /** The searchable table, the calendar's alternative (scheduling-calendar.spec.ts covers the calendar). */
 export async function showList(page: Page) {
-  await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
-  await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible();
+  // A click that lands before the page has hydrated does nothing: click again until the list shows.
+  await expect(async () => {
+    await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
+    await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 async function pickFirstSlot(page: Page, cdAgenda: number) {
