@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type MouseEvent } from 'react';
+import { lazy, useMemo, useState, type MouseEvent } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -20,11 +20,15 @@ import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
-import { DeliveriesPanel } from './deliveries-panel';
-import { DeliveryHealthCard } from './delivery-health-card';
 import { DeliveryStateCard } from './delivery-state-card';
 import { EventToggles } from './event-toggles';
 import { Form } from '@/components/ui/form';
+import { AfterHydration } from '@/components/ui/after-hydration';
+
+// Below the form: delivery health and the delivery log load once the page is interactive, out of
+// its first load (the form is what staff come to this page for).
+const DeliveryHealthCard = lazy(() => import('./delivery-health-card').then((module) => ({ default: module.DeliveryHealthCard })));
+const DeliveriesPanel = lazy(() => import('./deliveries-panel').then((module) => ({ default: module.DeliveriesPanel })));
 
 export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
 
@@ -92,8 +96,10 @@ export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; re
         onReload={() => query.refetch()}
         reloading={query.isFetching}
       />
-      <DeliveryHealthCard id={query.data.config.id} />
-      <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
+      <AfterHydration fallback={<Spinner label={t('common.loading')} />}>
+        <DeliveryHealthCard id={query.data.config.id} />
+        <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
+      </AfterHydration>
     </>
   );
 }
