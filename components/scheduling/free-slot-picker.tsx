@@ -1,7 +1,7 @@
 'use client';
 import { lazy, useSyncExternalStore } from 'react';
 import { AfterHydration } from '@/components/ui/after-hydration';
-import { Button } from '@/components/ui/button';
+import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n/client';
@@ -60,19 +60,13 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
       titleId="slots-title"
       description={t('slots.intro')}
       actions={
-        <div role="group" aria-label={t('slots.view')} className="flex gap-1">
-          {VIEWS.map((option) => (
-            <Button
-              key={option}
-              size="sm"
-              variant={option === view ? 'primary' : 'secondary'}
-              aria-pressed={option === view}
-              onClick={() => storeView(option)}
-            >
-              {t(`slots.view.${option}`)}
-            </Button>
-          ))}
-        </div>
+        <ToggleGroup
+          label={t('slots.view')}
+          options={VIEWS}
+          value={view}
+          onChange={storeView}
+          optionLabel={(option) => t(`slots.view.${option}`)}
+        />
       }
     >
       <a

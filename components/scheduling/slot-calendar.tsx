@@ -2,6 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
@@ -19,6 +20,7 @@ import {
   stepDay,
   windowOf,
   type CalendarColumn,
+  CALENDAR_VIEWS,
   type CalendarView,
   type NavigationKey,
   type PlacedSlot,
@@ -131,19 +133,13 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   return (
     <div className="flex min-h-[34rem] min-w-0 flex-col gap-3" data-testid="slot-calendar">
       <div className="flex flex-wrap items-end gap-x-4 gap-y-2">
-        <div role="group" aria-label={t('calendar.period')} className="flex gap-1">
-          {(['day', 'week'] as const).map((option) => (
-            <Button
-              key={option}
-              size="sm"
-              variant={option === view ? 'primary' : 'secondary'}
-              aria-pressed={option === view}
-              onClick={() => switchView(option)}
-            >
-              {t(`calendar.${option}`)}
-            </Button>
-          ))}
-        </div>
+        <ToggleGroup
+          label={t('calendar.period')}
+          options={CALENDAR_VIEWS}
+          value={view}
+          onChange={switchView}
+          optionLabel={(option) => t(`calendar.${option}`)}
+        />
         <div className="flex gap-1">
           <Button size="sm" variant="secondary" onClick={() => setDay(stepDay(view, day, -1))} aria-label={t(`calendar.previous.${view}`)}>
             <span aria-hidden>‹</span>

@@ -1,7 +1,7 @@
 'use client';
 import dynamic from 'next/dynamic';
 import { useMemo, useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/console/query-status';
@@ -29,19 +29,13 @@ export function DeliveryHealthCard({ id }: { id: string }) {
       titleId="health-title"
       description={t('health.description')}
       actions={
-        <div role="group" aria-label={t('health.window')} className="flex gap-1">
-          {HEALTH_WINDOWS.map((option) => (
-            <Button
-              key={option}
-              size="sm"
-              variant={option === period ? 'primary' : 'secondary'}
-              aria-pressed={option === period}
-              onClick={() => setPeriod(option)}
-            >
-              {t(`health.window.${option}`)}
-            </Button>
-          ))}
-        </div>
+        <ToggleGroup
+          label={t('health.window')}
+          options={HEALTH_WINDOWS}
+          value={period}
+          onChange={setPeriod}
+          optionLabel={(option) => t(`health.window.${option}`)}
+        />
       }
     >
       {health.isPending ? (

@@ -6,7 +6,8 @@ import type { Slot } from './contract';
  * São Paulo days written `YYYY-MM-DD`; Brazil keeps UTC−03:00 all year (lib/i18n/brasilia-time.ts),
  * so a slot's day and minute of the day follow from its instant with a fixed offset.
  */
-export type CalendarView = 'day' | 'week';
+export const CALENDAR_VIEWS = ['day', 'week'] as const;
+export type CalendarView = (typeof CALENDAR_VIEWS)[number];
 
 const OFFSET_MS = 3 * 3_600_000;
 const DAY_MS = 86_400_000;

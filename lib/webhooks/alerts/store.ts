@@ -40,10 +40,10 @@ function alertFromRow(row: DbRow): StoredAlert {
   };
 }
 
-/** Open alerts, newest first; of these configurations only, when given. */
+/** Open alerts, newest first: of these configurations, at most 200 (what the console shows); or every one. */
 export async function openAlerts(db: Knex, configIds?: readonly string[]): Promise<StoredAlert[]> {
-  let query = db('webhook_alerts').whereNull('resolved_at').orderBy('created_at', 'desc').limit(200);
-  if (configIds) query = query.whereIn('config_id', configIds.length > 0 ? configIds : ['']);
+  let query = db('webhook_alerts').whereNull('resolved_at').orderBy('created_at', 'desc');
+  if (configIds) query = query.whereIn('config_id', configIds.length > 0 ? configIds : ['']).limit(200);
   const rows = (await query) as DbRow[];
   return rows.map(alertFromRow);
 }

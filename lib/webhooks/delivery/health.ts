@@ -93,7 +93,11 @@ export async function deliveryTriage(principal: Principal): Promise<TriageItem[]
   const hours = windowHours(TRIAGE_HOURS, now);
   const [rows, backlogs] = await Promise.all([hourlyAttempts(db, ids, hours[0]! * HOUR_MS), backlogByConfig(db, ids, now)]);
   const rowsByConfig = new Map<string, HourOfAttempts[]>();
-  for (const row of rows) rowsByConfig.set(row.configId, [...(rowsByConfig.get(row.configId) ?? []), row]);
+  for (const row of rows) {
+    const own = rowsByConfig.get(row.configId);
+    if (own) own.push(row);
+    else rowsByConfig.set(row.configId, [row]);
+  }
   return configs
     .map(({ config, state }) => {
       const own = rowsByConfig.get(config.id) ?? [];
