@@ -8,13 +8,14 @@ import { operations } from '@/lib/api/operations';
 
 const target = path.resolve(import.meta.dirname, '..', 'lib', 'api', 'routes.generated.ts');
 const entries = Object.entries(operations).map(
-  ([id, { method, path: template }]) => `  ${id}: { method: '${method}', path: '${template}' },`,
+  ([id, { method, path: template }]) => `export const ${id} = { method: '${method}', path: '${template}' } as const satisfies Route;`,
 );
 const text = [
   '// Generated from lib/api/operations.ts by `npm run generate:routes`: do not edit.',
-  'export const generatedRoutes = {',
+  "// One export per operation: a page's bundle carries the routes its code imports, not the table.",
+  "import type { Route } from './paths';",
+  '',
   ...entries,
-  '} as const;',
   '',
 ].join('\n');
 fs.writeFileSync(target, text);

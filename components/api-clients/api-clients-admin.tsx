@@ -10,7 +10,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, createApiClient, listApiClients, revokeApiClient, rotateApiClientSecret } from '@/lib/api/routes';
 import type { ApiClientView, ApiClientWithSecret } from '@/lib/api-clients/contract';
 import { REVOCATION_DELAY_SECONDS } from '@/lib/api-clients/revocation';
 import { KNOWN_SCOPES } from '@/lib/auth/scopes';
@@ -41,7 +41,7 @@ export function ApiClientsAdmin() {
   const [revealed, setRevealed] = useState<ApiClientWithSecret | undefined>();
   const clients = useQuery({
     queryKey: KEY,
-    queryFn: async () => (await apiJson<ApiClientView[]>(locale, apiPath(routes.listApiClients))).body,
+    queryFn: async () => (await apiJson<ApiClientView[]>(locale, apiPath(listApiClients))).body,
   });
   return (
     <div className="flex flex-col gap-5">
@@ -77,7 +77,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
   const rotate = useMutation({
     mutationFn: async () =>
       (
-        await apiJson<ApiClientWithSecret>(locale, apiPath(routes.rotateApiClientSecret, { clientId: client.clientId }), {
+        await apiJson<ApiClientWithSecret>(locale, apiPath(rotateApiClientSecret, { clientId: client.clientId }), {
           method: 'POST',
         })
       ).body,
@@ -87,7 +87,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
     },
   });
   const revoke = useMutation({
-    mutationFn: () => apiJson(locale, apiPath(routes.revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
+    mutationFn: () => apiJson(locale, apiPath(revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
     onSuccess: refresh,
   });
   const revoked = client.revogadoEm !== null;
@@ -157,7 +157,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
-        await apiJson<ApiClientWithSecret>(locale, apiPath(routes.createApiClient), {
+        await apiJson<ApiClientWithSecret>(locale, apiPath(createApiClient), {
           method: 'POST',
           body: JSON.stringify(toBody(values)),
         })

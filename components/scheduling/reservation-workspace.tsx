@@ -8,7 +8,7 @@ import { apiFetch } from '@/lib/client/api';
 import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
 import { loadClientSchema } from '@/lib/client/load-schema';
 import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, reserveOrReleaseSlot } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { MessageKey } from '@/lib/i18n';
 import type { FreeSlot, Procedure, Slot } from '@/lib/scheduling/contract';
@@ -89,7 +89,7 @@ export function ReservationWorkspace() {
   const [sending, setSending] = useState(false);
 
   async function post(values: ReservationFormValues) {
-    const response = await apiFetch(locale, apiPath(routes.reserveOrReleaseSlot), {
+    const response = await apiFetch(locale, apiPath(reserveOrReleaseSlot), {
       method: 'POST',
       body: JSON.stringify(toReservationBody(values)),
     });

@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, changeOwnPassword } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
@@ -25,7 +25,7 @@ export function ChangePasswordForm() {
   const [mismatch, setMismatch] = useState(false);
   const save = useMutation({
     mutationFn: async (values: { current: string; next: string }) => {
-      const response = await apiFetch(locale, apiPath(routes.changeOwnPassword), {
+      const response = await apiFetch(locale, apiPath(changeOwnPassword), {
         method: 'POST',
         body: JSON.stringify({ senhaAtual: values.current, novaSenha: values.next }),
       });

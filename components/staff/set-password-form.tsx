@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { formText } from '@/components/ui/form-text';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, setPasswordWithLink } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
@@ -24,7 +24,7 @@ export function SetPasswordForm({ token }: { token: string }) {
   async function submit(password: string) {
     setState({ status: 'pending' });
     try {
-      const response = await apiFetch(locale, apiPath(routes.setPasswordWithLink), {
+      const response = await apiFetch(locale, apiPath(setPasswordWithLink), {
         method: 'POST',
         body: JSON.stringify({ token, senha: password }),
       });

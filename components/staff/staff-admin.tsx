@@ -11,7 +11,7 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, createStaff, listStaff, resetStaffPassword, updateStaff } from '@/lib/api/routes';
 import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
@@ -34,7 +34,7 @@ export function StaffAdmin({ currentUserId }: { currentUserId: string }) {
   const t = useT();
   const locale = useLocale();
   const [revealed, setRevealed] = useState<Revealed | undefined>();
-  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(locale, apiPath(routes.listStaff))).body });
+  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(locale, apiPath(listStaff))).body });
   return (
     <div className="flex flex-col gap-5">
       {revealed ? <LinkNotice email={revealed.email} link={revealed.link} /> : null}
@@ -83,7 +83,7 @@ function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLi
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
   const put = (change: StaffUpdate) =>
-    apiJson(locale, apiPath(routes.updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) });
+    apiJson(locale, apiPath(updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) });
   const [roles, setRoles] = useState<readonly StaffRole[]>(user.perfis);
   const saveRoles = useMutation({
     mutationFn: (perfis: StaffRole[]) => put({ perfis }),
@@ -100,8 +100,7 @@ function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLi
     },
   });
   const reset = useMutation({
-    mutationFn: async () =>
-      (await apiJson<PasswordLink>(locale, apiPath(routes.resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
+    mutationFn: async () => (await apiJson<PasswordLink>(locale, apiPath(resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
     onSuccess: (link) => onLink({ email: user.email, link }),
   });
   const rolesChanged = STAFF_ROLES.some((role) => roles.includes(role) !== user.perfis.includes(role));
@@ -236,7 +235,7 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
-        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(routes.createStaff), {
+        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(createStaff), {
           method: 'POST',
           body: JSON.stringify(values),
         })

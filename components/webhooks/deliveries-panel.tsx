@@ -7,8 +7,8 @@ import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { ApiProblem, apiJson } from '@/lib/client/api';
-import { useDeliveries, useDeliveryDetail } from '@/lib/client/webhook-queries';
-import { apiPath, routes } from '@/lib/api/routes';
+import { useDeliveries, useDeliveryDetail } from '@/lib/client/delivery-queries';
+import { apiPath, redeliver, sendTestEvent } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import type { Delivery } from '@/lib/webhooks/delivery-contract';
@@ -69,7 +69,7 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] });
 
   const sendTest = useMutation({
-    mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(routes.sendTestEvent, { id }), { method: 'POST' })).body,
+    mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(sendTestEvent, { id }), { method: 'POST' })).body,
     onSuccess: ({ id: deliveryId }) => {
       setTestId(deliveryId);
       void refresh();
@@ -179,7 +179,7 @@ function DeliveryRow({
   const locale = useLocale();
   const formatTime = useFormatTime();
   const resend = useMutation({
-    mutationFn: () => apiJson(locale, apiPath(routes.redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
+    mutationFn: () => apiJson(locale, apiPath(redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
     onSuccess: onResent,
   });
   const detailId = `delivery-${delivery.id}`;

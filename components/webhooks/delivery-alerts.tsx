@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { Alert } from '@/components/ui/alert';
-import { useDeliveryAlerts } from '@/lib/client/webhook-queries';
+import { useDeliveryAlerts } from '@/lib/client/delivery-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
 

@@ -5,7 +5,7 @@ import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/console/query-status';
-import { useDeliveryHealth } from '@/lib/client/webhook-queries';
+import { useDeliveryHealth } from '@/lib/client/delivery-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { DeliveryHealth } from '@/lib/webhooks/health-contract';

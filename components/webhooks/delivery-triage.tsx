@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { buttonClasses } from '@/components/ui/button';
 import { Sparkline } from '@/components/ui/sparkline';
 import { QueryStatus } from '@/components/console/query-status';
-import { useDeliveryTriage } from '@/lib/client/webhook-queries';
+import { useDeliveryTriage } from '@/lib/client/delivery-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { TriageItem } from '@/lib/webhooks/health-contract';
 import { formatRate, HealthSituation } from './health-situation';

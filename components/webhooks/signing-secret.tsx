@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, getWebhookSecret, rotateWebhookSecret } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
 
 /** The configuration's signing secret: hidden until asked for, copyable, rotated after a confirmation. */
@@ -16,12 +16,12 @@ export function SigningSecret({ id }: { id: string }) {
   const [secret, setSecret] = useState<string | undefined>();
   const [rotated, setRotated] = useState(false);
   const reveal = useMutation({
-    mutationFn: async () => (await apiJson<{ segredo: string }>(locale, apiPath(routes.getWebhookSecret, { id }))).body.segredo,
+    mutationFn: async () => (await apiJson<{ segredo: string }>(locale, apiPath(getWebhookSecret, { id }))).body.segredo,
     onSuccess: setSecret,
   });
   const rotate = useMutation({
     mutationFn: async () =>
-      (await apiJson<{ segredo: string }>(locale, apiPath(routes.rotateWebhookSecret, { id }), { method: 'POST' })).body.segredo,
+      (await apiJson<{ segredo: string }>(locale, apiPath(rotateWebhookSecret, { id }), { method: 'POST' })).body.segredo,
     onSuccess: (value) => {
       setSecret(value);
       setRotated(true);

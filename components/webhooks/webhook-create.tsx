@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
@@ -9,6 +9,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
@@ -16,12 +17,11 @@ import { contractResolver, isFieldRefusal, showRefusedFields, withFieldChecks } 
 import type { Translate } from '@/lib/i18n/translate';
 import type { FieldError } from '@/lib/validation/issues';
 import { webhookKeys } from '@/lib/client/webhook-queries';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, createWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { EventToggles } from './event-toggles';
-import { HeadersEditor } from './headers-editor';
+import { LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
 import { UrlField } from './url-field';
 import type { WebhookFormValues } from './webhook-editor';
 import { Form } from '@/components/ui/form';
@@ -84,7 +84,7 @@ export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
   const { register, handleSubmit, formState, setError } = form;
   const create = useMutation({
     mutationFn: (values: CreateFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(routes.createWebhookConfiguration), {
+      apiJson<WebhookView>(locale, apiPath(createWebhookConfiguration), {
         method: 'POST',
         body: JSON.stringify(toBody(values)),
       }),
@@ -136,8 +136,10 @@ export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
         <Card title={t('webhook.receiver')} titleId="url-title">
           <UrlField error={errors.url?.message} policy={urlPolicy} />
         </Card>
-        <HeadersEditor />
-        <EventToggles />
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          <LazyHeadersEditor />
+          <LazyEventToggles />
+        </Suspense>
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(errors).length > 0 ? (
             <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>

@@ -1,8 +1,7 @@
 'use client';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, useMemo, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useMemo, useState, type MouseEvent } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -11,17 +10,15 @@ import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { useUnsavedChanges } from '@/components/console/use-unsaved-changes';
-import { ApiProblem, apiFetch, apiJson, readProblem } from '@/lib/client/api';
+import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { HeadersEditor } from './headers-editor';
+import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
 import { UrlField } from './url-field';
-import { DeliveryStateCard } from './delivery-state-card';
-import { EventToggles } from './event-toggles';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 
@@ -144,7 +141,7 @@ function WebhookForm({
 
   const save = useMutation({
     mutationFn: (values: WebhookFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(routes.updateWebhookConfiguration, { id: config.id }), {
+      apiJson<WebhookView>(locale, apiPath(updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(toBody(values, config.url)),
@@ -232,15 +229,19 @@ function WebhookForm({
           <UrlField error={urlError} policy={urlPolicy} />
         </Card>
 
-        <DeliveryStateCard config={config} />
-        <HeadersEditor />
-        <EventToggles />
+        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+          <LazyDeliveryStateCard config={config} />
+          <LazyHeadersEditor />
+          <LazyEventToggles />
+        </Suspense>
 
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(formState.errors).length > 0 ? (
             <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
           ) : null}
-          <DeleteWebhookButton id={config.id} />
+          <Suspense fallback={<span className="mr-auto" />}>
+            <LazyDeleteWebhookButton id={config.id} />
+          </Suspense>
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>
@@ -250,39 +251,5 @@ function WebhookForm({
         </div>
       </Form>
     </FormProvider>
-  );
-}
-
-/** Deletes the configuration (and its delivery log) after a confirmation, then back to the list. */
-function DeleteWebhookButton({ id }: { id: string }) {
-  const t = useT();
-  const locale = useLocale();
-  const toast = useToast();
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: () =>
-      apiFetch(locale, apiPath(routes.deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
-        if (!response.ok) throw new ApiProblem(await readProblem(response));
-      }),
-    onSuccess: () => {
-      toast(t('webhook.deleted'));
-      void queryClient.invalidateQueries({ queryKey: webhookKeys.all });
-      router.push('/webhooks');
-    },
-  });
-  return (
-    <span className="mr-auto flex flex-wrap items-center gap-2">
-      <Button
-        variant="danger"
-        onClick={() => {
-          if (window.confirm(t('webhook.deleteConfirm'))) remove.mutate();
-        }}
-        disabled={remove.isPending}
-      >
-        {t('webhook.delete')}
-      </Button>
-      {remove.error ? <ProblemMessage error={remove.error} /> : null}
-    </span>
   );
 }

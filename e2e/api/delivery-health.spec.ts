@@ -109,13 +109,16 @@ test('a healthy configuration: every attempt delivered this hour, with the recei
 
 test('a receiver that is down: its failed attempts, its open circuit and until when', async () => {
   let body: Health | undefined;
+  // Open, and every 503 the receiver answered recorded: the three that opened the circuit, and any
+  // attempt already in flight then, which still ends (as a fourth).
   await expect
     .poll(async () => {
       body = (await (await health(WEBHOOK_IDS.b1, tenantB)).json()) as Health;
-      return body.situacao.estado;
+      return body.situacao.estado === 'circuito-aberto' && body.totais.falhas === receiver.at('/fora').length;
     })
-    .toBe('circuito-aberto');
-  expect(body!.totais).toMatchObject({ entregues: 0, falhas: 3, taxaSucesso: 0 });
+    .toBe(true);
+  expect(body!.totais).toMatchObject({ entregues: 0, taxaSucesso: 0 });
+  expect(body!.totais.falhas).toBeGreaterThanOrEqual(3);
   expect(Date.parse(body!.situacao.ate!)).toBeGreaterThan(Date.now());
   expect(Date.parse(body!.situacao.desde!)).toBeLessThanOrEqual(Date.now());
 });
@@ -131,7 +134,11 @@ test('another tenant’s configuration is a 404, and a bad window a 400 naming j
 test('the triage list: the caller’s own configurations, the failing one first', async () => {
   const own = (await (await api.get(apiPath(routes.deliveryTriage), { headers: tenantB })).json()) as TriageItem[];
   expect(own.map((item) => item.usuarioId.toLowerCase())).toEqual(own.map(() => TENANT_B.usuarioId.toLowerCase()));
-  expect(own[0]).toMatchObject({ id: WEBHOOK_IDS.b1, situacao: { estado: 'circuito-aberto' }, totais: { falhas: 3 } });
+  expect(own[0]).toMatchObject({
+    id: WEBHOOK_IDS.b1,
+    situacao: { estado: 'circuito-aberto' },
+    totais: { falhas: receiver.at('/fora').length },
+  });
   expect(own[0]!.horas).toHaveLength(24);
 
   const a = (await (await api.get(apiPath(routes.deliveryTriage), { headers: tenantA })).json()) as TriageItem[];

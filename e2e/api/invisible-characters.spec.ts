@@ -8,6 +8,8 @@ import { slotOf, WEBHOOK_IDS } from '../support/test-seed';
  * punycode form, so a Cyrillic look-alike cannot pass for the Latin name.
  */
 const ID = WEBHOOK_IDS.a9;
+// The tests share one configuration and one writes it, so they run in order on one worker.
+test.describe.configure({ mode: 'default' });
 
 test('a webhook URL with a zero-width, soft-hyphen or bidi character → 400 naming url; nothing saved', async ({ request }) => {
   const auth = bearer(await tokenFor(request));

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
 import { staffSessionCookie } from '../support/server-db';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
-import { slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
+import { seedDay, slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /**
  * GET /api/v1/agendamentos/slots (the console calendar's source) through the real server: every
@@ -13,7 +13,7 @@ const SLOTS = apiPath(routes.listSlots);
 const FREE = apiPath(routes.listFreeSlots);
 
 /** The seed's slots are two São Paulo days ahead, every 30 minutes from 07:00. */
-const day = new Date(Date.now() - 3 * 3_600_000 + 2 * 86_400_000).toISOString().slice(0, 10);
+const day = seedDay();
 const at = (time: string) => `${day}T${time}:00-03:00`;
 const window = new URLSearchParams({ de: at('12:00'), ate: at('13:30'), cdAgenda: '900' });
 

@@ -3,7 +3,7 @@ import { expect, test } from '../support/browser-test';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { expireHold } from '../support/server-db';
-import { PROCEDURES, SLOT_MINUTES, STAFF, slotOf } from '../support/test-seed';
+import { PROCEDURES, seedDay, SLOT_MINUTES, STAFF, slotOf } from '../support/test-seed';
 
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
 test.use({ locale: 'pt-BR' });
@@ -24,11 +24,9 @@ async function fillBeneficiary(page: Page, cdPessoaFisica: number) {
 
 /** The searchable table, the calendar's alternative (scheduling-calendar.spec.ts covers the calendar). */
 export async function showList(page: Page) {
-  // A click that lands before the page has hydrated does nothing: click again until the list shows.
-  await expect(async () => {
-    await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
-    await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
+  // The switch is disabled until the page has hydrated; the click waits for it to be enabled.
+  await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
+  await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible();
 }
 
 async function pickFirstSlot(page: Page, cdAgenda: number) {
@@ -294,7 +292,7 @@ test.describe('choosing the exam, searching again, São Paulo times, failures', 
       await showList(page);
       await expect(page.getByLabel(/^Início \(de\) horário de Brasília/)).toBeVisible();
       // The seed's slots are two São Paulo days ahead, every 30 minutes from 07:00.
-      const day = new Date(Date.now() - 3 * 3_600_000 + 2 * 86_400_000).toISOString().slice(0, 10);
+      const day = seedDay();
       await page.getByLabel(/^Início \(de\)/).fill(`${day}T07:30`);
       await page.getByLabel(/^Fim \(ate\)/).fill(`${day}T08:00`);
       await page.getByLabel('Agenda (cdAgenda)').fill('927');

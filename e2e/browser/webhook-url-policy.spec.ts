@@ -57,6 +57,10 @@ test('with the local-receiver settings the console creates a configuration for h
   await expect(url).toHaveAccessibleDescription(
     'Endereço do receptor que recebe as notificações (https, ou http: este servidor aceita http sem criptografia). Endereços locais e de rede privada também são aceitos neste servidor.',
   );
+  // Another scheme is refused with the schemes this server takes, not "https://" alone.
+  await url.fill('ftp://127.0.0.1/eventos');
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
+  await expect(url).toHaveAccessibleDescription(/A URL deve começar com https:\/\/ ou http:\/\/\./);
   await page.getByLabel('usuarioId', { exact: true }).fill(TENANT_A.usuarioId);
   await page.getByLabel('sistemaOrigem', { exact: true }).fill(String(TENANT_A.sistemaOrigem));
   await url.fill(receiver.url('/eventos'));

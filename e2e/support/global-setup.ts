@@ -3,6 +3,7 @@ import path from 'node:path';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from './databases';
 import { ApiRouter } from './api-router';
 import { newDataDir, newRunDir, startServer, type RunningServer } from './server';
+import { seedDay } from './test-seed';
 
 /**
  * Starts the shared production server for the run; its URL reaches specs through E2E_BASE_URL.
@@ -17,6 +18,8 @@ export default async function globalSetup() {
   const port = Number(process.env.E2E_PORT ?? 3210);
   const lean = process.env.E2E_API_SERVER === 'lean';
   const container = process.env.E2E_API_SERVER === 'container';
+  // Before any worker starts, so the whole run agrees on the seed's day.
+  seedDay();
   const runDir = newRunDir();
   process.env.E2E_RUN_DIR = runDir;
   const adminUrl = adminDatabaseUrl();

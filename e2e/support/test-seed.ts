@@ -92,8 +92,17 @@ function isoDay(base: Date, daysAhead: number): string {
   return new Date(base.getTime() - 3 * 3_600_000 + daysAhead * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function buildTestSeed(now = new Date()) {
-  const day = isoDay(now, 2);
+/**
+ * The São Paulo day (YYYY-MM-DD) of the seed's slots: two days after the run began. Fixed once per
+ * run (global setup sets it; workers and the servers they start inherit it), so a run that crosses
+ * midnight in São Paulo still looks for the slots on the day they were seeded.
+ */
+export function seedDay(): string {
+  process.env.E2E_SEED_DAY ??= isoDay(new Date(), 2);
+  return process.env.E2E_SEED_DAY;
+}
+
+export function buildTestSeed(day = seedDay()) {
   const slots = [];
   for (let agenda = FIRST_AGENDA; agenda < FIRST_AGENDA + AGENDA_COUNT; agenda++) {
     for (let i = 0; i < SLOTS_PER_AGENDA; i++) {
@@ -103,7 +112,12 @@ export function buildTestSeed(now = new Date()) {
       slots.push({ nrSeqAgenda: slotOf(agenda, i), cdAgenda: agenda, start: `${day}T${hh}:${mm}:00-03:00`, minutes: SLOT_MINUTES });
     }
   }
-  slots.push({ nrSeqAgenda: PAST_SLOT, cdAgenda: PAST_AGENDA, start: `${isoDay(now, -1)}T08:00:00-03:00`, minutes: SLOT_MINUTES });
+  slots.push({
+    nrSeqAgenda: PAST_SLOT,
+    cdAgenda: PAST_AGENDA,
+    start: `${isoDay(new Date(`${day}T12:00:00Z`), -3)}T08:00:00-03:00`,
+    minutes: SLOT_MINUTES,
+  });
 
   const webhook = (id: string, tenant: typeof TENANT_A, url: string) => ({
     id,

@@ -5,6 +5,6 @@ import { routes } from './routes';
 describe('the browser’s route table', () => {
   it('is the method and path of every operation, as generated from lib/api/operations.ts (else: npm run generate:routes)', () => {
     const declared = Object.fromEntries(Object.entries(operations).map(([id, { method, path }]) => [id, { method, path }]));
-    expect(routes).toEqual(declared);
+    expect({ ...routes }).toEqual(declared);
   });
 });

@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Procedure } from '@/lib/scheduling/contract';
 import { useLocale } from '@/lib/i18n/client';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, listProcedures } from '@/lib/api/routes';
 import { ApiProblem, apiJson } from './api';
 import { schedulingKeys } from './query-keys';
 
@@ -22,7 +22,7 @@ export function useProcedures() {
   const locale = useLocale();
   return useQuery({
     queryKey: schedulingKeys.procedures,
-    queryFn: async () => (await apiJson<Procedure[]>(locale, apiPath(routes.listProcedures))).body,
+    queryFn: async () => (await apiJson<Procedure[]>(locale, apiPath(listProcedures))).body,
     staleTime: 5 * 60_000,
     retry: (count, error) => !isListingUnavailable(error) && !(error instanceof ApiProblem && error.status < 500) && count < 2,
   });

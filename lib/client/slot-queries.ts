@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { FreeSlot, Slot } from '@/lib/scheduling/contract';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { useLocale } from '@/lib/i18n/client';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, listFreeSlots, listRecentReservations, listSlots } from '@/lib/api/routes';
 import { apiJson } from './api';
 import {
   FREE_SLOTS_LIMIT,
@@ -27,7 +27,7 @@ export function useFreeSlots(filters: FreeSlotFilters) {
     queryFn: async () => {
       const params = new URLSearchParams({ limite: String(FREE_SLOTS_LIMIT) });
       for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-      return (await apiJson<FreeSlot[]>(locale, `${apiPath(routes.listFreeSlots)}?${params}`)).body;
+      return (await apiJson<FreeSlot[]>(locale, `${apiPath(listFreeSlots)}?${params}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -41,7 +41,7 @@ export function useSlotGrid(window: SlotWindow) {
     queryFn: async () => {
       const params = new URLSearchParams({ de: window.de, ate: window.ate, limite: String(SLOT_GRID_LIMIT) });
       if (window.cdAgenda) params.set('cdAgenda', String(window.cdAgenda));
-      return (await apiJson<Slot[]>(locale, `${apiPath(routes.listSlots)}?${params}`)).body;
+      return (await apiJson<Slot[]>(locale, `${apiPath(listSlots)}?${params}`)).body;
     },
   });
 }
@@ -51,6 +51,6 @@ export function useRecentReservations() {
   return useQuery({
     queryKey: schedulingKeys.recent,
     queryFn: async () =>
-      (await apiJson<RecentReservation[]>(locale, `${apiPath(routes.listRecentReservations)}?limite=${RECENT_RESERVATIONS_LIMIT}`)).body,
+      (await apiJson<RecentReservation[]>(locale, `${apiPath(listRecentReservations)}?limite=${RECENT_RESERVATIONS_LIMIT}`)).body,
   });
 }

@@ -1,23 +1,18 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
-import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
-import type { DeliveryAlert, DeliveryHealth, HealthWindow, TriageItem } from '@/lib/webhooks/health-contract';
 import { useLocale } from '@/lib/i18n/client';
-import { apiPath, routes } from '@/lib/api/routes';
+import { apiPath, getWebhookConfiguration, listWebhookConfigurations } from '@/lib/api/routes';
 import { apiJson } from './api';
 import { webhookKeys } from './webhook-query-keys';
 
-/** Fetchers for webhook configurations, shared by the list and the editor. */
+/**
+ * Fetchers for webhook configurations, shared by the list and the editor. Their deliveries' are in
+ * delivery-queries.ts, loaded with the parts of the pages that show them.
+ */
 export { webhookKeys };
 
 export type LoadedWebhook = { config: WebhookDetail; etag: string };
-
-/** Health figures are by the hour: a minute's refresh keeps the current hour and the state current. */
-const HEALTH_REFRESH_MS = 60_000;
-
-/** While a delivery is pending the log refreshes itself: staff watch a test event arrive. */
-const PENDING_REFRESH_MS = 2000;
 
 export function useWebhookList(search: string) {
   const locale = useLocale();
@@ -25,7 +20,7 @@ export function useWebhookList(search: string) {
     queryKey: webhookKeys.list(search),
     queryFn: async () => {
       const query = search ? `?q=${encodeURIComponent(search)}` : '';
-      return (await apiJson<WebhookView[]>(locale, `${apiPath(routes.listWebhookConfigurations)}${query}`)).body;
+      return (await apiJson<WebhookView[]>(locale, `${apiPath(listWebhookConfigurations)}${query}`)).body;
     },
     placeholderData: (previous) => previous,
   });
@@ -36,58 +31,8 @@ export function useWebhook(id: string) {
   return useQuery({
     queryKey: webhookKeys.detail(id),
     queryFn: async (): Promise<LoadedWebhook> => {
-      const { body, headers } = await apiJson<WebhookDetail>(locale, apiPath(routes.getWebhookConfiguration, { id }));
+      const { body, headers } = await apiJson<WebhookDetail>(locale, apiPath(getWebhookConfiguration, { id }));
       return { config: body, etag: headers.get('etag') ?? '' };
     },
-  });
-}
-
-export function useDeliveries(id: string, status: DeliveryStatus | '', event = '') {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: webhookKeys.deliveries(id, status, event),
-    queryFn: async () => {
-      const query = new URLSearchParams({ ...(status ? { status } : {}), ...(event ? { evento: event } : {}) }).toString();
-      return (await apiJson<Delivery[]>(locale, `${apiPath(routes.listDeliveries, { id })}${query ? `?${query}` : ''}`)).body;
-    },
-    refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pendente') ? PENDING_REFRESH_MS : false),
-    placeholderData: (previous) => previous,
-  });
-}
-
-export function useDeliveryDetail(id: string, deliveryId: string) {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: webhookKeys.delivery(id, deliveryId),
-    queryFn: async () => (await apiJson<DeliveryDetail>(locale, apiPath(routes.getDelivery, { id, entregaId: deliveryId }))).body,
-    refetchInterval: (query) => (query.state.data?.status === 'pendente' ? PENDING_REFRESH_MS : false),
-  });
-}
-
-export function useDeliveryHealth(id: string, window: HealthWindow) {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: webhookKeys.health(id, window),
-    queryFn: async () => (await apiJson<DeliveryHealth>(locale, `${apiPath(routes.deliveryHealth, { id })}?janela=${window}`)).body,
-    placeholderData: (previous) => previous,
-    refetchInterval: HEALTH_REFRESH_MS,
-  });
-}
-
-export function useDeliveryTriage() {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: webhookKeys.triage,
-    queryFn: async () => (await apiJson<TriageItem[]>(locale, apiPath(routes.deliveryTriage))).body,
-    refetchInterval: HEALTH_REFRESH_MS,
-  });
-}
-
-export function useDeliveryAlerts() {
-  const locale = useLocale();
-  return useQuery({
-    queryKey: webhookKeys.alerts,
-    queryFn: async () => (await apiJson<DeliveryAlert[]>(locale, apiPath(routes.listDeliveryAlerts))).body,
-    refetchInterval: HEALTH_REFRESH_MS,
   });
 }

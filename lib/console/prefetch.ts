@@ -1,12 +1,11 @@
 import 'server-only';
-import { dehydrate, QueryClient, type DehydratedState } from '@tanstack/react-query';
 import { Refusal } from '@/lib/errors/refusal';
 import { ApiError } from '@/lib/http/errors';
 import { log, redactError } from '@/lib/log';
 
 /**
  * A console page's first data, loaded on the server while it renders and handed to TanStack Query
- * in the browser (<HydrationBoundary>): the page arrives with its content instead of spinners, and
+ * in the browser (<PrefetchedQueries>): the page arrives with its content instead of spinners, and
  * the browser makes no second round of requests and renders once. Each load calls the same service
  * function as the API route, for the signed-in staff member, under the key the client component
  * reads. A load that fails is left out: the component then asks the API itself and shows that
@@ -30,26 +29,25 @@ function withinBudget<T>(work: Promise<T>): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 export type PrefetchedQuery = { queryKey: readonly unknown[]; load: () => Promise<unknown> };
+/** A load's answer as the browser's QueryClient is seeded with it (components/console/prefetched-queries.tsx). */
+export type PrefetchedAnswer = { queryKey: readonly unknown[]; data: unknown; updatedAt: number };
 
-export async function prefetchedState(queries: PrefetchedQuery[]): Promise<DehydratedState> {
-  const client = new QueryClient();
-  await Promise.all(
-    queries.map(({ queryKey, load }) =>
-      client.prefetchQuery({
-        queryKey,
+export async function prefetchedAnswers(queries: PrefetchedQuery[]): Promise<PrefetchedAnswer[]> {
+  const answers = await Promise.all(
+    queries.map(async ({ queryKey, load }): Promise<PrefetchedAnswer | undefined> => {
+      try {
         // Exactly what the API would answer: JSON, so no Date or undefined the browser's fetch would not see.
-        queryFn: async () => JSON.parse(JSON.stringify(await withinBudget(load()))) as unknown,
-        retry: false,
-      }),
-    ),
+        const data = JSON.parse(JSON.stringify(await withinBudget(load()))) as unknown;
+        return { queryKey, data, updatedAt: Date.now() };
+      } catch (error) {
+        const key = queryKey.filter((part) => typeof part === 'string').join('.');
+        if (error instanceof PrefetchOverBudget) log.info('console.prefetch_over_budget', { key });
+        // A refusal (404, 403, 501…) is an answer the component will show; anything else is worth a look.
+        else if (!(error instanceof Refusal) && !(error instanceof ApiError))
+          log.warn('console.prefetch_failed', { key, ...redactError(error) });
+        return undefined;
+      }
+    }),
   );
-  for (const query of client.getQueryCache().getAll()) {
-    const { error } = query.state;
-    const key = query.queryKey.filter((part) => typeof part === 'string').join('.');
-    if (error instanceof PrefetchOverBudget) log.info('console.prefetch_over_budget', { key });
-    // A refusal (404, 403, 501…) is an answer the component will show; anything else is worth a look.
-    else if (error && !(error instanceof Refusal) && !(error instanceof ApiError))
-      log.warn('console.prefetch_failed', { key, ...redactError(error) });
-  }
-  return dehydrate(client);
+  return answers.filter((answer) => answer !== undefined);
 }

@@ -65,7 +65,8 @@ describe('checkWebhookUrl (relaxed by configuration)', () => {
     expect(checkWebhookUrl('https://169.254.169.254/', { allowHttp: false, allowPrivateTargets: true })).toBeUndefined();
     expect(checkWebhookUrl('http://localhost/', { allowHttp: false, allowPrivateTargets: true })).toBe('urlHttpsRequired');
     expect(checkWebhookUrl('https://u:p@localhost/', policy)).toBe('urlCredentials');
-    expect(checkWebhookUrl('file:///etc/passwd', policy)).toBe('urlScheme');
+    expect(checkWebhookUrl('file:///etc/passwd', policy)).toBe('urlSchemeHttpOrHttps');
+    expect(checkWebhookUrl('ftp://receptor.exemplo.com.br/', policy)).toBe('urlSchemeHttpOrHttps');
   });
 });
 

@@ -30,6 +30,7 @@ export type UrlPolicyViolation =
   | 'urlUnsafeCharacters'
   | 'urlInvisibleCharacters'
   | 'urlScheme'
+  | 'urlSchemeHttpOrHttps'
   | 'urlHttpsRequired'
   | 'urlCredentials'
   | 'urlPrivateTarget';
@@ -50,7 +51,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
   } catch {
     return 'urlInvalid';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'urlScheme';
+  // Where plain http is allowed the message names both schemes; elsewhere only https:// is right.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return policy.allowHttp ? 'urlSchemeHttpOrHttps' : 'urlScheme';
   // The target before the scheme: `http://127.0.0.1/` must say why it can never be allowed, not
   // just "use https" (which would be refused next anyway).
   if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return 'urlPrivateTarget';

@@ -80,6 +80,6 @@ export async function firstLoadJs({ root, url, staff, webhookId }) {
   ];
   for (const route of routes) {
     const { gzip, files } = await scriptBytes(url, route, route === '/sign-in' ? undefined : cookie);
-    console.log(`  ${route.padEnd(52)} ${kib(gzip).padStart(7)} KiB  ${(gzip / minimal.gzip).toFixed(2)}×  (${files} files)`);
+    console.log(`  ${route.padEnd(52)} ${kib(gzip).padStart(7)} KiB  ${(gzip / minimal.gzip).toFixed(3)}×  (${files} files)`);
   }
 }

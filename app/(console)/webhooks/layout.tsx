@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { DeliveryAlerts } from '@/components/webhooks/delivery-alerts';
+import { DeliveryAlertsAfterHydration } from '@/components/webhooks/delivery-alerts-after-hydration';
 import { requireCapability } from '@/lib/auth/console-session';
 
 /**
@@ -10,7 +10,7 @@ export default async function WebhooksLayout({ children }: { children: ReactNode
   await requireCapability('webhooks', '/webhooks');
   return (
     <>
-      <DeliveryAlerts />
+      <DeliveryAlertsAfterHydration />
       {children}
     </>
   );

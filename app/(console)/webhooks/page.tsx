@@ -1,11 +1,11 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import Link from 'next/link';
 import { buttonClasses } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/card';
 import { WebhookList } from '@/components/webhooks/webhook-list';
 import { requireCapability } from '@/lib/auth/console-session';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';
-import { prefetchedState } from '@/lib/console/prefetch';
+import { PrefetchedQueries } from '@/components/console/prefetched-queries';
+import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { searchWebhooks } from '@/lib/webhooks/service';
 
@@ -16,7 +16,7 @@ export async function generateMetadata() {
 export default async function WebhooksPage() {
   const [t, staff] = await Promise.all([getT(), requireCapability('webhooks', '/webhooks')]);
   // The unfiltered list, as the list component would ask the API for it (lib/console/prefetch.ts).
-  const state = await prefetchedState([{ queryKey: webhookKeys.list(''), load: () => searchWebhooks(staff, undefined) }]);
+  const answers = await prefetchedAnswers([{ queryKey: webhookKeys.list(''), load: () => searchWebhooks(staff, undefined) }]);
   return (
     <>
       <PageHeader
@@ -28,9 +28,9 @@ export default async function WebhooksPage() {
           </Link>
         }
       />
-      <HydrationBoundary state={state}>
+      <PrefetchedQueries answers={answers}>
         <WebhookList />
-      </HydrationBoundary>
+      </PrefetchedQueries>
     </>
   );
 }

@@ -508,6 +508,7 @@ export const en: Messages = {
     'The URL must not contain invisible characters (zero-width spaces, soft hyphens or text-direction marks).',
   'validation.code.urlUnsafeCharacters': 'The URL must not contain spaces, control characters or backslashes.',
   'validation.code.urlScheme': 'The URL must start with https://.',
+  'validation.code.urlSchemeHttpOrHttps': 'The URL must start with https:// or http://.',
   'validation.code.urlHttpsRequired': 'Use https://: unencrypted http is not allowed in this environment.',
   'validation.code.urlCredentials': 'Do not put a user name or password in the URL; use a custom header.',
   'validation.code.urlPrivateTarget': 'The URL points to a local, private or cloud-metadata address, which is not allowed.',

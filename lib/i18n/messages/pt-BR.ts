@@ -511,6 +511,7 @@ export const ptBR = {
     'A URL não pode conter caracteres invisíveis (espaços de largura zero, hifens condicionais ou marcas de direção de texto).',
   'validation.code.urlUnsafeCharacters': 'A URL não pode conter espaços, caracteres de controle nem barra invertida.',
   'validation.code.urlScheme': 'A URL deve começar com https://.',
+  'validation.code.urlSchemeHttpOrHttps': 'A URL deve começar com https:// ou http://.',
   'validation.code.urlHttpsRequired': 'Use https://: http sem criptografia não é permitido neste ambiente.',
   'validation.code.urlCredentials': 'Não coloque usuário ou senha na URL; use um cabeçalho personalizado.',
   'validation.code.urlPrivateTarget': 'A URL aponta para um endereço local, privado ou de metadados de nuvem, que não é permitido.',

@@ -1,10 +1,10 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { bodySettings } from '@/lib/api/body-settings';
 import { requireCapability } from '@/lib/auth/console-session';
 import { env } from '@/lib/config/env';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';
-import { prefetchedState } from '@/lib/console/prefetch';
+import { PrefetchedQueries } from '@/components/console/prefetched-queries';
+import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { deliveriesOf } from '@/lib/webhooks/delivery/service';
 import { deliveryListQuerySchema } from '@/lib/webhooks/delivery-contract';
@@ -20,7 +20,7 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
   const staff = await requireCapability('webhooks', `/webhooks/${id}`);
   // The configuration (with the ETag its save sends back) and the first page of its delivery log,
   // as the editor would ask the API for them; another tenant's or an unknown id is left to it.
-  const state = await prefetchedState([
+  const answers = await prefetchedAnswers([
     {
       queryKey: webhookKeys.detail(id),
       load: async () => {
@@ -31,9 +31,9 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
     { queryKey: webhookKeys.deliveries(id, ''), load: () => deliveriesOf(staff, id, deliveryListQuerySchema.parse({})) },
   ]);
   return (
-    <HydrationBoundary state={state}>
+    <PrefetchedQueries answers={answers}>
       {/* The URL policy the PUT applies, so the form checks a URL as the server will. */}
       <WebhookEditor id={id} retentionDays={env().WEBHOOK_RETENTION_DAYS} urlPolicy={bodySettings().urlPolicy} />
-    </HydrationBoundary>
+    </PrefetchedQueries>
   );
 }

@@ -1,9 +1,9 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import { PageHeader } from '@/components/ui/card';
 import { DeliveryTriage } from '@/components/webhooks/delivery-triage';
 import { requireCapability } from '@/lib/auth/console-session';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';
-import { prefetchedState } from '@/lib/console/prefetch';
+import { PrefetchedQueries } from '@/components/console/prefetched-queries';
+import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { deliveryTriage } from '@/lib/webhooks/delivery/health';
 
@@ -15,13 +15,13 @@ export async function generateMetadata() {
 export default async function DeliveryHealthPage() {
   const [t, staff] = await Promise.all([getT(), requireCapability('webhooks', '/webhooks/saude')]);
   // The same loader as the operation (GET …/saude-entregas), under the key the list reads.
-  const state = await prefetchedState([{ queryKey: webhookKeys.triage, load: () => deliveryTriage(staff) }]);
+  const answers = await prefetchedAnswers([{ queryKey: webhookKeys.triage, load: () => deliveryTriage(staff) }]);
   return (
     <>
       <PageHeader title={t('triage.title')} description={t('triage.intro')} />
-      <HydrationBoundary state={state}>
+      <PrefetchedQueries answers={answers}>
         <DeliveryTriage />
-      </HydrationBoundary>
+      </PrefetchedQueries>
     </>
   );
 }

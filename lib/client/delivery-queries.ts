@@ -1,0 +1,69 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
+import type { DeliveryAlert, DeliveryHealth, HealthWindow, TriageItem } from '@/lib/webhooks/health-contract';
+import { useLocale } from '@/lib/i18n/client';
+import { apiPath, deliveryHealth, deliveryTriage, getDelivery, listDeliveries, listDeliveryAlerts } from '@/lib/api/routes';
+import { apiJson } from './api';
+import { webhookKeys } from './webhook-query-keys';
+
+/**
+ * Fetchers for webhook deliveries: the log, one delivery, health, triage and alerts. Apart from
+ * webhook-queries.ts because the pages load these after their first load, with the parts that use them.
+ */
+
+/** Health figures are by the hour: a minute's refresh keeps the current hour and the state current. */
+const HEALTH_REFRESH_MS = 60_000;
+
+/** While a delivery is pending the log refreshes itself: staff watch a test event arrive. */
+const PENDING_REFRESH_MS = 2000;
+
+export function useDeliveries(id: string, status: DeliveryStatus | '', event = '') {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.deliveries(id, status, event),
+    queryFn: async () => {
+      const query = new URLSearchParams({ ...(status ? { status } : {}), ...(event ? { evento: event } : {}) }).toString();
+      return (await apiJson<Delivery[]>(locale, `${apiPath(listDeliveries, { id })}${query ? `?${query}` : ''}`)).body;
+    },
+    refetchInterval: (query) => (query.state.data?.some((delivery) => delivery.status === 'pendente') ? PENDING_REFRESH_MS : false),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useDeliveryDetail(id: string, deliveryId: string) {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.delivery(id, deliveryId),
+    queryFn: async () => (await apiJson<DeliveryDetail>(locale, apiPath(getDelivery, { id, entregaId: deliveryId }))).body,
+    refetchInterval: (query) => (query.state.data?.status === 'pendente' ? PENDING_REFRESH_MS : false),
+  });
+}
+
+export function useDeliveryHealth(id: string, window: HealthWindow) {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.health(id, window),
+    queryFn: async () => (await apiJson<DeliveryHealth>(locale, `${apiPath(deliveryHealth, { id })}?janela=${window}`)).body,
+    placeholderData: (previous) => previous,
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
+}
+
+export function useDeliveryTriage() {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.triage,
+    queryFn: async () => (await apiJson<TriageItem[]>(locale, apiPath(deliveryTriage))).body,
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
+}
+
+export function useDeliveryAlerts() {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: webhookKeys.alerts,
+    queryFn: async () => (await apiJson<DeliveryAlert[]>(locale, apiPath(listDeliveryAlerts))).body,
+    refetchInterval: HEALTH_REFRESH_MS,
+  });
+}
