@@ -39,7 +39,16 @@ export default tseslint.config(
       ],
       // React event props accept async handlers; React ignores the returned promise by design.
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      // Console links prefetch on intent, not on sight: components/ui/link.tsx says why.
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'next/link', message: "Use Link from '@/components/ui/link' (prefetch on intent)." }] },
+      ],
     },
+  },
+  {
+    files: ['components/ui/link.tsx'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     // Specs read answers with Playwright's `response.json()` and vitest's matchers, typed `any` on

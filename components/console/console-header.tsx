@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { usePathname } from 'next/navigation';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/button';

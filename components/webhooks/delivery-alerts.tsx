@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { Alert } from '@/components/ui/alert';
 import { useDeliveryAlerts } from '@/lib/client/delivery-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';

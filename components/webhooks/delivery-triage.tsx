@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { buttonClasses } from '@/components/ui/button';
 import { Sparkline } from '@/components/ui/sparkline';
 import { QueryStatus } from '@/components/console/query-status';

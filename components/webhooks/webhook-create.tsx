@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { useRouter } from 'next/navigation';
 import { Suspense, useMemo } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

@@ -1,5 +1,5 @@
 'use client';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { useEffect, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';

@@ -132,6 +132,32 @@ test.describe('at phone widths', () => {
   });
 });
 
+test('console links prefetch their page when reached for, not when they come into view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, STAFF.admin, '/webhooks');
+  // Router prefetches carry this header; a page view's own requests do not. One prefetch may take
+  // more than one request (the route's tree, then its data), so pages are counted once.
+  const seen = new Set<string>();
+  const prefetched = () => [...seen];
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) seen.add(new URL(request.url()).pathname);
+  });
+  await page.goto('/webhooks');
+  const nav = page.getByRole('navigation', { name: 'Navegação principal' });
+  await expect(nav.getByRole('link')).toHaveCount(6);
+  await page.waitForLoadState('networkidle');
+  expect(prefetched()).toEqual([]);
+
+  // The pointer over a link (a tap fires it too) or the focus on it starts its prefetch.
+  await nav.getByRole('link', { name: 'Reserva de horários' }).hover();
+  await expect.poll(prefetched).toEqual(['/scheduling']);
+  await nav.getByRole('link', { name: 'Saúde das entregas' }).focus();
+  await expect.poll(prefetched).toEqual(['/scheduling', '/webhooks/saude']);
+  await nav.getByRole('link', { name: 'Reserva de horários' }).click();
+  await expect(page).toHaveURL(/\/scheduling$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
 test.describe('staff accounts', () => {
   test('the admin’s own row offers no change the server refuses, and says why', async ({ page }) => {
     await signIn(page, STAFF.admin, '/admin/equipe');
