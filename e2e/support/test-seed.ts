@@ -112,10 +112,11 @@ export function buildTestSeed(day = seedDay()) {
       slots.push({ nrSeqAgenda: slotOf(agenda, i), cdAgenda: agenda, start: `${day}T${hh}:${mm}:00-03:00`, minutes: SLOT_MINUTES });
     }
   }
+  // Yesterday by the clock: this slot only has to be in the past, whatever day the run is on.
   slots.push({
     nrSeqAgenda: PAST_SLOT,
     cdAgenda: PAST_AGENDA,
-    start: `${isoDay(new Date(`${day}T12:00:00Z`), -3)}T08:00:00-03:00`,
+    start: `${isoDay(new Date(), -1)}T08:00:00-03:00`,
     minutes: SLOT_MINUTES,
   });
 
