@@ -19,13 +19,20 @@ export class ApiProblem extends Error {
 
 export type ApiResult<T> = { status: number; body: T; headers: Headers };
 
+/** Set when this page signs out: the API's 401s that follow are expected, not an expired session. */
+let signingOut = false;
+
+export function markSigningOut(): void {
+  signingOut = true;
+}
+
 export async function apiFetch(locale: Locale, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
   headers.set('Accept-Language', locale);
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');
   const response = await fetch(path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
-  if (response.status === 401 && typeof window !== 'undefined') {
+  if (response.status === 401 && typeof window !== 'undefined' && !signingOut) {
     // The session ended (expiry or sign-out elsewhere): back to sign-in, then here again.
     const back = window.location.pathname + window.location.search;
     window.location.assign(new URL(`/sign-in?expired=1&callbackUrl=${encodeURIComponent(back)}`, window.location.origin));

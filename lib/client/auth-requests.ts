@@ -1,3 +1,5 @@
+import { markSigningOut } from './api';
+
 /**
  * The three next-auth 4 requests the console makes from the browser, as plain fetches. They are
  * what `next-auth/react` sends (its signIn and signOut), without the 9 KiB of session machinery
@@ -39,5 +41,8 @@ export async function signInWithProvider(providerId: string, callbackUrl: string
 }
 
 export async function signOut(): Promise<void> {
+  // A poll answered 401 once the session is gone must not send the page to "session expired"
+  // instead of where the caller goes next.
+  markSigningOut();
   await post('signout', { callbackUrl: window.location.origin });
 }
