@@ -16,17 +16,24 @@ function dataDir(): string {
 }
 
 async function withDatabase<T>(work: (db: Knex) => Promise<T>): Promise<T> {
-  const serverDatabase = process.env.E2E_RUN_DATABASE_URL;
-  const db = serverDatabase
-    ? knex({ client: 'pg', connection: serverDatabase, pool: { min: 0, max: 1 } })
+  return withDatabaseAt({ dataDir: dataDir(), databaseUrl: process.env.E2E_RUN_DATABASE_URL }, work);
+}
+
+/**
+ * A server's database, as a spec that started its own server reaches it: `databaseUrl` when the
+ * server was given one (DATABASE_URL), else the SQLite file in its DATA_DIR, which the server
+ * writes to at the same time.
+ */
+export async function withDatabaseAt<T>(server: { dataDir: string; databaseUrl?: string }, work: (db: Knex) => Promise<T>): Promise<T> {
+  const db = server.databaseUrl
+    ? knex({ client: 'pg', connection: server.databaseUrl, pool: { min: 0, max: 1 } })
     : knex({
         client: 'better-sqlite3',
-        connection: { filename: path.join(dataDir(), 'integration-console.sqlite') },
+        connection: { filename: path.join(server.dataDir, 'integration-console.sqlite') },
         useNullAsDefault: true,
         pool: {
           min: 1,
           max: 1,
-          // The server writes to this file at the same time.
           afterCreate(connection: { pragma(sql: string): unknown }, done: (error: Error | null, connection: unknown) => void) {
             connection.pragma('busy_timeout = 5000');
             done(null, connection);

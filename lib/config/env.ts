@@ -100,6 +100,12 @@ const envSchema = z
      * whose receiver hangs holds at most this many worker slots, never all of them.
      */
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    /**
+     * Attempts in flight for one tenant (usuarioId: all its configurations) at once, across every
+     * instance (issue 27): a partner with hundreds of receivers down holds at most this many worker
+     * slots. Unset: half of WEBHOOK_CONCURRENCY (at least 1), so another tenant always finds room.
+     */
+    WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(4096).optional(),
     /** Consecutive attempts that find a receiver down (timeout, refused, 5xx) before its circuit opens. */
     WEBHOOK_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
     /** How long an open circuit first waits before one probe attempt; doubled while the receiver stays down (at most 30 min). */
@@ -160,8 +166,10 @@ const envSchema = z
     checkSsoEnv(value, ctx);
   });
 
-export type AppEnv = z.infer<typeof envSchema> & {
+export type AppEnv = Omit<z.infer<typeof envSchema>, 'WEBHOOK_TENANT_CONCURRENCY'> & {
   dataDir: string;
+  /** WEBHOOK_TENANT_CONCURRENCY, or its default. */
+  WEBHOOK_TENANT_CONCURRENCY: number;
   /** Present when SCHEDULING_BACKEND=oracle. */
   oracle?: OracleSchedulingConfig;
   /** Present when PLATFORM_JWKS_URL is set. */
@@ -182,6 +190,7 @@ export function env(): AppEnv {
   cached = {
     ...parsed.data,
     dataDir: path.resolve(parsed.data.DATA_DIR),
+    WEBHOOK_TENANT_CONCURRENCY: parsed.data.WEBHOOK_TENANT_CONCURRENCY ?? Math.max(1, Math.floor(parsed.data.WEBHOOK_CONCURRENCY / 2)),
     oracle: parsed.data.SCHEDULING_BACKEND === 'oracle' ? oracleConfigFrom(parsed.data) : undefined,
     platformTokens: platformTokenConfigFrom(parsed.data),
     sso: ssoConfigFrom(parsed.data),

@@ -445,6 +445,24 @@ const webhookAlerts: Migration = {
   },
 };
 
+/**
+ * Tenants of the delivery engine (issue 27): one row per usuarioId with webhook configurations, the
+ * row a claim locks (SKIP LOCKED) on PostgreSQL and Oracle so that one instance at a time claims for
+ * a tenant, and its attempts in flight, counted under that lock, stay within the tenant's cap across
+ * instances. Rows are added as events are queued; none is ever deleted.
+ */
+const deliveryTenants: Migration = {
+  async up(db) {
+    await db.schema.createTable('webhook_tenants', (t) => {
+      t.string('usuario_id', 36).primary();
+    });
+    await db.raw('insert into ?? (??) select distinct ?? from ??', ['webhook_tenants', 'usuario_id', 'usuario_id', 'webhook_configs']);
+  },
+  async down(db) {
+    await db.schema.dropTableIfExists('webhook_tenants');
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -456,6 +474,7 @@ const migrations: Record<string, Migration> = {
   '008_delivery_isolation': deliveryIsolation,
   '009_attempt_health': attemptHealth,
   '010_webhook_alerts': webhookAlerts,
+  '011_delivery_tenants': deliveryTenants,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -307,10 +307,11 @@ function deliveryContract(): void {
       { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_A.usuarioId, dados: {}, idEvento: 'contrato-1' },
       now,
     );
-    expect(published.configIds).toHaveLength(published.entregas);
-    expect(again).toEqual({ ...published, repeated: true, configIds: [] });
+    expect(published.waiting).toHaveLength(published.entregas);
+    expect(again).toEqual({ ...published, repeated: true, waiting: [] });
 
-    const claim = (owner: string, at: number) => claimDue(db, owner, { limit: 100, now: at, leaseMs: 10_000, perEndpoint: 100 });
+    const claim = (owner: string, at: number) =>
+      claimDue(db, owner, { limit: 100, now: at, leaseMs: 10_000, perEndpoint: 100, perTenant: 1000 });
     const first = await claim('instancia-1', now);
     expect(first.length).toBe(published.entregas);
     expect(await claim('instancia-2', now + 1)).toEqual([]);
@@ -354,7 +355,7 @@ function deliveryContract(): void {
       for (const row of rows) counts[String(row.config_id)] = (counts[String(row.config_id)] ?? 0) + 1;
       return counts;
     };
-    const settings = { now, leaseMs: 30_000, perEndpoint: 2 };
+    const settings = { now, leaseMs: 30_000, perEndpoint: 2, perTenant: 1000 };
 
     // Twelve slots over ten configurations that may be attempted: one each first, then a second for two.
     const first = await perConfig(await claimDue(db, 'instancia-1', { ...settings, limit: 12 }));
@@ -378,6 +379,46 @@ function deliveryContract(): void {
     await db('webhook_configs').where({ id: WEBHOOK_IDS.a2 }).update({ circuit_failures: 0, circuit_open_until: null });
   });
 
+  it('serves tenants in turn before configurations, and caps each tenant’s attempts in flight across instances', async () => {
+    const db = await getDb();
+    const now = 1_865_000_000_000;
+    await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
+    // Tenant A (ten configurations) has waited longest, with 5 deliveries each; tenant B's one configuration has 3, newer.
+    for (let i = 0; i < 5; i++) {
+      await publishEvent(
+        db,
+        'inquilinos',
+        { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_A.usuarioId, dados: { i } },
+        now - 1000,
+      );
+    }
+    for (let i = 0; i < 3; i++) {
+      await publishEvent(db, 'inquilinos', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: { i } }, now);
+    }
+    const tenantOf = async (ids: string[]) => {
+      const rows = ids.length ? await db('webhook_deliveries').whereIn('id', ids).select<DbRow[]>('config_id') : [];
+      const counts = { a: 0, b: 0 };
+      for (const row of rows) counts[String(row.config_id) === WEBHOOK_IDS.b1 ? 'b' : 'a']++;
+      return counts;
+    };
+    const settings = { now, leaseMs: 30_000, perEndpoint: 2, perTenant: 3 };
+
+    // Two slots: one for each tenant, although A's ten configurations all waited longer than B's.
+    expect(await tenantOf(await claimDue(db, 'instancia-1', { ...settings, limit: 2 }))).toEqual({ a: 1, b: 1 });
+    // Another instance fills each tenant up to its cap (A: 3), counting instancia-1's attempts, and B's configuration up to its own (2).
+    expect(await tenantOf(await claimDue(db, 'instancia-2', { ...settings, limit: 100 }))).toEqual({ a: 2, b: 1 });
+    expect(await claimDue(db, 'instancia-3', { ...settings, limit: 100 })).toEqual([]);
+    // One of A's attempts ends: A may have one more in flight, and only one.
+    const [leased] = await db('webhook_deliveries')
+      .whereNot({ config_id: WEBHOOK_IDS.b1 })
+      .andWhere('lease_until', '>=', now)
+      .select<DbRow[]>('id');
+    await db('webhook_deliveries')
+      .where({ id: leased!.id })
+      .update({ status: 'entregue', lease_owner: null, lease_until: null, next_attempt_at: null });
+    expect(await tenantOf(await claimDue(db, 'instancia-3', { ...settings, limit: 100 }))).toEqual({ a: 1, b: 0 });
+  });
+
   it('opens a configuration’s circuit after consecutive outages and closes it on an answer, recorded with the attempts', async () => {
     const db = await getDb();
     const now = 1_870_000_000_000;
@@ -385,7 +426,7 @@ function deliveryContract(): void {
     for (let i = 0; i < 3; i++) {
       await publishEvent(db, 'circuito', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: { i } }, now);
     }
-    const ids = await claimDue(db, 'instancia-1', { limit: 10, now, leaseMs: 30_000, perEndpoint: 10 });
+    const ids = await claimDue(db, 'instancia-1', { limit: 10, now, leaseMs: 30_000, perEndpoint: 10, perTenant: 10 });
     expect(ids).toHaveLength(3);
     const record = async (id: string, status: number) => {
       const context = (await loadAttemptContexts(db, [id]))[0]!;
@@ -422,7 +463,7 @@ function deliveryContract(): void {
     const now = 1_880_000_000_000;
     await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
     await publishEvent(db, 'reenvio', { tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId: TENANT_B.usuarioId, dados: {} }, now);
-    const [id] = await claimDue(db, 'instancia-1', { limit: 1, now, leaseMs: 30_000, perEndpoint: 4 });
+    const [id] = await claimDue(db, 'instancia-1', { limit: 1, now, leaseMs: 30_000, perEndpoint: 4, perTenant: 4 });
     expect(await requeueDelivery(db, id!, now + 10)).toBe(false);
     expect(await db('webhook_deliveries').where({ id, lease_owner: 'instancia-1' })).toHaveLength(1);
     expect(await requeueDelivery(db, id!, now + 30_001)).toBe(true);

@@ -38,7 +38,12 @@ export type PublishedEvent = z.infer<typeof publishedEventSchema>;
 export { DELIVERY_STATUSES };
 export type { DeliveryStatus };
 
-/** Why an attempt failed, when it got no 2xx (stored as `last_error` / an attempt's `erro`). */
+/**
+ * Why an attempt failed, when it got no 2xx (stored as `last_error` / an attempt's `erro`). The last
+ * three say the request could not be made or completed at all: a stored header value HTTP cannot
+ * carry, a TLS handshake or certificate failure, and anything else thrown while building or sending
+ * it (a bug). Each is still an attempt: retried, counted by the circuit and shown in the log.
+ */
 export const ATTEMPT_ERRORS = [
   'status-http',
   'tempo-esgotado',
@@ -47,6 +52,9 @@ export const ATTEMPT_ERRORS = [
   'destino-bloqueado',
   'redirecionamento',
   'erro-rede',
+  'cabecalho-invalido',
+  'tls',
+  'erro-interno',
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 

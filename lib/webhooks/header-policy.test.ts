@@ -62,13 +62,26 @@ describe('header values', () => {
     expect(checkHeaderValue('a'.repeat(4097))).toBe('headerValueTooLong');
     expect(checkHeaderValue('ç'.repeat(2048))).toBeUndefined(); // 4096 bytes
     expect(checkHeaderValue('ç'.repeat(2049))).toBe('headerValueTooLong'); // 4098 bytes, 2049 characters
-    expect(checkHeaderValue('€'.repeat(1366))).toBe('headerValueTooLong'); // 4098 bytes
+    expect(checkHeaderValue('ÿ'.repeat(2049))).toBe('headerValueTooLong'); // 4098 bytes, the last Latin-1 letter
   });
 
-  it('accepts empty values, tabs inside, and text in any language; refuses surrounding spaces', () => {
+  it.each(['€ euro', 'naïve ✓', 'São Paulo – ok', 'emoji 🎉', 'ĉ'])('refuses %j: a character HTTP cannot carry', (value) => {
+    expect(checkHeaderValue(value)).toBe('headerValueCharset');
+  });
+
+  it('accepts what Node sends: the same values go through http.request without ERR_INVALID_CHAR', async () => {
+    const { validateHeaderValue } = await import('node:http');
+    for (const value of ['ação', 'São Paulo - ok', 'naïve', 'ÿ', 'a\tb', '~!@#$%^&*()']) {
+      expect(checkHeaderValue(value)).toBeUndefined();
+      expect(() => validateHeaderValue('x-test', value)).not.toThrow();
+    }
+    for (const value of ['€ euro', 'naïve ✓', '–']) expect(() => validateHeaderValue('x-test', value)).toThrow();
+  });
+
+  it('accepts empty values, tabs inside, and Latin-1 letters; refuses surrounding spaces', () => {
     expect(checkHeaderValue('')).toBeUndefined();
     expect(checkHeaderValue('a\tb')).toBeUndefined();
-    expect(checkHeaderValue('São Paulo – ok')).toBeUndefined();
+    expect(checkHeaderValue('São Paulo - ok')).toBeUndefined();
     expect(checkHeaderValue(' segredo')).toBe('noSurroundingSpaces');
     expect(checkHeaderValue('segredo\t')).toBe('noSurroundingSpaces');
   });

@@ -37,7 +37,16 @@ const RESERVED_NAMES = new Set([
 ]);
 
 export type HeaderNameViolation = 'headerNameToken' | 'headerNameReserved';
-export type HeaderValueViolation = 'headerValueLineBreak' | 'headerValueControl' | 'headerValueTooLong' | 'noSurroundingSpaces';
+export type HeaderValueViolation =
+  'headerValueLineBreak' | 'headerValueControl' | 'headerValueCharset' | 'headerValueTooLong' | 'noSurroundingSpaces';
+
+/**
+ * What an HTTP field value can carry (RFC 9110 §5.5: visible ASCII, space, tab and obs-text, the
+ * bytes 0x80–0xFF): Node's HTTP client sends a header string one byte per character and refuses,
+ * while building the request, any character past U+00FF (`€`, `–`, emoji). Latin-1 letters (`ação`)
+ * pass and go out as their Latin-1 bytes.
+ */
+const HTTP_FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 export function checkHeaderName(name: string): HeaderNameViolation | undefined {
   if (!TOKEN.test(name)) return 'headerNameToken';
@@ -51,6 +60,7 @@ export function checkHeaderValue(value: string): HeaderValueViolation | undefine
   if (/[\r\n\u0000]/.test(value)) return 'headerValueLineBreak';
   // RFC 9110 §5.5: no other control character than HTAB; HTTP clients refuse them at send time.
   if (/[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value)) return 'headerValueControl';
+  if (!HTTP_FIELD_VALUE.test(value)) return 'headerValueCharset';
   if (utf8Length(value) > MAX_HEADER_VALUE_BYTES) return 'headerValueTooLong';
   // Clients trim surrounding whitespace silently; refusing it keeps the stored value the sent one.
   if (/^[ \t]|[ \t]$/.test(value)) return 'noSurroundingSpaces';

@@ -11,9 +11,14 @@
 //      answers after 2 s, with 40 events queued; tenant B's answers at once and gets one event a
 //      second for --healthy-seconds. Prints B's publish-to-receipt latency and how long C's
 //      deliveries took, each waited for at most 60 and 90 s.
+//   4. many endpoints down (issue 27), on the embedded default and on two instances on PostgreSQL,
+//      with the shipped delivery settings: tenant H has --down-configs configurations whose receivers
+//      accept connections and never answer, and gets 3 events (fanned out to each of them); tenant B's
+//      receiver answers at once and gets one event a second for --healthy-seconds. Prints B's
+//      publish-to-receipt p50/p99/max, waited for at most 60 s.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
-//     [--only throughput|isolation] [--hung-events 1000] [--healthy-seconds 10]
+//     [--only throughput|isolation|many-down] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -31,6 +36,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'hung-events': { type: 'string', default: '1000' },
     'healthy-seconds': { type: 'string', default: '10' },
+    'down-configs': { type: 'string', default: '300' },
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -47,6 +53,12 @@ const ISOLATION = {
   slow: { usuarioId: 'cccccccc-1111-4000-8000-00000000000c', path: '/slow' },
 };
 const SLOW_ANSWER_MS = 2000;
+/** The many-endpoints-down scenario's tenants: H with DOWN_CONFIGS hung configurations, B with one healthy. */
+const MANY_DOWN = {
+  hostile: { usuarioId: 'eeeeeeee-2222-4000-8000-00000000000e', path: '/hung/' },
+  healthy: { usuarioId: 'ffffffff-2222-4000-8000-00000000000f', path: '/many-down-healthy' },
+};
+const DOWN_CONFIGS = Number(values['down-configs']);
 
 // ---------------------------------------------------------------------------------------------
 // The receiver: records (receipt time − publish time) per event id.
@@ -57,7 +69,7 @@ let received = 0;
 const byPath = new Map();
 const receiver = http.createServer((request, response) => {
   // A hung receiver: it reads the request and never answers (the attempt times out).
-  if (request.url === ISOLATION.hung.path) return void request.resume();
+  if (request.url === ISOLATION.hung.path || request.url.startsWith(MANY_DOWN.hostile.path)) return void request.resume();
   let body = '';
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
@@ -99,6 +111,22 @@ function seedFile() {
       headers: [{ chave: 'X-Bench', valor: name }],
     }),
   );
+  for (let index = 0; index < DOWN_CONFIGS; index++) {
+    configs.push({
+      id: `eeeeeeee-0000-4000-8000-${String(index).padStart(12, '0')}`,
+      usuarioId: MANY_DOWN.hostile.usuarioId,
+      sistemaOrigem: 1,
+      url: `${receiverBase}${MANY_DOWN.hostile.path}${index}`,
+      eventoAvaliacaoSaudeAprovada: true,
+    });
+  }
+  configs.push({
+    id: 'ffffffff-0000-4000-8000-000000000000',
+    usuarioId: MANY_DOWN.healthy.usuarioId,
+    sistemaOrigem: 1,
+    url: `${receiverBase}${MANY_DOWN.healthy.path}`,
+    eventoAvaliacaoSaudeAprovada: true,
+  });
   const apiClients = [
     { ...TENANT, name: 'Bench tenant', sistemaOrigem: 1 },
     { ...PRODUCER, name: 'Bench producer', usuarioId: TENANT.usuarioId, sistemaOrigem: 1, scopes: ['eventos:publicar'] },
@@ -302,9 +330,63 @@ async function isolation(server) {
   );
 }
 
+/**
+ * Issue 27's many endpoints down: one tenant's hundreds of hung receivers, each with deliveries
+ * due, must not hold up another tenant's events. Publishes alternate between the servers.
+ */
+async function manyDown(label, servers) {
+  await Promise.all(servers.map(ready));
+  const producers = await Promise.all(servers.map((server) => token(server.url, PRODUCER.clientId, PRODUCER.clientSecret)));
+  let turn = 0;
+  const publish = async (tenant, id) => {
+    const server = turn++ % servers.length;
+    const { status } = await call(`${servers[server].url}/api/v2/avaliacao-saude/eventos`, {
+      method: 'POST',
+      headers: { authorization: producers[server], 'content-type': 'application/json' },
+      body: publishBody(id, tenant.usuarioId),
+    });
+    if (status !== 202) throw new Error(`publish answered ${status}`);
+  };
+  for (let i = 0; i < 3; i++) await publish(MANY_DOWN.hostile, `${label}-down-${i}`);
+  const healthySeconds = Number(values['healthy-seconds']);
+  for (let i = 0; i < healthySeconds; i++) {
+    await publish(MANY_DOWN.healthy, `${label}-up-${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const seen = () => byPath.get(MANY_DOWN.healthy.path) ?? new Map();
+  const deadline = Date.now() + 60_000;
+  while (seen().size < healthySeconds && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const sorted = [...seen().values()].sort((a, b) => a - b);
+  byPath.delete(MANY_DOWN.healthy.path);
+  console.log(
+    `many endpoints down, ${label}: ${DOWN_CONFIGS} hung configurations × 3 events; the other tenant got ${sorted.length} of ${healthySeconds} events within 60 s` +
+      (sorted.length
+        ? `; publish-to-receipt p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1)} ms`
+        : ''),
+  );
+}
+
+/** A fresh PostgreSQL database for `work`, dropped afterwards. */
+async function withPostgres(work) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: values['admin-url'] });
+  await admin.connect();
+  const name = `ic_bench_deliveries_${Date.now()}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(values['admin-url']);
+  url.pathname = `/${name}`;
+  try {
+    await work({ DATABASE_URL: url.toString(), AUTH_SECRET: 'bench-'.padEnd(48, 'x') });
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
 const port = Number(values.port);
+const runs = (part) => values.only === undefined || values.only === part;
 try {
-  if (values.only !== 'isolation') {
+  if (runs('throughput')) {
     const embedded = startServer(port, {});
     try {
       await run('one instance, embedded SQLite', [embedded]);
@@ -312,7 +394,7 @@ try {
       await stop(embedded);
     }
   }
-  if (values.only !== 'throughput') {
+  if (runs('isolation')) {
     const embedded = startServer(port, {});
     try {
       await isolation(embedded);
@@ -320,25 +402,35 @@ try {
       await stop(embedded);
     }
   }
-  if (!values['skip-pg'] && values.only !== 'isolation') {
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: values['admin-url'] });
-    await admin.connect();
-    const name = `ic_bench_deliveries_${Date.now()}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(values['admin-url']);
-    url.pathname = `/${name}`;
-    const shared = { DATABASE_URL: url.toString(), AUTH_SECRET: 'bench-'.padEnd(48, 'x') };
-    for (const count of [1, 2]) {
-      const servers = Array.from({ length: count }, (_, index) => startServer(port + 1 + index, shared));
-      try {
-        await run(`${count} instance(s), PostgreSQL`, servers);
-      } finally {
-        await Promise.all(servers.map(stop));
-      }
+  if (runs('many-down')) {
+    const embedded = startServer(port, {});
+    try {
+      await manyDown('embedded SQLite', [embedded]);
+    } finally {
+      await stop(embedded);
     }
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+  }
+  if (!values['skip-pg'] && (runs('throughput') || runs('many-down'))) {
+    await withPostgres(async (shared) => {
+      for (const count of runs('throughput') ? [1, 2] : []) {
+        const servers = Array.from({ length: count }, (_, index) => startServer(port + 1 + index, shared));
+        try {
+          await run(`${count} instance(s), PostgreSQL`, servers);
+        } finally {
+          await Promise.all(servers.map(stop));
+        }
+      }
+    });
+    if (runs('many-down')) {
+      await withPostgres(async (shared) => {
+        const servers = [0, 1].map((index) => startServer(port + 1 + index, shared));
+        try {
+          await manyDown('2 instances, PostgreSQL', servers);
+        } finally {
+          await Promise.all(servers.map(stop));
+        }
+      });
+    }
   }
 } finally {
   receiver.close();

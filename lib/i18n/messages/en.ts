@@ -224,6 +224,9 @@ export const en: Messages = {
   'delivery.error.destino-bloqueado': 'blocked target (private address)',
   'delivery.error.redirecionamento': 'redirect not followed',
   'delivery.error.erro-rede': 'network error',
+  'delivery.error.cabecalho-invalido': 'a header has a character HTTP cannot carry (fix the value in the configuration)',
+  'delivery.error.tls': 'TLS failure (certificate or secure connection)',
+  'delivery.error.erro-interno': 'internal error while sending (recorded in the server log)',
   'delivery.circuitOpenTitle': 'Deliveries paused: the receiver looks down',
   'delivery.circuitOpen':
     '{count, plural, one {# attempt} other {# attempts in a row}} failed (timed out, connection refused or a 5xx) since {since}. Events wait without holding up other receivers; at {when} one attempt tests the receiver, and any answer from it resumes deliveries.',
@@ -517,6 +520,8 @@ export const en: Messages = {
   'validation.code.headerDuplicate': 'Repeated header (names are case-insensitive).',
   'validation.code.headerValueLineBreak': 'The value must not contain line breaks (CR/LF) or the NUL character.',
   'validation.code.headerValueControl': 'The value must not contain control characters.',
+  'validation.code.headerValueCharset':
+    'HTTP cannot carry this value: use letters, digits, spaces and keyboard symbols (ASCII), or Latin-1 accented letters such as á, ç, õ; characters such as €, – or emoji are not allowed.',
   'validation.code.headerValueTooLong': 'The value must have at most {max} bytes (UTF-8).',
   'validation.code.headersTooLarge': 'All headers together must have at most {max} bytes; HTTP servers refuse larger header blocks.',
   'nav.deliveryHealth': 'Delivery health',

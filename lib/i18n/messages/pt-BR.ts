@@ -226,6 +226,9 @@ export const ptBR = {
   'delivery.error.destino-bloqueado': 'destino bloqueado (endereço privado)',
   'delivery.error.redirecionamento': 'redirecionamento não seguido',
   'delivery.error.erro-rede': 'erro de rede',
+  'delivery.error.cabecalho-invalido': 'cabeçalho com caractere que o HTTP não transporta (corrija o valor na configuração)',
+  'delivery.error.tls': 'falha de TLS (certificado ou conexão segura)',
+  'delivery.error.erro-interno': 'erro interno ao enviar (registrado no log do servidor)',
   'delivery.circuitOpenTitle': 'Entregas em pausa: o receptor parece fora do ar',
   'delivery.circuitOpen':
     '{count, plural, one {# tentativa seguida falhou} other {# tentativas seguidas falharam}} (tempo esgotado, conexão recusada ou erro 5xx) desde {since}. Os eventos aguardam sem ocupar a fila dos outros receptores; às {when} uma tentativa testa o receptor, e qualquer resposta dele retoma as entregas.',
@@ -521,6 +524,8 @@ export const ptBR = {
   'validation.code.headerDuplicate': 'Cabeçalho repetido (maiúsculas e minúsculas não diferenciam).',
   'validation.code.headerValueLineBreak': 'O valor não pode conter quebras de linha (CR/LF) nem o caractere NUL.',
   'validation.code.headerValueControl': 'O valor não pode conter caracteres de controle.',
+  'validation.code.headerValueCharset':
+    'O HTTP não transporta este valor: use letras, números, espaços e símbolos do teclado (ASCII) ou letras acentuadas do Latin-1, como á, ç, õ; caracteres como €, – ou emojis não são permitidos.',
   'validation.code.headerValueTooLong': 'O valor deve ter no máximo {max} bytes (UTF-8).',
   'validation.code.headersTooLarge': 'Os cabeçalhos juntos devem ter no máximo {max} bytes; servidores HTTP recusam blocos maiores.',
   'nav.deliveryHealth': 'Saúde das entregas',

@@ -12,6 +12,16 @@ describe('the metrics’ outcome of an attempt', () => {
 
   it('names every failure without an answer in English, one value per attempt error', () => {
     const failures = ATTEMPT_ERRORS.filter((error) => error !== 'status-http').map((error) => attemptOutcome({ status: null, error }));
-    expect(failures).toEqual(['timeout', 'connection_refused', 'dns', 'blocked', 'redirect', 'network']);
+    expect(failures).toEqual([
+      'timeout',
+      'connection_refused',
+      'dns',
+      'blocked',
+      'redirect',
+      'network',
+      'invalid_header',
+      'tls',
+      'internal_error',
+    ]);
   });
 });

@@ -11,6 +11,9 @@ const ERROR_OUTCOMES: Record<Exclude<AttemptError, 'status-http'>, string> = {
   'destino-bloqueado': 'blocked',
   redirecionamento: 'redirect',
   'erro-rede': 'network',
+  'cabecalho-invalido': 'invalid_header',
+  tls: 'tls',
+  'erro-interno': 'internal_error',
 };
 
 /** delivered, http_4xx, http_5xx, http_other, or the error's outcome: a handful of values whatever the receiver does. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { SpanKind, type Span, type SpanOptions } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Span, type SpanOptions } from '@opentelemetry/api';
 import { failSpan } from '@/lib/observability/tracing';
 import { attemptOutcome } from './attempt-metrics';
 import type { Decision } from './retry-policy';
@@ -14,19 +14,27 @@ import type { AttemptContext } from './store';
  * signature or the custom headers.
  */
 export function attemptSpanOptions(context: AttemptContext, attempt: number): SpanOptions {
-  const url = new URL(context.config.url);
   return {
     kind: SpanKind.CLIENT,
     attributes: {
       'http.request.method': 'POST',
-      'url.scheme': url.protocol.slice(0, -1),
-      'server.address': url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+      ...targetAttributes(context.config.url),
       'app.webhook.delivery.id': context.delivery.id,
       'app.webhook.configuration.id': context.config.id,
       'app.webhook.event.type': context.event.tipo,
       'app.webhook.attempt': attempt,
     },
+  };
+}
+
+/** Scheme, host and port of the target; none for a stored URL that no longer parses (the attempt records why it failed). */
+function targetAttributes(target: string): Attributes {
+  if (!URL.canParse(target)) return {};
+  const url = new URL(target);
+  return {
+    'url.scheme': url.protocol.slice(0, -1),
+    'server.address': url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
   };
 }
 

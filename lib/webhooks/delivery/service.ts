@@ -30,7 +30,7 @@ import { deliveryWorker } from './worker';
 const DELIVERY_ID = /^msg_[0-9a-z]{29}$/;
 
 export async function publish(principal: Principal, input: PublishEvent): Promise<PublishedEvent & { repeated: boolean }> {
-  const { configIds, ...published } = await publishEvent(await getDb(), ownerKey(principal), input, Date.now());
+  const { waiting, ...published } = await publishEvent(await getDb(), ownerKey(principal), input, Date.now());
   // Ids and counts only: `dados` may carry personal data.
   log.info('webhook.event_published', {
     eventId: published.id,
@@ -38,7 +38,7 @@ export async function publish(principal: Principal, input: PublishEvent): Promis
     deliveries: published.entregas,
     repeated: published.repeated,
   });
-  if (configIds.length > 0) deliveryWorker().wake(configIds);
+  if (waiting.length > 0) deliveryWorker().wake(waiting);
   return published;
 }
 
@@ -116,7 +116,7 @@ export async function deliveryDetail(principal: Principal, configId: string, del
  * twice at once and lose that attempt's record.
  */
 export async function redeliver(principal: Principal, configId: string, deliveryId: string): Promise<{ id: string }> {
-  await visibleDelivery(principal, configId, deliveryId);
+  const { context } = await visibleDelivery(principal, configId, deliveryId);
   if (!(await requeueDelivery(await getDb(), deliveryId, Date.now()))) {
     throw refuse.conflict(
       'delivery-in-flight',
@@ -124,21 +124,21 @@ export async function redeliver(principal: Principal, configId: string, delivery
       Math.ceil(env().WEBHOOK_TIMEOUT_MS / 1000),
     );
   }
-  deliveryWorker().wake([configId]);
+  deliveryWorker().wake([{ configId, tenant: context.event.usuarioId }]);
   return { id: deliveryId };
 }
 
 export async function recover(principal: Principal, configId: string, since: string): Promise<{ reenviadas: number }> {
-  await getWebhook(principal, configId);
+  const stored = await getWebhook(principal, configId);
   const reenviadas = await recoverDeliveries(await getDb(), configId, Date.parse(since), Date.now());
-  if (reenviadas > 0) deliveryWorker().wake([configId]);
+  if (reenviadas > 0) deliveryWorker().wake([{ configId, tenant: stored.config.usuarioId }]);
   return { reenviadas };
 }
 
 export async function sendTestEvent(principal: Principal, configId: string): Promise<{ id: string }> {
   const stored = await getWebhook(principal, configId);
   const id = await createTestDelivery(await getDb(), configId, stored.config.usuarioId, ownerKey(principal), Date.now());
-  deliveryWorker().wake([configId]);
+  deliveryWorker().wake([{ configId, tenant: stored.config.usuarioId }]);
   return { id };
 }
 

@@ -6,6 +6,7 @@ import { circuitFromRow, EVENT_COLUMNS } from '../repository';
 import { TEST_MESSAGE_TEXT } from '../message-contract';
 import { newId } from './ids';
 import { afterAttempt, attemptCap, isOutage, type CircuitSettings, type CircuitState } from './circuit';
+import { fairShares, type Candidate, type InFlight } from './fair-share';
 
 /**
  * Webhook events and deliveries in the app database (SQLite, PostgreSQL or Oracle alike). Every
@@ -75,8 +76,8 @@ export type Published = {
   id: string;
   entregas: number;
   repeated: boolean;
-  /** The configurations that got a pending delivery (for the worker; not part of the answer). */
-  configIds: string[];
+  /** The configurations that got a pending delivery, with their tenant (for the worker; not part of the answer). */
+  waiting: Candidate[];
 };
 
 /**
@@ -86,6 +87,7 @@ export type Published = {
  * first event and creates nothing.
  */
 export async function publishEvent(db: Knex, producer: string, input: PublishEvent, now: number): Promise<Published> {
+  await ensureTenant(db, input.usuarioId);
   try {
     return await db.transaction(async (trx) => {
       if (input.idEvento !== undefined) {
@@ -107,8 +109,8 @@ export async function publishEvent(db: Knex, producer: string, input: PublishEve
         .select('id', 'enabled');
       const rows = configs.map((config) => newDeliveryRow(eventId, String(config.id), toBoolean(config.enabled), now));
       for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
-      const configIds = rows.filter((row) => row.status === 'pendente').map((row) => row.config_id);
-      return { id: eventId, entregas: rows.length, repeated: false, configIds };
+      const waiting = rows.filter((row) => row.status === 'pendente').map((row) => ({ configId: row.config_id, tenant: input.usuarioId }));
+      return { id: eventId, entregas: rows.length, repeated: false, waiting };
     });
   } catch (error) {
     // The same idEvento published twice at once: the loser answers the winner's event.
@@ -125,7 +127,7 @@ async function findPublished(db: Knex | Knex.Transaction, producer: string, idEv
   if (!rows[0]) return undefined;
   const id = String(rows[0].id);
   const counted: DbRow[] = await db('webhook_deliveries').where({ event_id: id }).count({ count: '*' });
-  return { id, entregas: toNumber(counted[0]?.count), repeated: true, configIds: [] };
+  return { id, entregas: toNumber(counted[0]?.count), repeated: true, waiting: [] };
 }
 
 function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now: number) {
@@ -142,6 +144,7 @@ function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now
 
 /** A `webhook.teste` event for one configuration, sent even while it is disabled (to check a receiver first). */
 export async function createTestDelivery(db: Knex, configId: string, usuarioId: string, producer: string, now: number): Promise<string> {
+  await ensureTenant(db, usuarioId);
   return db.transaction(async (trx) => {
     const eventId = newId('evt', now);
     await trx('webhook_events').insert({
@@ -166,23 +169,24 @@ export type ClaimSettings = {
   leaseMs: number;
   /** Attempts in flight to one configuration at once, across every instance. */
   perEndpoint: number;
+  /** Attempts in flight for one tenant (all its configurations) at once, across every instance. */
+  perTenant: number;
 };
 
 /**
- * How many waiting configurations one look considers (the longest-waiting first). Past it, a
- * configuration waits for the next look (the worker looks again every second), which only happens
- * with more than this many partners due at once.
+ * Every configuration with due deliveries whose circuit lets an attempt through, with its tenant,
+ * those whose deliveries have waited longest first. No window: a claim must see every tenant with
+ * work, however many configurations another one has. It probes each configuration once, so the
+ * worker keeps its answer for a second and claims among it. Tenants without their lock row yet
+ * (configurations older than the row's first event) get it here.
  */
-const CANDIDATES = 1000;
-
-/**
- * Configurations with due deliveries whose circuit lets an attempt through, those whose
- * deliveries have waited longest first. It probes every configuration, so the worker keeps its
- * answer for a second and claims among it.
- */
-export async function waitingConfigIds(db: Knex, now: number): Promise<string[]> {
-  const rows = (await waitingConfigs(db, now).limit(CANDIDATES)) as DbRow[];
-  return rows.map((row) => String(row.config_id));
+export async function waitingCandidates(db: Knex, now: number): Promise<Candidate[]> {
+  const rows = (await waitingConfigs(db, now)) as DbRow[];
+  const missing = new Set(
+    rows.filter((row) => row.tenant_row === null || row.tenant_row === undefined).map((row) => String(row.usuario_id)),
+  );
+  for (const tenant of missing) await ensureTenant(db, tenant);
+  return rows.map((row) => ({ configId: String(row.config_id), tenant: String(row.usuario_id) }));
 }
 
 export type Claim = {
@@ -192,27 +196,41 @@ export type Claim = {
 };
 
 /**
- * Takes up to `limit` due deliveries for this process among `candidates` (waitingConfigIds), fairly
- * across configurations (issue 18):
- * 1. the candidates' rows in webhook_configs, locked on PostgreSQL and Oracle with SKIP LOCKED: one
- *    instance at a time claims for a configuration, so the attempts it counts in flight (live
- *    leases) are every instance's, and the cap holds across them. SQLite has one writer;
- * 2. slots handed out one at a time round-robin, each configuration up to its cap (the per-endpoint
- *    cap, 1 while its circuit is half-open, 0 while open), so a backlog of 10,000 takes one share;
- * 3. each configuration's oldest due deliveries for its slots, leased to this process.
+ * Takes up to `limit` due deliveries for this process among `candidates` (waitingCandidates),
+ * fairly across tenants and then configurations (fair-share.ts):
+ * 1. shares handed out without locks, to choose which tenants to claim for;
+ * 2. those tenants' rows in webhook_tenants locked on PostgreSQL and Oracle with SKIP LOCKED: one
+ *    instance at a time claims for a tenant, so the attempts it counts in flight (live leases) are
+ *    every instance's, and both caps (per tenant, per configuration) hold across them; a tenant
+ *    another instance is claiming for right now is skipped, not waited for. SQLite has one writer;
+ * 3. shares handed out again among the locked tenants, each configuration capped by its circuit as
+ *    it is now (the per-endpoint cap; 1 while half-open; 0 while open);
+ * 4. each configuration's oldest due deliveries for its slots, leased to this process.
  * The lease outlives one attempt; the outcome write clears it.
  */
-export async function claimAmong(db: Knex, owner: string, settings: ClaimSettings, candidates: readonly string[]): Promise<Claim> {
-  const { limit, now, leaseMs, perEndpoint } = settings;
+export async function claimAmong(db: Knex, owner: string, settings: ClaimSettings, candidates: readonly Candidate[]): Promise<Claim> {
+  const { limit, now, leaseMs, perEndpoint, perTenant } = settings;
   if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [] };
   return db.transaction(async (trx) => {
-    // First without locks, to pick at most `limit` configurations out of the candidates.
-    const counted = await attemptsInFlight(trx, now);
-    const chosen = roundRobin(roomOf(candidates, new Map(), counted, { now, perEndpoint }), limit);
-    // Then those alone locked, their circuits and attempts in flight counted again under the lock.
-    const circuits = await lockConfigs(trx, [...chosen.keys()]);
-    const inFlight = dialectOf(trx) === 'sqlite' ? counted : await attemptsInFlight(trx, now);
-    const shares = [...roundRobin(roomOf([...chosen.keys()], circuits, inFlight, { now, perEndpoint, lockedOnly: true }), limit)];
+    const counted = await attemptsInFlight(trx, now, candidates);
+    const chosen = fairShares(candidates, counted, { limit, perTenant, capOf: () => perEndpoint });
+    const tenants = new Set(candidates.filter((candidate) => chosen.has(candidate.configId)).map((candidate) => candidate.tenant));
+    const locked = await lockTenants(trx, [...tenants]);
+    const mine = candidates.filter((candidate) => locked.has(candidate.tenant));
+    const circuits = await circuitsOf(
+      trx,
+      mine.map((candidate) => candidate.configId),
+    );
+    const inFlight = dialectOf(trx) === 'sqlite' ? counted : await attemptsInFlight(trx, now, candidates);
+    const capOf = (configId: string) => attemptCap({ openUntil: circuits.get(configId) ?? null }, now, perEndpoint);
+    // A configuration deleted since the look has no circuit row: it gets nothing.
+    const shares = [
+      ...fairShares(
+        mine.filter((candidate) => circuits.has(candidate.configId)),
+        inFlight,
+        { limit, perTenant, capOf },
+      ),
+    ];
     const picked = await oldestDue(trx, now, shares);
     const ids = picked.map((row) => row.id);
     const exhausted = shares
@@ -227,29 +245,9 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
   });
 }
 
-/**
- * Free attempts per configuration, in `order`: its cap (per-endpoint, or the circuit's) less its
- * attempts in flight. With `lockedOnly`, a configuration missing from `circuits` (locked by another
- * instance's claim, or deleted) gets none.
- */
-function roomOf(
-  order: readonly string[],
-  circuits: ReadonlyMap<string, number | null>,
-  inFlight: ReadonlyMap<string, number>,
-  { now, perEndpoint, lockedOnly = false }: { now: number; perEndpoint: number; lockedOnly?: boolean },
-): Map<string, number> {
-  const room = new Map<string, number>();
-  for (const id of order) {
-    if (lockedOnly && !circuits.has(id)) continue;
-    const free = attemptCap({ openUntil: circuits.get(id) ?? null }, now, perEndpoint) - (inFlight.get(id) ?? 0);
-    if (free > 0) room.set(id, free);
-  }
-  return room;
-}
-
 /** Looks for the waiting configurations and claims among them: one call (tests, tools). */
 export async function claimDue(db: Knex, owner: string, settings: ClaimSettings): Promise<string[]> {
-  return (await claimAmong(db, owner, settings, await waitingConfigIds(db, settings.now))).ids;
+  return (await claimAmong(db, owner, settings, await waitingCandidates(db, settings.now))).ids;
 }
 
 /**
@@ -292,9 +290,15 @@ function waitingConfigs(db: Knex, now: number) {
     .andWhere('d.status', 'pendente')
     .andWhere('d.next_attempt_at', '<=', now);
   const configs = db('webhook_configs as c')
+    .leftJoin('webhook_tenants as t', 't.usuario_id', 'c.usuario_id')
     .where((query) => void query.whereNull('c.circuit_open_until').orWhere('c.circuit_open_until', '<=', now))
-    .select('c.id as config_id', oldestDue.as('oldest'));
-  return db.from(configs.as('w')).whereNotNull('oldest').orderBy('oldest').orderBy('config_id').select('config_id');
+    .select('c.id as config_id', 'c.usuario_id', 't.usuario_id as tenant_row', oldestDue.as('oldest'));
+  return db
+    .from(configs.as('w'))
+    .whereNotNull('oldest')
+    .orderBy('oldest')
+    .orderBy('config_id')
+    .select('config_id', 'usuario_id', 'tenant_row');
 }
 
 export type Backlog = { due: number; oldestDueAt: number | null };
@@ -363,74 +367,105 @@ function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
     .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', now));
 }
 
-/** Slots for each configuration: one each in turn (in `room`'s order) until `limit` or every one is full. */
-export function roundRobin(room: ReadonlyMap<string, number>, limit: number): Map<string, number> {
-  const shares = new Map<string, number>();
-  let left = limit;
-  let handedOut = true;
-  while (left > 0 && handedOut) {
-    handedOut = false;
-    for (const [id, free] of room) {
-      if (left === 0) break;
-      const share = shares.get(id) ?? 0;
-      if (share >= free) continue;
-      shares.set(id, share + 1);
-      left--;
-      handedOut = true;
-    }
-  }
-  return shares;
-}
-
 /**
- * Locks the configurations' rows for this claim and answers each one's circuit (`openUntil`); a
- * configuration another instance is claiming for right now is skipped, not waited for. SQLite has
- * one writer: a plain read.
+ * Locks the tenants' rows for this claim and answers those it got; a tenant another instance is
+ * claiming for right now is skipped, not waited for. SQLite has one writer: every tenant, unlocked.
  */
-async function lockConfigs(trx: Knex.Transaction, ids: readonly string[]): Promise<Map<string, number | null>> {
-  if (ids.length === 0) return new Map();
+async function lockTenants(trx: Knex.Transaction, tenants: readonly string[]): Promise<Set<string>> {
+  if (tenants.length === 0) return new Set();
   const dialect = dialectOf(trx);
-  let rows: DbRow[];
-  if (dialect === 'oracle') {
-    rows = rowsOf(await trx.raw(oracleLockConfigsSql(ids.length), [...ids]));
-  } else {
-    const query = trx('webhook_configs')
-      .whereIn('id', [...ids])
-      .select('id', 'circuit_open_until');
-    rows = (await (dialect === 'postgres' ? query.forUpdate().skipLocked() : query)) as DbRow[];
+  if (dialect === 'sqlite') return new Set(tenants);
+  const locked = new Set<string>();
+  for (let i = 0; i < tenants.length; i += 1000) {
+    const batch = tenants.slice(i, i + 1000);
+    const rows =
+      dialect === 'oracle'
+        ? rowsOf(await trx.raw(oracleLockTenantsSql(batch.length), batch))
+        : await trx('webhook_tenants').whereIn('usuario_id', batch).select<DbRow[]>('usuario_id').forUpdate().skipLocked();
+    for (const row of rows) locked.add(String(row.usuario_id));
   }
-  return new Map(rows.map((row) => [String(row.id), optionalNumber(row.circuit_open_until)]));
+  return locked;
 }
 
 /**
  * Oracle's lock, written out: knex refuses SKIP LOCKED on Oracle. Identifiers are quoted lowercase,
- * as knex created them; at most `limit` binds, one per configuration chosen (Oracle allows 1,000 in a list).
+ * as knex created them; at most 1,000 binds (Oracle's IN list).
  */
-export function oracleLockConfigsSql(count: number): string {
+export function oracleLockTenantsSql(count: number): string {
   const binds = Array.from({ length: count }, () => '?').join(', ');
-  return `select "id", "circuit_open_until" from "webhook_configs" where "id" in (${binds}) for update skip locked`;
+  return `select "usuario_id" from "webhook_tenants" where "usuario_id" in (${binds}) for update skip locked`;
+}
+
+/** Each configuration's circuit (`openUntil`), read under the claim's tenant locks; a deleted one is missing. */
+async function circuitsOf(trx: Knex.Transaction, configIds: readonly string[]): Promise<Map<string, number | null>> {
+  const circuits = new Map<string, number | null>();
+  for (let i = 0; i < configIds.length; i += 1000) {
+    const rows = await trx('webhook_configs')
+      .whereIn('id', configIds.slice(i, i + 1000))
+      .select<DbRow[]>('id', 'circuit_open_until');
+    for (const row of rows) circuits.set(String(row.id), optionalNumber(row.circuit_open_until));
+  }
+  return circuits;
 }
 
 /**
- * Attempts in flight (a live lease, any instance's) per configuration. The rows are few (at most
- * every instance's WEBHOOK_CONCURRENCY) and found by lease_until; they are counted here rather
- * than with GROUP BY or a config_id filter, which SQLite would answer through a config_id index,
- * reading each configuration's whole backlog.
+ * Attempts in flight (a live lease, any instance's) per configuration and per tenant. The rows are
+ * few (at most every instance's WEBHOOK_CONCURRENCY) and found by lease_until; they are counted here
+ * rather than with GROUP BY or a config_id filter, which SQLite would answer through a config_id
+ * index, reading each configuration's whole backlog. Tenants come from the candidates, and from the
+ * configurations' rows for the few in flight that are not among them (their circuit opened since).
  */
-async function attemptsInFlight(trx: Knex.Transaction, now: number): Promise<Map<string, number>> {
+async function attemptsInFlight(trx: Knex.Transaction, now: number, candidates: readonly Candidate[]): Promise<InFlight> {
   const rows = await trx('webhook_deliveries').where('lease_until', '>=', now).select<DbRow[]>('config_id');
-  const counts = new Map<string, number>();
-  for (const row of rows) counts.set(String(row.config_id), (counts.get(String(row.config_id)) ?? 0) + 1);
-  return counts;
+  const configs = new Map<string, number>();
+  for (const row of rows) configs.set(String(row.config_id), (configs.get(String(row.config_id)) ?? 0) + 1);
+  const tenantOf = new Map(candidates.map((candidate) => [candidate.configId, candidate.tenant]));
+  const unknown = [...configs.keys()].filter((id) => !tenantOf.has(id));
+  for (let i = 0; i < unknown.length; i += 1000) {
+    const found = await trx('webhook_configs')
+      .whereIn('id', unknown.slice(i, i + 1000))
+      .select<DbRow[]>('id', 'usuario_id');
+    for (const row of found) tenantOf.set(String(row.id), String(row.usuario_id));
+  }
+  const tenants = new Map<string, number>();
+  for (const [configId, count] of configs) {
+    const tenant = tenantOf.get(configId);
+    if (tenant !== undefined) tenants.set(tenant, (tenants.get(tenant) ?? 0) + count);
+  }
+  return { configs, tenants };
 }
 
-/** Leases this process took but will not use (it is stopping): free for any instance at once. */
-export async function releaseClaims(db: Knex, owner: string, deliveryIds: readonly string[]): Promise<void> {
+/** Tenants known to have their lock row, per database handle: a row is never deleted. */
+const knownTenants = new WeakMap<Knex, Set<string>>();
+
+/** The tenant's row in webhook_tenants (claims lock it), added the first time it is needed. */
+async function ensureTenant(db: Knex, tenant: string): Promise<void> {
+  const known = knownTenants.get(db) ?? new Set<string>();
+  knownTenants.set(db, known);
+  if (known.has(tenant)) return;
+  const [row] = await db('webhook_tenants').where({ usuario_id: tenant }).select<DbRow[]>('usuario_id');
+  if (!row) {
+    try {
+      await db('webhook_tenants').insert({ usuario_id: tenant });
+    } catch (error) {
+      // Another instance or request added it at the same moment.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  known.add(tenant);
+}
+
+/**
+ * Leases this process took but will not use: free for any instance at once (it is stopping), or
+ * from `retryAt` on (their attempts could not even be prepared: no instant retry loop).
+ */
+export async function releaseClaims(db: Knex, owner: string, deliveryIds: readonly string[], retryAt?: number): Promise<void> {
+  const later = retryAt === undefined ? {} : { next_attempt_at: retryAt };
   for (let i = 0; i < deliveryIds.length; i += 100) {
     await db('webhook_deliveries')
       .whereIn('id', deliveryIds.slice(i, i + 100))
       .andWhere({ lease_owner: owner })
-      .update({ lease_owner: null, lease_until: null });
+      .update({ lease_owner: null, lease_until: null, ...later });
   }
 }
 

@@ -10,7 +10,7 @@ import { decryptSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { messageBody } from './message';
 import { decide } from './retry-policy';
-import { send } from './send';
+import { classify, send, type SendResult } from './send';
 import { recordAttemptMetrics } from './attempt-metrics';
 import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
 import { MAX_OPEN_MS, type CircuitSettings } from './circuit';
@@ -23,13 +23,15 @@ import {
   type AttemptContext,
   type AttemptRecord,
   type Recorded,
-  waitingConfigIds,
+  waitingCandidates,
 } from './store';
+import type { Candidate } from './fair-share';
 
 /**
  * The delivery worker inside each server process: it claims due deliveries (at most
- * WEBHOOK_CONCURRENCY in flight, shared fairly across configurations and at most
- * WEBHOOK_ENDPOINT_CONCURRENCY to one of them: store.ts, claimDue), makes one attempt each and
+ * WEBHOOK_CONCURRENCY in flight, shared fairly across tenants and then configurations, at most
+ * WEBHOOK_TENANT_CONCURRENCY for one tenant and WEBHOOK_ENDPOINT_CONCURRENCY to one configuration:
+ * store.ts, claimAmong; fair-share.ts), makes one attempt each and
  * records the outcome and the configuration's circuit (circuit.ts). It is woken at once when this
  * process accepts an event, and polls for the rest (retries coming due, events accepted by other
  * instances, leases left by dead ones, circuits whose open period ended). On a deploy it drains:
@@ -93,11 +95,11 @@ class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private drained: (() => void) | undefined;
   /**
-   * The configurations with due deliveries, from the last look (store.ts, waitingConfigIds), kept
+   * The configurations with due deliveries, from the last look (store.ts, waitingCandidates), kept
    * for up to POLL_MS: that look probes every configuration, a claim among them only a few.
    * Configurations this process just published to join at once.
    */
-  private candidates: string[] = [];
+  private candidates: Candidate[] = [];
   private lookedAt = 0;
 
   start(): void {
@@ -130,11 +132,13 @@ class DeliveryWorker {
 
   /**
    * Claim and send whatever is due now (coalesced: a pump already running goes round once more);
-   * `configIds`: configurations that just got deliveries.
+   * `waiting`: configurations that just got deliveries.
    */
-  wake(configIds: readonly string[] = []): void {
+  wake(waiting: readonly Candidate[] = []): void {
     if (this.stopping) return;
-    for (const id of configIds) if (!this.candidates.includes(id)) this.candidates.push(id);
+    for (const candidate of waiting) {
+      if (!this.candidates.some((known) => known.configId === candidate.configId)) this.candidates.push(candidate);
+    }
     if (this.pumping) {
       this.again = true;
       return;
@@ -163,25 +167,35 @@ class DeliveryWorker {
   }
 
   private async pump(): Promise<void> {
-    const { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS, WEBHOOK_ENDPOINT_CONCURRENCY } = env();
+    const { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS, WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_TENANT_CONCURRENCY } = env();
     const db = await getDb();
     while (!this.stopping) {
       const free = WEBHOOK_CONCURRENCY - this.inFlight;
       if (free <= 0) return;
       const now = Date.now();
       if (this.candidates.length === 0 || now - this.lookedAt >= POLL_MS) {
-        this.candidates = await waitingConfigIds(db, now);
+        this.candidates = await waitingCandidates(db, now);
         this.lookedAt = now;
       }
       const claim = await claimAmong(
         db,
         this.owner,
-        { limit: free, now, leaseMs: leaseMs(WEBHOOK_TIMEOUT_MS), perEndpoint: WEBHOOK_ENDPOINT_CONCURRENCY },
+        {
+          limit: free,
+          now,
+          leaseMs: leaseMs(WEBHOOK_TIMEOUT_MS),
+          perEndpoint: WEBHOOK_ENDPOINT_CONCURRENCY,
+          perTenant: WEBHOOK_TENANT_CONCURRENCY,
+        },
         this.candidates,
       );
-      if (claim.exhausted.length > 0) this.candidates = this.candidates.filter((id) => !claim.exhausted.includes(id));
+      if (claim.exhausted.length > 0) {
+        const exhausted = new Set(claim.exhausted);
+        this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));
+      }
       if (claim.ids.length === 0) return;
-      for (const context of await loadAttemptContexts(db, claim.ids)) {
+      const contexts = await this.contextsOf(db, claim.ids);
+      for (const context of contexts) {
         this.inFlight++;
         void this.attempt(db, context)
           .catch((error: unknown) => log.error('webhook.attempt_error', { deliveryId: context.delivery.id, ...redactError(error) }))
@@ -191,6 +205,21 @@ class DeliveryWorker {
             this.wakeAfterAttempt(WEBHOOK_CONCURRENCY);
           });
       }
+    }
+  }
+
+  /**
+   * The claimed deliveries' contexts. Should reading them fail, the claims are given back due a
+   * retry step later (the database's own outage aside, when the leases simply run out).
+   */
+  private async contextsOf(db: Knex, ids: readonly string[]): Promise<AttemptContext[]> {
+    try {
+      return await loadAttemptContexts(db, ids);
+    } catch (error) {
+      log.error('webhook.claim_unreadable', { deliveries: ids.length, ...redactError(error) });
+      const firstStep = env().WEBHOOK_RETRY_SCHEDULE[0] ?? 5;
+      await releaseClaims(db, this.owner, ids, Date.now() + firstStep * 1000).catch(() => undefined);
+      return [];
     }
   }
 
@@ -208,27 +237,13 @@ class DeliveryWorker {
   private async sendAndRecord(db: Knex, context: AttemptContext, attemptNo: number, span: Span): Promise<void> {
     const deliveryId = context.delivery.id;
     const settings = env();
-    const result = await send(
-      {
-        deliveryId,
-        url: context.config.url,
-        body: messageBody(context.event),
-        secrets: signingSecrets(context, Date.now()),
-        customHeaders: context.config.headers,
-        now: Date.now(),
-      },
-      {
-        timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
-        allowPrivateTargets: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-        resolve: resolver(),
-      },
-    );
+    const result = await sendGuarded(context, settings);
     recordAttemptMetrics(result, context.event.createdAt);
     const decision = decide(result, attemptNo, context.config.failingSince, Date.now(), {
       scheduleSeconds: settings.WEBHOOK_RETRY_SCHEDULE,
       disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     });
-    const recorded = await this.outcomes.write(db, { context, outcome: result, decision });
+    const recorded = await this.record(db, { context, outcome: result, decision });
     recordAttemptSpan(span, result, decision, recorded.written);
     // Ids, codes and timings only: the body and headers may carry personal data or secrets.
     log.info('webhook.attempt', {
@@ -247,6 +262,53 @@ class DeliveryWorker {
     if (recorded.circuit?.change === 'closed') log.info('webhook.circuit_closed', { configId: context.config.id });
     if (decision.disable && recorded.written)
       log.warn('webhook.config_disabled', { configId: context.config.id, reason: decision.disable });
+  }
+
+  /**
+   * Records the outcome. Should that write fail for the record itself (not the database), the
+   * attempt is recorded again without what the receiver answered and what was sent, so its retry
+   * schedule still holds; only when that fails too (the database is away) does the lease stay, to
+   * run out.
+   */
+  private async record(db: Knex, record: AttemptRecord): Promise<Recorded> {
+    try {
+      return await this.outcomes.write(db, record);
+    } catch (error) {
+      log.error('webhook.outcome_not_recorded', { deliveryId: record.context.delivery.id, ...redactError(error) });
+      const bare = { ...record.outcome, body: null, requestHeaders: {}, error: record.outcome.error ?? 'erro-interno' };
+      return this.outcomes.write(db, { ...record, outcome: bare });
+    }
+  }
+}
+
+/**
+ * Builds, signs and sends one attempt. Whatever is thrown on the way (an unreadable secret, a
+ * header Node refuses, a bug) becomes this attempt's failure, classified, so it is recorded,
+ * retried by the schedule and counted by the circuit like any other: an exception never leaves a
+ * delivery leased and unrecorded.
+ */
+async function sendGuarded(context: AttemptContext, settings: ReturnType<typeof env>): Promise<SendResult> {
+  const startedAt = Date.now();
+  try {
+    return await send(
+      {
+        deliveryId: context.delivery.id,
+        url: context.config.url,
+        body: messageBody(context.event),
+        secrets: signingSecrets(context, Date.now()),
+        customHeaders: context.config.headers,
+        now: Date.now(),
+      },
+      {
+        timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
+        allowPrivateTargets: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        resolve: resolver(),
+      },
+    );
+  } catch (error) {
+    const reason = classify(error);
+    log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, error: reason, ...redactError(error) });
+    return { startedAt, durationMs: Date.now() - startedAt, status: null, body: null, error: reason, requestHeaders: {} };
   }
 }
 
