@@ -5,7 +5,8 @@ import { slotOf, STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 
 /**
  * The audit trail: every change records who, what, when, the outcome and before/after values with
- * patient identifiers and header values masked (agenda 914, webhook a2); and only admins read it.
+ * patient identifiers, header values and reservation tokens masked (agenda 914, webhook a2); and
+ * only admins read it.
  */
 let auth: Record<string, string>;
 test.beforeAll(async ({ request }) => {
@@ -39,9 +40,43 @@ test('reserve and release are audited with the beneficiary masked', async ({ req
     expect(row.after_json).not.toContain(String(CD_PESSOA_FISICA).slice(0, 6));
     expect(row.after_json).not.toContain(CD_USUARIO_CONVENIO.slice(0, 9));
   }
-  expect(rows[0]!.after).toMatchObject({ ieOpcao: 'R', CODIGO_P: '0', IE_RESERVADO_P: 'S', TOKEN_RESERVA_P });
+  expect(rows[0]!.after).toMatchObject({ ieOpcao: 'R', CODIGO_P: '0', IE_RESERVADO_P: 'S' });
   expect(rows[2]!.after).toMatchObject({ ieOpcao: 'CR', CODIGO_P: '1', IE_RESERVADO_P: 'N' });
   expect(Date.now() - startedAt).toBeLessThan(60_000);
+});
+
+test('reservation tokens are masked in the trail, keeping their last 4 characters to match a release with its reservation', async ({
+  request,
+}) => {
+  const nrSeqAgenda = slotOf(914, 5);
+  const body = reservationBody({ nrSeqAgenda, cdPessoaFisica: 914_000_005 });
+  const reserved = await request.post(RESERVE_PATH, { headers: auth, data: body });
+  const { TOKEN_RESERVA_P: token } = (await reserved.json()) as { TOKEN_RESERVA_P: string };
+  expect(token).toMatch(/^[0-9A-F]{32}$/);
+  // A wrong token of the same length, then a short one, then the right one.
+  const wrong = `${token.slice(0, -4)}${token.slice(-4) === '0000' ? '1111' : '0000'}`;
+  for (const tokenReservaCanc of [wrong, 'ERRADO', token]) {
+    await request.post(RESERVE_PATH, { headers: auth, data: { ...body, ieOpcao: 'CR', tokenReservaCanc } });
+  }
+
+  const rows = await auditRows(`slot:${nrSeqAgenda}`);
+  const masked = `••••••••${token.slice(-4)}`;
+  expect(rows.map((row) => [row.action, row.outcome, row.after?.tokenReservaCanc, row.after?.TOKEN_RESERVA_P])).toEqual([
+    ['slot.reserve', 'CODIGO_P=0', null, masked],
+    ['slot.release', 'CODIGO_P=4', `••••••••${wrong.slice(-4)}`, ''],
+    ['slot.release', 'CODIGO_P=4', '••••••', ''],
+    ['slot.release', 'CODIGO_P=1', masked, ''],
+  ]);
+  for (const row of rows) expect(row.after_json).not.toContain(token.slice(0, 28));
+
+  // As admins read it, too.
+  const cookie = await staffSessionCookie(STAFF.admin.email);
+  const trail = await request.get(`/api/v1/auditoria?alvo=slot:${nrSeqAgenda}`, { headers: { Cookie: cookie } });
+  expect(trail.status()).toBe(200);
+  const text = await trail.text();
+  expect(text).toContain(masked);
+  expect(text).not.toContain(token.slice(0, 28));
+  expect(text).not.toContain('ERRADO');
 });
 
 test('a webhook update is audited with header values masked', async ({ request }) => {

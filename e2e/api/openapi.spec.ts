@@ -8,9 +8,11 @@ import { slotOf, WEBHOOK_IDS } from '../support/test-seed';
  * what the routes really accept and answer. The document's JSON Schemas are turned back into
  * validators (z.fromJSONSchema reads only the JSON), then run against real bodies and answers.
  */
+type Security = Record<string, string[]>[];
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>>;
+  security: Security;
+  paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown>; security?: Security }>>;
   components: { schemas: Record<string, object>; securitySchemes: Record<string, { type: string; flows?: unknown }> };
 };
 
@@ -51,6 +53,36 @@ test('is an OpenAPI 3.1 document of every operation, with bearer and client-cred
   const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
   for (const name of new Set(refs)) expect(doc.components.schemas, name).toHaveProperty(name);
   expect(new Set(refs)).toEqual(new Set(Object.keys(doc.components.schemas)));
+});
+
+test('lets anonymous callers into the public operations only, and the others answer them 401', async ({ request }) => {
+  const anonymous: string[] = [];
+  let refused = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const security = operation.security ?? doc.security;
+      // No requirement, or an empty one among them, asks nothing of the caller.
+      if (security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0)) {
+        anonymous.push(`${method.toUpperCase()} ${path}`);
+        continue;
+      }
+      const concrete = path
+        .replace('{id}', WEBHOOK_IDS.a1)
+        .replace('{entregaId}', 'msg_0000000000000000000000000000a')
+        .replace('{clientId}', 'portal');
+      const response = await request.fetch(concrete, { method: method.toUpperCase() });
+      expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
+      refused++;
+    }
+  }
+  expect(refused).toBeGreaterThan(30);
+  // The documented ones of the operations that say capability 'public' (lib/api/dispatch.test.ts pins them all).
+  expect(anonymous.sort()).toEqual([
+    'GET /api/health',
+    'GET /api/health/ready',
+    'POST /api/v1/auth/definir-senha',
+    'POST /api/v1/auth/token',
+  ]);
 });
 
 test('the reservation request schema accepts what the route accepts and refuses what it refuses', async ({ request }) => {

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
-import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody, tokenFor } from '../support/api';
+import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody, signInWithPassword, tokenFor } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { startDeployment, type Deployment } from '../support/deployment';
+import { OIDC_CLIENT, OIDC_ROLE_MAP, OIDC_USERS, OidcProvider } from '../support/oidc-provider';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { Receiver } from '../support/receiver';
-import { newDataDir } from '../support/server';
-import { PRODUCER, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
+import { freePort, newDataDir } from '../support/server';
+import { PRODUCER, STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 
 /**
  * OpenTelemetry traces (issue 20) from servers started with OTEL_EXPORTER_OTLP_ENDPOINT, as this
@@ -15,7 +16,10 @@ import { PRODUCER, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
  * image's command), exporting to an OTLP/HTTP receiver of this spec's own: an API operation
  * continues its caller's W3C trace, with the scheduling back-end's call and the database's
  * statements inside it and the trace id on its log line; each delivery attempt is a trace of its
- * own; Next traces a console page; and nothing exported names a patient, a token or a secret.
+ * own; Next traces a console page; and nothing exported names a patient, a token or a secret,
+ * not even where Next records a request's URL: the one-time link that sets a password and the
+ * single sign-on callback (against a real OpenID Connect provider) reach the receiver without
+ * their query strings.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -29,6 +33,7 @@ const RECEIVER_PATH = '/hooks/T0001/B0001/segredo-no-caminho?chave=segredo-na-co
 const RECEIVER_HEADER_VALUE = 'segredo-do-cabecalho';
 
 let otlp: OtlpReceiver;
+let idp: OidcProvider;
 let receiver: Receiver;
 let deployment: Deployment;
 let database: Awaited<ReturnType<typeof privateDatabase>>;
@@ -48,10 +53,21 @@ test.beforeAll(async ({ playwright }) => {
   receiver = await new Receiver().start();
   // Its own database in a PostgreSQL run: the run's other servers' workers would take its deliveries.
   database = await privateDatabase('traces');
+  // The identity provider must know the console's address before the console starts: ports first.
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  idp = await new OidcProvider(await freePort(), `${appUrl}/api/auth/callback/oidc`).start();
   deployment = await startDeployment({
     dataDir: newDataDir('traces'),
+    port,
     env: {
       ...database.env,
+      NEXTAUTH_URL: appUrl,
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: OIDC_CLIENT.id,
+      OIDC_CLIENT_SECRET: OIDC_CLIENT.secret,
+      OIDC_ROLES_CLAIM: 'groups',
+      OIDC_ROLE_MAP,
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -68,6 +84,7 @@ test.afterAll(async () => {
   await deployment?.stop();
   await database?.drop();
   await receiver?.stop();
+  await idp?.stop();
   await otlp?.stop();
 });
 
@@ -210,7 +227,89 @@ test('a console page is traced by Next, in its caller’s trace', async () => {
   expect(entry.attributes['http.target']).toBe('/sign-in');
 });
 
-test('no exported span names a patient, a reservation or access token, or a receiver’s secret', () => {
+/** The first span this server made for the caller, once it has arrived: Next's request span, for a console path. */
+function entryFor(caller: { traceId: string; spanId: string }): Promise<ReceivedSpan> {
+  return otlp.waitFor((span) => span.traceId === caller.traceId && span.parentSpanId === caller.spanId);
+}
+
+test('the one-time link that sets a staff password is traced without its token', async ({ playwright }) => {
+  const admin = await playwright.request.newContext({ baseURL: deployment.url });
+  expect(await signInWithPassword(admin, STAFF.admin.email, STAFF.admin.password)).toBeNull();
+  const created = await admin.post(apiPath(routes.createStaff), {
+    headers: { origin: deployment.url },
+    data: { email: 'rastreada@e2e.exemplo.com.br', nome: 'Rita Rastreada', perfis: ['scheduling'] },
+  });
+  expect(created.status()).toBe(201);
+  const link = new URL(((await created.json()) as { definicaoSenha: { link: string } }).definicaoSenha.link);
+  await admin.dispose();
+  const token = link.searchParams.get('token')!;
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  secrets.push(token);
+
+  const caller = callerSpan();
+  const page = await api.get(`${link.pathname}${link.search}`, { headers: { traceparent: caller.traceparent } });
+  expect(page.status()).toBe(200);
+  // The link works: its token, in the body, sets the password.
+  const set = await api.post(apiPath(routes.setPasswordWithLink), { data: { token, senha: 'Girassol-Trem-Azul-77' } });
+  expect(set.status()).toBe(204);
+
+  const entry = await entryFor(caller);
+  expect(entry.kind).toBe(SERVER);
+  expect(entry.attributes['http.target']).toBe('/definir-senha');
+});
+
+/**
+ * A single sign-on through the provider's own pages, as a browser follows them: the console's
+ * sign-in sends the user to the provider, whose login and consent forms send the user back to the
+ * console's callback with `code` and `state`, which the callback, traced, exchanges for a session.
+ */
+async function signInThroughProvider(context: APIRequestContext, traceparent: string): Promise<{ code: string; state: string }> {
+  const { csrfToken } = (await (await context.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const started = await context.post('/api/auth/signin/oidc', {
+    form: { csrfToken, callbackUrl: `${deployment.url}/scheduling`, json: 'true' },
+  });
+  const authorization = ((await started.json()) as { url: string }).url;
+  expect(authorization.startsWith(`${idp.issuer}/auth?`)).toBe(true);
+  const login = await context.get(authorization);
+  const interaction = login.url();
+  expect(interaction).toMatch(new RegExp(`^${idp.issuer}/interaction/`));
+  const consent = await context.post(interaction, {
+    form: { prompt: 'login', login: OIDC_USERS.scheduler.login, password: 'qualquer-senha' },
+  });
+  expect(await consent.text()).toContain('name="prompt" value="consent"');
+  const confirmed = await context.post(consent.url(), { form: { prompt: 'consent' }, maxRedirects: 0 });
+  const resumed = await context.get(new URL(confirmed.headers().location!, idp.issuer).href, { maxRedirects: 0 });
+  const callback = new URL(resumed.headers().location!, idp.issuer);
+  expect(callback.href.startsWith(`${deployment.url}/api/auth/callback/oidc?`)).toBe(true);
+  const code = callback.searchParams.get('code')!;
+  const state = callback.searchParams.get('state')!;
+  expect(code.length).toBeGreaterThan(20);
+  expect(state.length).toBeGreaterThan(20);
+
+  const signedIn = await context.get(callback.href, { headers: { traceparent }, maxRedirects: 0 });
+  expect(signedIn.status()).toBe(302);
+  expect(signedIn.headers().location).toBe(`${deployment.url}/scheduling`);
+  return { code, state };
+}
+
+test('the single sign-on callback is traced without its code and state', async ({ playwright }) => {
+  const browser = await playwright.request.newContext({ baseURL: deployment.url });
+  try {
+    const caller = callerSpan();
+    const { code, state } = await signInThroughProvider(browser, caller.traceparent);
+    secrets.push(code, state);
+    // The session is real: the scheduling role the provider's group maps to.
+    expect((await browser.get(apiPath(routes.listProcedures))).status()).toBe(200);
+
+    const entry = await entryFor(caller);
+    expect(entry.kind).toBe(SERVER);
+    expect(entry.attributes['http.target']).toBe('/api/auth/callback/oidc');
+  } finally {
+    await browser.dispose();
+  }
+});
+
+test('no exported span names a patient, a reservation or access token, a password link’s token, an OIDC code or state, or a receiver’s secret', () => {
   expect(otlp.bodies.length).toBeGreaterThan(0);
   const exported = otlp.bodies.join('\n');
   for (const secret of secrets) expect(exported).not.toContain(secret);

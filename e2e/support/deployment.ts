@@ -14,18 +14,24 @@ export type Deployment = {
   stop(): Promise<void>;
 };
 
-export async function startDeployment(options: { dataDir: string; env?: Record<string, string> }): Promise<Deployment> {
+export async function startDeployment(options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  /** The port its URL has, when a spec must know it first (NEXTAUTH_URL, an identity provider's redirect URI); else a free one. */
+  port?: number;
+}): Promise<Deployment> {
+  const { port, ...server } = options;
   const mode = process.env.E2E_API_SERVER;
   if (mode !== 'lean') {
-    const server = await startServer({ ...options, entry: mode === 'container' ? 'container' : 'next' });
-    return { url: server.url, logs: server.logs, stop: () => server.stop() };
+    const only = await startServer({ ...server, port, entry: mode === 'container' ? 'container' : 'next' });
+    return { url: only.url, logs: only.logs, stop: () => only.stop() };
   }
-  const next = await startServer({ ...options, entry: 'next' });
-  const api = await startServer({ ...options, entry: 'api' }).catch(async (error: unknown) => {
+  const next = await startServer({ ...server, entry: 'next' });
+  const api = await startServer({ ...server, entry: 'api' }).catch(async (error: unknown) => {
     await next.stop();
     throw error;
   });
-  const router = await new ApiRouter(api.url, next.url).listen(await freePort());
+  const router = await new ApiRouter(api.url, next.url).listen(port ?? (await freePort()));
   return {
     url: router.url,
     logs: () => `${next.logs()}\n${api.logs()}`,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiPath, operations, type Operation } from '@/lib/api/operations';
 import { dispatch, matchPath } from './dispatch';
 
@@ -65,5 +65,42 @@ describe('the API router', () => {
     const malformed = await call('GET', '/api/v2/avaliacao-saude/configuracao-web-hook/%E0%A4%A');
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).type).toContain('malformed-path');
+  });
+
+  it('opens exactly these operations to anyone: each says so, and a new one is a decision made here', () => {
+    const open = (Object.values(operations) as Operation[])
+      .filter((operation) => operation.capability === 'public')
+      .map(({ method, path }) => `${method} ${path}`)
+      .sort();
+    expect(open).toEqual([
+      'GET /api/docs',
+      'GET /api/health',
+      'GET /api/health/ready',
+      'GET /api/openapi.json',
+      'GET /metrics',
+      'POST /api/v1/auth/definir-senha',
+      'POST /api/v1/auth/token',
+    ]);
+  });
+
+  it.each([
+    ['no capability at all', undefined],
+    ['a capability no caller can hold', 'everyone'],
+    ['public in other words', 'Public'],
+  ])('refuses to start on an operation with %s, rather than serve it to anyone', async (_case, capability) => {
+    vi.resetModules();
+    vi.doMock('@/lib/api/operations', async (original) => {
+      const real = await original<typeof import('@/lib/api/operations')>();
+      const forgotten = { ...real.operations.listWebhookConfigurations, path: '/api/v1/esquecida', capability };
+      return { ...real, operations: { ...real.operations, forgotten } };
+    });
+    try {
+      await expect(import('./dispatch')).rejects.toThrow(
+        "API operation forgotten (GET /api/v1/esquecida) declares no capability: give it the one its callers need, or 'public' if anyone may call it.",
+      );
+    } finally {
+      vi.doUnmock('@/lib/api/operations');
+      vi.resetModules();
+    }
   });
 });

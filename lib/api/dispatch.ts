@@ -1,5 +1,7 @@
 import 'server-only';
 import { operations, type Operation, type OperationId } from '@/lib/api/operations';
+import { PUBLIC } from '@/lib/api/operation';
+import { SCOPE_OF_CAPABILITY, type Capability } from '@/lib/auth/principal';
 import { problems } from '@/lib/http/errors';
 import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/http/route';
 import { metrics } from '@/lib/observability/metrics';
@@ -29,13 +31,26 @@ type PathRoute = {
 
 const NO_PARAMS: Record<string, string> = {};
 
-/** The operation's handler in the wrapper its operation calls for: authenticated with its capability, or public. */
+/**
+ * The operation's handler in the wrapper its operation calls for: authenticated with its
+ * capability, or public where it says `'public'`. An operation that says neither stops the router
+ * (and so the server) from starting: the types require the field, and this catches what they
+ * cannot see (JavaScript, casts), rather than serve an operation open to anyone by omission.
+ */
 function bind(id: OperationId): BoundHandler {
   const operation: Operation = operations[id];
   // Each handler's type follows from its own operation (lib/api/operation.ts); here they are one of many.
   const handler = operations[id].handler as never;
-  const { capability } = operation;
-  return capability ? apiRoute({ ...operation, capability }, handler) : publicRoute(operation, handler);
+  const { capability } = operation as { capability: unknown };
+  if (capability === PUBLIC) return publicRoute(operation, handler);
+  if (isCapability(capability)) return apiRoute({ ...operation, capability }, handler);
+  throw new Error(
+    `API operation ${id} (${operation.method} ${operation.path}) declares no capability: give it the one its callers need, or '${PUBLIC}' if anyone may call it.`,
+  );
+}
+
+function isCapability(value: unknown): value is Capability {
+  return typeof value === 'string' && Object.hasOwn(SCOPE_OF_CAPABILITY, value);
 }
 
 function parseTemplate(template: string): Segment[] {

@@ -12,6 +12,16 @@ import type { HttpMethod } from './paths';
  */
 export type { HttpMethod };
 
+/**
+ * What an operation open to anyone declares instead of a capability. Never implied by leaving the
+ * capability out: an operation that forgot its capability would otherwise be open to anyone, so
+ * the field is required (a compile error without it) and the router refuses to start on an
+ * operation that has neither (lib/api/dispatch.ts), for callers the compiler does not see.
+ */
+export const PUBLIC = 'public';
+/** Who may call an operation: callers allowed its capability, or anyone. */
+export type Access = Capability | typeof PUBLIC;
+
 /** The server's settings a body schema may depend on. */
 export type BodySettings = { urlPolicy: UrlPolicy };
 
@@ -19,8 +29,8 @@ export type Operation = {
   method: HttpMethod;
   /** OpenAPI path template, e.g. /api/v2/avaliacao-saude/configuracao-web-hook/{id}. */
   path: string;
-  /** What an authenticated caller must be allowed to do; absent on public operations. */
-  capability?: Capability;
+  /** What an authenticated caller must be allowed to do, or `'public'` for the few operations anyone may call. */
+  capability: Access;
   /**
    * The JSON body's schema, or a factory of it where it depends on the server's settings (the
    * webhook URL policy): handlers read the body through the wrapper, which applies this (400
@@ -39,8 +49,8 @@ type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer R
 /** The `{name}` segments of a path template, as the strings the router hands a handler (decoded). */
 export type PathParams<P extends string> = { [K in ParamNames<P>]: string };
 
-/** An operation's handler: given the caller and validated input when the operation needs a capability, the bare request otherwise. */
-export type HandlerOf<O extends Operation> = O extends { capability: Capability } ? AuthenticatedHandler<O> : PublicHandler<O>;
+/** An operation's handler: the bare request when the operation is public, the caller and validated input otherwise. */
+export type HandlerOf<O extends Operation> = O extends { capability: typeof PUBLIC } ? PublicHandler<O> : AuthenticatedHandler<O>;
 
 /** An operation with its handler: what the router serves. */
 export type DefinedOperation<O extends Operation = Operation> = O & { handler: HandlerOf<O> };

@@ -46,7 +46,10 @@ export const auditEntrySchema = z.object({
   alvo: z.string(),
   resultado: z.string(),
   statusHttp: z.number().int().nullable(),
-  antes: z.unknown().meta({ description: 'Values before the change, header values and patient identifiers masked.' }),
+  antes: z.unknown().meta({
+    description:
+      'Values before the change, header values and patient identifiers masked, reservation tokens (TOKEN_RESERVA_P, tokenReservaCanc) to their last 4 characters.',
+  }),
   depois: z.unknown().meta({ description: 'Values after the change (or the refused rule codes), masked the same way.' }),
 });
 

@@ -100,7 +100,7 @@ export function apiRoute<O extends Operation & { capability: Capability }>(opera
   });
 }
 
-/** For the few public operations (token endpoint, health, the API's own documents): same error handling, no authentication. */
+/** For the few operations that say `capability: 'public'` (token endpoint, health, the API's own documents): same error handling, no authentication. */
 export function publicRoute<O extends Operation>(operation: O, handler: PublicHandler<O>): BoundHandler {
   return traced(async (request, params) => {
     const locale = negotiateLocale(request.headers.get('accept-language'));

@@ -1,6 +1,7 @@
 import 'server-only';
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
+import { scrubbingExporter } from './span-scrubbing';
 
 /**
  * The OpenTelemetry SDK, set up from the standard variables when tracing is on (tracing.ts): spans
@@ -41,7 +42,8 @@ export async function startTracingSdk(variables: Variables): Promise<TracingSdk>
   const provider = new sdk.TracerProvider({
     resource,
     sampler: samplerFrom(sdk, variables),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: await exporterFor(protocol), ...batchSettings(variables) })],
+    // Every span, Next's own included, leaves without the query strings of its URLs (span-scrubbing.ts).
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: scrubbingExporter(await exporterFor(protocol)), ...batchSettings(variables) })],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());

@@ -15,6 +15,17 @@ describe('operations and the OpenAPI document', () => {
     }
   });
 
+  it('lets anonymous callers in exactly where the operation is public', () => {
+    const paths = document.paths as Record<string, Record<string, { security?: object[] }>>;
+    for (const [operationId, operation] of Object.entries(operations) as [string, Operation][]) {
+      if (!operation.doc) continue;
+      // An empty requirement list, or an empty requirement among others, asks nothing of the caller.
+      const security = paths[operation.path]![operation.method.toLowerCase()]!.security ?? document.security;
+      const anonymous = security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0);
+      expect(anonymous, operationId).toBe(operation.capability === 'public');
+    }
+  });
+
   it('documents a JSON request body exactly where the operation declares one', () => {
     for (const [operationId, operation] of Object.entries(operations) as [string, Operation][]) {
       const content = (operation.doc?.requestBody as { content?: Record<string, { schema: unknown }> } | undefined)?.content ?? {};

@@ -2,7 +2,7 @@ import 'server-only';
 import { getDb } from '@/lib/data';
 import { refuse, type Refusal } from '@/lib/errors/refusal';
 import { recordAudit } from '@/lib/audit/audit-trail';
-import { maskIdentifier } from '@/lib/audit/masking';
+import { maskIdentifier, maskToken } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
 import { actorId, ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
@@ -189,8 +189,9 @@ function auditView(request: SlotReservationRequest, body?: SlotReservationRespon
     cdCategoria: request.cdCategoria,
     cdPlano: request.cdPlano,
     nmUsuario: request.nmUsuario,
-    tokenReservaCanc: request.tokenReservaCanc ?? null,
-    ...body,
+    tokenReservaCanc: maskToken(request.tokenReservaCanc),
+    // The answer's token releases the slot: the trail keeps its last characters only, like the request's.
+    ...(body ? { ...body, TOKEN_RESERVA_P: maskToken(body.TOKEN_RESERVA_P) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ export const accountOperations = {
       method: 'POST',
       path: '/api/v1/auth/definir-senha',
       body: setPasswordSchema,
+      capability: 'public',
       doc: {
         summary: 'Set a password with a one-time link',
         tags: ['Autenticação'],

@@ -36,6 +36,8 @@ export const platformOperations = {
     {
       method: 'POST',
       path: '/api/v1/auth/token',
+      // The client's credentials are in the request itself: checking them is the operation's work.
+      capability: 'public',
       doc: {
         summary: 'Access token (OAuth 2.0 client credentials)',
         tags: ['Autenticação'],
@@ -61,6 +63,7 @@ export const platformOperations = {
     {
       method: 'GET',
       path: '/api/health',
+      capability: 'public',
       doc: {
         summary: 'Liveness: the process answers (no database access)',
         tags: ['Operação'],
@@ -78,6 +81,7 @@ export const platformOperations = {
     {
       method: 'GET',
       path: '/api/health/ready',
+      capability: 'public',
       doc: {
         summary: 'Readiness: the database and the scheduling back-end answer, with timings',
         tags: ['Operação'],
@@ -103,13 +107,16 @@ export const platformOperations = {
     },
   ),
   /** The OpenAPI 3.1 document, public so that callers can generate a client before they have a token. */
-  openApiDocument: operation({ method: 'GET', path: '/api/openapi.json' }, () => {
+  openApiDocument: operation({ method: 'GET', path: '/api/openapi.json', capability: 'public' }, () => {
     openApiDocument ??= JSON.stringify(buildOpenApiDocument());
     return new Response(openApiDocument, {
       headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
     });
   }),
-  apiReference: operation({ method: 'GET', path: '/api/docs' }, () => reference()),
-  /** Prometheus metrics for operators, with METRICS_TOKEN (lib/observability/scrape.ts); like the documents, outside the API document. */
-  metrics: operation({ method: 'GET', path: '/metrics' }, (request) => scrape(request)),
+  apiReference: operation({ method: 'GET', path: '/api/docs', capability: 'public' }, () => reference()),
+  /**
+   * Prometheus metrics for operators, like the documents outside the API document. Public to the
+   * router: the scrape checks its own METRICS_TOKEN (lib/observability/scrape.ts).
+   */
+  metrics: operation({ method: 'GET', path: '/metrics', capability: 'public' }, (request) => scrape(request)),
 };
