@@ -5,6 +5,7 @@ import { getDb } from '@/lib/data';
 import { isUniqueViolation, lockForUpdate, toNumber, type DbRow } from '@/lib/db/dialect';
 import { log, redactError } from '@/lib/log';
 import { afterFailure, isLocked, LONGEST_WINDOW_MS, THROTTLE_RULES, type ThrottleRow, type ThrottleRule } from './throttle-policy';
+import { throttleAddress } from './throttle-address';
 
 /**
  * Attempt counters in the `login_throttle` table, shared by every instance using the database.
@@ -12,7 +13,8 @@ import { afterFailure, isLocked, LONGEST_WINDOW_MS, THROTTLE_RULES, type Throttl
  * so parallel attempts cannot all slip through while the first ones are still being verified.
  * On success the identity counter is cleared and the address counter gets its attempt back
  * (throttle-policy.ts). Keys are hashes with a namespace per use: the table holds no e-mail,
- * client id or address. Rows whose window and lock are over are swept, at most once a minute.
+ * client id or address. An address counts as its throttle key (throttle-address.ts: an IPv6
+ * client by its /64). Rows whose window and lock are over are swept, at most once a minute.
  */
 export type Counter = { key: string; rule: ThrottleRule; onSuccess: 'clear' | 'refund' };
 
@@ -28,17 +30,19 @@ function hashKey(kind: string, ...parts: string[]): string {
 /** Console sign-in: e-mail + address (tight) and the address alone (looser). */
 export function signInCounters(email: string, address: string): Counter[] {
   const normalized = email.trim().toLowerCase();
+  const key = throttleAddress(address);
   return [
-    { key: hashKey('ea', normalized, address), rule: THROTTLE_RULES.emailAndAddress, onSuccess: 'clear' },
-    { key: hashKey('sa', address), rule: THROTTLE_RULES.signInAddress, onSuccess: 'refund' },
+    { key: hashKey('ea', normalized, key), rule: THROTTLE_RULES.emailAndAddress, onSuccess: 'clear' },
+    { key: hashKey('sa', key), rule: THROTTLE_RULES.signInAddress, onSuccess: 'refund' },
   ];
 }
 
 /** Token endpoint: client_id + address (tight) and the address alone, whatever the client_id (looser). */
 export function tokenCounters(clientId: string, address: string): Counter[] {
+  const key = throttleAddress(address);
   return [
-    { key: hashKey('ca', clientId, address), rule: THROTTLE_RULES.clientAndAddress, onSuccess: 'clear' },
-    { key: hashKey('ta', address), rule: THROTTLE_RULES.tokenAddress, onSuccess: 'refund' },
+    { key: hashKey('ca', clientId, key), rule: THROTTLE_RULES.clientAndAddress, onSuccess: 'clear' },
+    { key: hashKey('ta', key), rule: THROTTLE_RULES.tokenAddress, onSuccess: 'refund' },
   ];
 }
 

@@ -1,7 +1,8 @@
 /**
  * Brute-force policy for console sign-in and the token endpoint, as pure functions over one counter
  * row. Two counters apply to each attempt, both keyed by the caller's real address
- * (lib/http/client-address.ts, which believes X-Forwarded-For only from TRUSTED_PROXIES):
+ * (lib/http/client-address.ts, which believes X-Forwarded-For only from TRUSTED_PROXIES; an IPv6
+ * client by its /64, throttle-address.ts):
  * - identity (e-mail or client_id) + address, tight: guesses at one account from one place;
  * - the address alone, looser: one place guessing at many accounts (or unknown client_ids).
  * There is deliberately no counter of the identity alone: anyone could then lock the real owner

@@ -244,6 +244,16 @@ function throttleContract(): void {
     }
   });
 
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 one', async () => {
+    const limit = THROTTLE_RULES.emailAndAddress.maxFailures;
+    const email = 'contrato-ipv6@exemplo.com.br';
+    for (let i = 1; i <= limit; i++) expect((await countAttempt(signInCounters(email, `2001:db8:c0:1::${i}`))).allowed).toBe(true);
+    expect((await countAttempt(signInCounters(email, '2001:db8:c0:1:ffff::9'))).allowed).toBe(false);
+    expect((await countAttempt(signInCounters(email, '2001:db8:c0:2::1'))).allowed).toBe(true);
+    for (let i = 1; i <= limit; i++) expect((await countAttempt(signInCounters(email, '198.51.100.80'))).allowed).toBe(true);
+    expect((await countAttempt(signInCounters(email, '::ffff:198.51.100.80'))).allowed).toBe(false);
+  });
+
   it('sweeps counters whose window and lock are over, and only those', async () => {
     const db = await getDb();
     const now = 1_900_000_000_000;
