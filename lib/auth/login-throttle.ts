@@ -27,13 +27,34 @@ function hashKey(kind: string, ...parts: string[]): string {
   return `${kind}:${createHash('sha256').update(parts.join('\n')).digest('hex')}`;
 }
 
+/** Guesses at staff passwords from one address, at sign-in or as the current password: one budget. */
+const staffPasswordAddress = (address: string): Counter => ({
+  key: hashKey('sa', throttleAddress(address)),
+  rule: THROTTLE_RULES.signInAddress,
+  onSuccess: 'refund',
+});
+
 /** Console sign-in: e-mail + address (tight) and the address alone (looser). */
 export function signInCounters(email: string, address: string): Counter[] {
   const normalized = email.trim().toLowerCase();
-  const key = throttleAddress(address);
   return [
-    { key: hashKey('ea', normalized, key), rule: THROTTLE_RULES.emailAndAddress, onSuccess: 'clear' },
-    { key: hashKey('sa', key), rule: THROTTLE_RULES.signInAddress, onSuccess: 'refund' },
+    { key: hashKey('ea', normalized, throttleAddress(address)), rule: THROTTLE_RULES.emailAndAddress, onSuccess: 'clear' },
+    staffPasswordAddress(address),
+  ];
+}
+
+/**
+ * A password change's current password (`senhaAtual`): the session that guesses (tight), the
+ * account whatever the session (looser) and the address, shared with sign-in. Only someone signed
+ * in to the account can fail here, so the account's own counter cannot be tripped by strangers; the
+ * session's is tighter so that one stolen session cannot keep the owner from changing the
+ * password, which is what ends it. `sessionId` is empty for a session from before sessions had one.
+ */
+export function passwordChangeCounters(userId: string, sessionId: string, address: string): Counter[] {
+  return [
+    { key: hashKey('ps', userId, sessionId), rule: THROTTLE_RULES.passwordChangeSession, onSuccess: 'clear' },
+    { key: hashKey('pa', userId), rule: THROTTLE_RULES.passwordChangeAccount, onSuccess: 'refund' },
+    staffPasswordAddress(address),
   ];
 }
 

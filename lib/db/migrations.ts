@@ -445,6 +445,23 @@ const webhookAlerts: Migration = {
   },
 };
 
+/**
+ * Staff session versions (issue 27 §7): every console session carries the version its account had
+ * when it was signed in (lib/auth/staff-session.ts), and is refused once the account's differs. A
+ * password change or reset, disabling, or linking to single sign-on bumps it: every other session
+ * ends at its next request. Existing accounts start at 0, as sessions without the claim count.
+ */
+const staffSessionVersion: Migration = {
+  async up(db) {
+    await db.schema.alterTable('staff_users', (t) => {
+      t.integer('session_version').notNullable().defaultTo(0);
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('staff_users', (t) => t.dropColumn('session_version'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -456,6 +473,7 @@ const migrations: Record<string, Migration> = {
   '008_delivery_isolation': deliveryIsolation,
   '009_attempt_health': attemptHealth,
   '010_webhook_alerts': webhookAlerts,
+  '011_staff_session_version': staffSessionVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
