@@ -80,3 +80,38 @@ test('an address guessing at many client_ids is throttled on every attempt; othe
   expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(800);
   expect((await token(THROTTLE_CLIENT.clientId, THROTTLE_CLIENT.clientSecret, '198.51.100.100')).status()).toBe(200);
 });
+
+test('an IPv6 client is counted by its /64: a fresh address per guess spreads nothing; another /64 is not locked', async ({ request }) => {
+  const token = (secret: string, address: string) =>
+    request.post('/api/v1/auth/token', {
+      headers: { 'X-Forwarded-For': address },
+      form: { grant_type: 'client_credentials', client_id: THROTTLE_CLIENT.clientId, client_secret: secret },
+    });
+  const statuses = [];
+  for (let i = 1; i <= 12; i++) statuses.push((await token(`errado-${i}`, `2001:db8:7:1:${i.toString(16)}::${i}`)).status());
+  expect(statuses).toEqual([...Array.from({ length: 10 }, () => 401), 429, 429]);
+  expect((await token(THROTTLE_CLIENT.clientSecret, '2001:db8:7:1:ffff:ffff:ffff:fffe')).status()).toBe(429);
+  expect((await token(THROTTLE_CLIENT.clientSecret, '2001:db8:7:2::1')).status()).toBe(200);
+});
+
+test('console sign-in counts an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 one', async ({ playwright, baseURL }) => {
+  const account = STAFF.webhooks;
+  const signIn = async (password: string, address: string) => {
+    const api = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': address } });
+    try {
+      const { csrfToken } = await (await api.get('/api/auth/csrf')).json();
+      return await signInAttempt(api, csrfToken, account.email, password);
+    } finally {
+      await api.dispose();
+    }
+  };
+  const errors = [];
+  for (let i = 1; i <= 6; i++) errors.push(await signIn(`errada-${i}`, `2001:db8:7:3::${i}:${i}`));
+  expect(errors).toEqual([...Array.from({ length: 5 }, () => 'CredentialsSignin'), 'locked']);
+  expect(await signIn(account.password, '2001:db8:7:3:aaaa::1')).toBe('locked');
+  expect(await signIn(account.password, '2001:db8:7:4::1')).toBeNull();
+
+  // 198.51.100.201 and ::ffff:c633:64c9 are one client.
+  for (let i = 1; i <= 5; i++) expect(await signIn(`errada-${i}`, '198.51.100.201')).toBe('CredentialsSignin');
+  expect(await signIn(account.password, '::ffff:c633:64c9')).toBe('locked');
+});

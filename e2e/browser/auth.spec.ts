@@ -1,5 +1,7 @@
 import { expect, test } from '../support/browser-test';
+import { apiPath, routes } from '@/lib/api/routes';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { staffSessionCookie } from '../support/server-db';
 import { STAFF } from '../support/test-seed';
 
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
@@ -101,6 +103,37 @@ test.describe('console sign-in, roles and brute-force protection', () => {
       await expect(page).toHaveURL(/\/sign-in/);
     }
   });
+});
+
+test('a password change signs the account out in its other browser, not in this one', async ({ page, browser, request, baseURL }) => {
+  const person = { email: 'duas-janelas@e2e.exemplo.com.br', password: 'Girassol-Trem-Azul-77', name: 'Duas Janelas', roles: ['webhooks'] };
+  const admin = { cookie: await staffSessionCookie(STAFF.admin.email), origin: new URL(baseURL!).origin };
+  const created = await request.post(apiPath(routes.createStaff), {
+    headers: admin,
+    data: { email: person.email, nome: person.name, perfis: person.roles },
+  });
+  const token = new URL(((await created.json()) as { definicaoSenha: { link: string } }).definicaoSenha.link).searchParams.get('token');
+  expect((await request.post(apiPath(routes.setPasswordWithLink), { data: { token, senha: person.password } })).status()).toBe(204);
+
+  const elsewhere = await browser.newContext({ locale: 'pt-BR' });
+  try {
+    const other = await elsewhere.newPage();
+    await signIn(other, person as never, '/webhooks');
+    await signIn(page, person as never, '/conta');
+    await page.getByLabel('Senha atual').fill(person.password);
+    await page.getByLabel('Nova senha', { exact: true }).fill('Outra-Senha-Muito-Boa-88');
+    await page.getByLabel('Repita a nova senha').fill('Outra-Senha-Muito-Boa-88');
+    await page.getByRole('button', { name: 'Salvar senha' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Senha alterada.' })).toBeVisible();
+
+    await other.reload();
+    await expect(other).toHaveURL(/\/sign-in/);
+    await page.goto('/webhooks');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Configurações de webhook');
+    await expect(page.getByTestId('signed-in-user')).toContainText(person.name);
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 test('the console’s CSP blocks injected markup’s inline script and event handlers', async ({ page, cspViolations }) => {

@@ -122,6 +122,12 @@ test('an existing password account is linked only when the provider verified the
   expect(await signInWithPassword(owner, STAFF.webhooks.email, STAFF.webhooks.password)).toBeNull();
   await owner.dispose();
 
+  // A session the password opened before the account is linked.
+  const passwordSession = await playwright.request.newContext({ baseURL: server.url });
+  expect(await signInWithPassword(passwordSession, STAFF.scheduling.email, STAFF.scheduling.password)).toBeNull();
+  const slots = apiPath(routes.listFreeSlots);
+  expect((await passwordSession.get(slots)).status()).toBe(200);
+
   // Verified: the account becomes this person's SSO account, and its old password stops working.
   await page.context().clearCookies();
   await page.goto(`${server.url}/sign-in`);
@@ -131,6 +137,10 @@ test('an existing password account is linked only when the provider verified the
   const former = await playwright.request.newContext({ baseURL: server.url });
   expect(await signInWithPassword(former, STAFF.scheduling.email, STAFF.scheduling.password)).not.toBeNull();
   await former.dispose();
+  // Nor do the sessions it opened; the provider's session carries the account's new session version.
+  expect((await passwordSession.get(slots)).status()).toBe(401);
+  await passwordSession.dispose();
+  expect((await page.request.get(`${server.url}${slots}`)).status()).toBe(200);
 });
 
 test('with PASSWORD_SIGN_IN=false the console offers only single sign-on, and the password callback refuses', async ({

@@ -73,14 +73,15 @@ export async function auditRows(target: string, action?: string): Promise<AuditR
   });
 }
 
-/** A console session cookie for a seeded staff user, as next-auth would issue it. */
+/** A console session cookie for a seeded staff user, as next-auth would issue it (at the account's session version now). */
 export async function staffSessionCookie(email: string): Promise<string> {
-  const user: { id: string; email: string; name: string } | undefined = await withDatabase((db) =>
-    db('staff_users').where({ email }).first('id', 'email', 'name'),
+  const user: { id: string; email: string; name: string; session_version: number | string } | undefined = await withDatabase((db) =>
+    db('staff_users').where({ email }).first('id', 'email', 'name', 'session_version'),
   );
   if (!user) throw new Error(`no staff user ${email}`);
   const secret = fs.readFileSync(path.join(dataDir(), 'auth-secret'), 'utf8').trim();
-  const token = await encode({ token: { sub: user.id, email: user.email, name: user.name }, secret, maxAge: 600 });
+  const claims = { sub: user.id, email: user.email, name: user.name, sessionVersion: Number(user.session_version) };
+  const token = await encode({ token: claims, secret, maxAge: 600 });
   return `next-auth.session-token=${token}`;
 }
 

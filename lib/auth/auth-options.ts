@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
@@ -17,6 +18,9 @@ import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from './sso';
 /**
  * next-auth 4 for the staff console: e-mail and password against `staff_users` and/or the
  * hospital's OpenID Connect provider (sso.ts), JWT sessions whose `sub` is the staff user's id, signed with the same secret that staff-session.ts decodes with.
+ * Each session also carries the account's session version, read in the same row as the password
+ * (or by sso.ts), so a password change an instant later still ends it, and an id of its own for
+ * the password change's throttle (login-throttle.ts).
  */
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -72,7 +76,7 @@ async function authorize(credentials: Record<string, string> | undefined, header
   }
   await settleSuccess(counters);
   log.info('auth.sign_in', { userId: row.id });
-  return { id: row.id, name: row.name, email: row.email };
+  return { id: row.id, name: row.name, email: row.email, sessionVersion: row.sessionVersion };
 }
 
 /** E-mail and password unless PASSWORD_SIGN_IN=false; the hospital's OpenID Connect provider when configured. */
@@ -105,6 +109,8 @@ export function authOptions(): AuthOptions {
     providers: signInProviders(),
     callbacks: {
       signIn: ({ user, account }) => (account?.provider === SSO_PROVIDER_ID ? ssoSignInVerdict(user) : true),
+      // `user` only at sign-in; later calls (GET /api/auth/session) keep the token's claims as they are.
+      jwt: ({ token, user }) => (user ? { ...token, sessionVersion: user.sessionVersion ?? 0, sessionId: randomUUID() } : token),
     },
     logger: {
       // next-auth's own logger prints whole error objects; keep to one line without request data.

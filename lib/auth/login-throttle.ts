@@ -5,6 +5,7 @@ import { getDb } from '@/lib/data';
 import { isUniqueViolation, lockForUpdate, toNumber, type DbRow } from '@/lib/db/dialect';
 import { log, redactError } from '@/lib/log';
 import { afterFailure, isLocked, LONGEST_WINDOW_MS, THROTTLE_RULES, type ThrottleRow, type ThrottleRule } from './throttle-policy';
+import { throttleAddress } from './throttle-address';
 
 /**
  * Attempt counters in the `login_throttle` table, shared by every instance using the database.
@@ -12,7 +13,8 @@ import { afterFailure, isLocked, LONGEST_WINDOW_MS, THROTTLE_RULES, type Throttl
  * so parallel attempts cannot all slip through while the first ones are still being verified.
  * On success the identity counter is cleared and the address counter gets its attempt back
  * (throttle-policy.ts). Keys are hashes with a namespace per use: the table holds no e-mail,
- * client id or address. Rows whose window and lock are over are swept, at most once a minute.
+ * client id or address. An address counts as its throttle key (throttle-address.ts: an IPv6
+ * client by its /64). Rows whose window and lock are over are swept, at most once a minute.
  */
 export type Counter = { key: string; rule: ThrottleRule; onSuccess: 'clear' | 'refund' };
 
@@ -25,20 +27,43 @@ function hashKey(kind: string, ...parts: string[]): string {
   return `${kind}:${createHash('sha256').update(parts.join('\n')).digest('hex')}`;
 }
 
+/** Guesses at staff passwords from one address, at sign-in or as the current password: one budget. */
+const staffPasswordAddress = (address: string): Counter => ({
+  key: hashKey('sa', throttleAddress(address)),
+  rule: THROTTLE_RULES.signInAddress,
+  onSuccess: 'refund',
+});
+
 /** Console sign-in: e-mail + address (tight) and the address alone (looser). */
 export function signInCounters(email: string, address: string): Counter[] {
   const normalized = email.trim().toLowerCase();
   return [
-    { key: hashKey('ea', normalized, address), rule: THROTTLE_RULES.emailAndAddress, onSuccess: 'clear' },
-    { key: hashKey('sa', address), rule: THROTTLE_RULES.signInAddress, onSuccess: 'refund' },
+    { key: hashKey('ea', normalized, throttleAddress(address)), rule: THROTTLE_RULES.emailAndAddress, onSuccess: 'clear' },
+    staffPasswordAddress(address),
+  ];
+}
+
+/**
+ * A password change's current password (`senhaAtual`): the session that guesses (tight), the
+ * account whatever the session (looser) and the address, shared with sign-in. Only someone signed
+ * in to the account can fail here, so the account's own counter cannot be tripped by strangers; the
+ * session's is tighter so that one stolen session cannot keep the owner from changing the
+ * password, which is what ends it. `sessionId` is empty for a session from before sessions had one.
+ */
+export function passwordChangeCounters(userId: string, sessionId: string, address: string): Counter[] {
+  return [
+    { key: hashKey('ps', userId, sessionId), rule: THROTTLE_RULES.passwordChangeSession, onSuccess: 'clear' },
+    { key: hashKey('pa', userId), rule: THROTTLE_RULES.passwordChangeAccount, onSuccess: 'refund' },
+    staffPasswordAddress(address),
   ];
 }
 
 /** Token endpoint: client_id + address (tight) and the address alone, whatever the client_id (looser). */
 export function tokenCounters(clientId: string, address: string): Counter[] {
+  const key = throttleAddress(address);
   return [
-    { key: hashKey('ca', clientId, address), rule: THROTTLE_RULES.clientAndAddress, onSuccess: 'clear' },
-    { key: hashKey('ta', address), rule: THROTTLE_RULES.tokenAddress, onSuccess: 'refund' },
+    { key: hashKey('ca', clientId, key), rule: THROTTLE_RULES.clientAndAddress, onSuccess: 'clear' },
+    { key: hashKey('ta', key), rule: THROTTLE_RULES.tokenAddress, onSuccess: 'refund' },
   ];
 }
 

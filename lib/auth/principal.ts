@@ -22,7 +22,15 @@ export type StaffPrincipal = {
   roles: StaffRole[];
   /** Signs in through the identity provider (no password of its own). */
   sso?: boolean;
+  /** The console session the request came with (lib/auth/staff-session.ts). */
+  session?: ConsoleSession;
 };
+
+/**
+ * A console session: `id` is fixed at sign-in (empty for sessions from before it was), `version`
+ * is the account's session version then; a password change bumps the account's, ending the others.
+ */
+export type ConsoleSession = { id: string; version: number };
 
 export type Principal = ApiClientPrincipal | StaffPrincipal;
 

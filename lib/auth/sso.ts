@@ -2,7 +2,7 @@ import 'server-only';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { z } from 'zod';
 import { getDb } from '@/lib/data';
-import { findStaffByEmail, findStaffBySsoSubject, insertStaff, NO_PASSWORD, updateStaffRow } from '@/lib/staff/repository';
+import { findStaffByEmail, findStaffById, findStaffBySsoSubject, insertStaff, NO_PASSWORD, updateStaffRow } from '@/lib/staff/repository';
 import { recordAudit } from '@/lib/audit/audit-trail';
 import { log } from '@/lib/log';
 import { hasControlCharacters, hasInvisibleCharacters } from '@/lib/validation/text';
@@ -16,14 +16,15 @@ import { parseRoles } from './staff-session';
  * provider decides who the person is and which of its roles they hold; OIDC_ROLE_MAP turns those
  * into console roles, written to the staff account at every sign-in (the provider is the source of
  * truth: a role taken away there is gone at the next sign-in). An account disabled in the console
- * stays disabled. Sessions are the same as for passwords: `sub` is the staff account's id.
+ * stays disabled. Sessions are the same as for passwords: `sub` is the staff account's id, with
+ * the account's session version; linking a password account ends the sessions its password opened.
  */
 export const SSO_PROVIDER_ID = 'oidc';
 
 /** Why a provider's user gets no session; the sign-in page explains each (`?error=`). */
 export type SsoRefusal = 'SsoNoRole' | 'SsoNoEmail' | 'SsoDisabled' | 'SsoConflict' | 'SsoUnverifiedEmail';
 
-type SsoUser = { id: string; name: string; email: string; refusal?: SsoRefusal };
+type SsoUser = { id: string; name: string; email: string; sessionVersion?: number; refusal?: SsoRefusal };
 
 export function ssoProvider(config: SsoConfig): OAuthConfig<Record<string, unknown>> {
   return {
@@ -100,7 +101,7 @@ async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>
 
   const id = row ? row.id : crypto.randomUUID();
   const principal = { kind: 'staff' as const, userId: id, email, name, roles };
-  await db.transaction(async (trx) => {
+  const sessionVersion = await db.transaction(async (trx) => {
     if (!row) {
       await insertStaff(trx, { id, email, name, roles: roles.join(','), createdAt: Date.now(), ssoSubject: subject });
       await recordAudit(trx, {
@@ -110,24 +111,33 @@ async function staffForClaims(config: SsoConfig, claims: Record<string, unknown>
         outcome: 'created',
         after: { perfis: roles },
       });
-      return;
+      return 0;
     }
     const before = parseRoles(row.roles);
     const changed = before.join(',') !== roles.join(',');
     // The provider now decides who gets in: an old password (or unused link) must not outlive
-    // the person's account there.
-    await updateStaffRow(trx, id, { roles: roles.join(','), ssoSubject: subject, name, passwordHash: NO_PASSWORD, passwordToken: null });
-    if (changed || !row.ssoSubject) {
+    // the person's account there, nor the sessions it opened (at linking, when it is voided).
+    const linking = !row.ssoSubject;
+    await updateStaffRow(trx, id, {
+      roles: roles.join(','),
+      ssoSubject: subject,
+      name,
+      passwordHash: NO_PASSWORD,
+      passwordToken: null,
+      ...(linking ? { endSessions: true as const } : {}),
+    });
+    if (changed || linking) {
       await recordAudit(trx, {
         principal,
         action: 'staff.sso_roles',
         target: `staff:${email}`,
-        outcome: row.ssoSubject ? 'updated' : 'linked',
+        outcome: linking ? 'linked' : 'updated',
         before: { perfis: before },
         after: { perfis: roles },
       });
     }
+    return linking ? ((await findStaffById(trx, id))?.sessionVersion ?? 0) : row.sessionVersion;
   });
   log.info('auth.sign_in', { userId: id, method: 'sso' });
-  return { id, name, email };
+  return { id, name, email, sessionVersion };
 }

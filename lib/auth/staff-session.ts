@@ -1,16 +1,22 @@
 import 'server-only';
-import { decode } from 'next-auth/jwt';
+import { decode, encode, type JWT } from 'next-auth/jwt';
 import { getDb } from '@/lib/data';
 import { findStaffById } from '@/lib/staff/repository';
 import { STAFF_ROLES, type StaffRole } from './roles';
 import { signingSecret } from './signing-secret';
-import type { StaffPrincipal } from './principal';
+import type { ConsoleSession, StaffPrincipal } from './principal';
 
 /**
  * The staff user behind a console session cookie, read from a standard Request (no Next-only
  * APIs), so API routes serve the browser and programmatic callers through the same code. Roles are
  * read from the database on every call: a role removed or an account disabled by an admin takes
  * effect at once.
+ *
+ * The session token carries the account's session version at sign-in (auth-options.ts); the
+ * account's row, read anyway for the roles, must still hold that version. A password change or
+ * reset, disabling or linking to single sign-on bumps it (lib/staff), so every other session ends
+ * at its next request on any instance: no cache, no staleness, no extra query (the same primary-key
+ * read as before). A token without the claim (signed in before versions existed) is version 0.
  */
 export const SESSION_COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
@@ -46,20 +52,63 @@ function sessionToken(request: Request): string | undefined {
   return undefined;
 }
 
-export async function staffFromSession(request: Request): Promise<StaffPrincipal | undefined> {
-  const token = sessionToken(request);
-  if (!token) return undefined;
-  const payload = await decode({ token, secret: signingSecret() }).catch(() => null);
-  const userId = payload?.sub;
-  if (!userId) return undefined;
-  return staffById(userId);
+/** The session a decoded token stands for: its id and version, as sign-in wrote them. */
+export function consoleSessionOf(payload: JWT): ConsoleSession {
+  const { sessionId, sessionVersion } = payload;
+  return {
+    id: typeof sessionId === 'string' ? sessionId : '',
+    version: typeof sessionVersion === 'number' && Number.isSafeInteger(sessionVersion) ? sessionVersion : 0,
+  };
 }
 
-export async function staffById(userId: string): Promise<StaffPrincipal | undefined> {
+async function decodedSession(request: Request): Promise<JWT | undefined> {
+  const token = sessionToken(request);
+  if (!token) return undefined;
+  return (await decode({ token, secret: signingSecret() }).catch(() => null)) ?? undefined;
+}
+
+export async function staffFromSession(request: Request): Promise<StaffPrincipal | undefined> {
+  const payload = await decodedSession(request);
+  const userId = payload?.sub;
+  if (!payload || !userId) return undefined;
+  const session = consoleSessionOf(payload);
   const row = await findStaffById(await getDb(), userId);
-  // A disabled user's open sessions end with their next request.
-  if (!row || row.disabledAt !== null) return undefined;
-  return { kind: 'staff', userId: row.id, email: row.email, name: row.name, roles: parseRoles(row.roles), sso: row.ssoSubject !== null };
+  // A disabled user's open sessions, and those a password change ended, end with their next request.
+  if (!row || row.disabledAt !== null || row.sessionVersion !== session.version) return undefined;
+  return {
+    kind: 'staff',
+    userId: row.id,
+    email: row.email,
+    name: row.name,
+    roles: parseRoles(row.roles),
+    sso: row.ssoSubject !== null,
+    session,
+  };
+}
+
+/**
+ * Set-Cookie values that keep the request's own session signed in at the account's new session
+ * version after it changed the password: the same token, cookie name and end of life (a password
+ * change does not make a session last longer). None when the request had no session cookie.
+ * Attributes as next-auth sets them (HttpOnly, SameSite=Lax, Path=/, Secure with the __Secure- name).
+ */
+export async function renewedSessionCookies(request: Request, sessionVersion: number): Promise<string[]> {
+  const payload = await decodedSession(request);
+  const name = SESSION_COOKIE_NAMES.find((candidate) => readCookie(request, candidate) ?? readCookie(request, `${candidate}.0`));
+  if (!payload || !name || typeof payload.exp !== 'number') return [];
+  const secondsLeft = payload.exp - Math.floor(Date.now() / 1000);
+  if (secondsLeft <= 0) return [];
+  // iat, exp and jti are encode's to set afresh; exp from maxAge, so the end of life stays.
+  const claims: JWT = { ...payload, sessionVersion };
+  for (const claim of ['iat', 'exp', 'jti']) delete claims[claim];
+  const token = await encode({ token: claims, secret: signingSecret(), maxAge: secondsLeft });
+  const attributes = `Path=/; HttpOnly; SameSite=Lax${name.startsWith('__Secure-') ? '; Secure' : ''}`;
+  const cookies = [`${name}=${token}; Expires=${new Date(payload.exp * 1000).toUTCString()}; ${attributes}`];
+  // A session next-auth had split into chunks is now one cookie: the chunks go.
+  for (let i = 0; readCookie(request, `${name}.${i}`) !== undefined; i++) {
+    cookies.push(`${name}.${i}=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ${attributes}`);
+  }
+  return cookies;
 }
 
 export function parseRoles(stored: string): StaffRole[] {

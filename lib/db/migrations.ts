@@ -515,6 +515,23 @@ function maskedAuditJson(json: string): string | undefined {
   return changed ? JSON.stringify(fields) : undefined;
 }
 
+/**
+ * Staff session versions (issue 27 §7): every console session carries the version its account had
+ * when it was signed in (lib/auth/staff-session.ts), and is refused once the account's differs. A
+ * password change or reset, disabling, or linking to single sign-on bumps it: every other session
+ * ends at its next request. Existing accounts start at 0, as sessions without the claim count.
+ */
+const staffSessionVersion: Migration = {
+  async up(db) {
+    await db.schema.alterTable('staff_users', (t) => {
+      t.integer('session_version').notNullable().defaultTo(0);
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('staff_users', (t) => t.dropColumn('session_version'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -528,6 +545,7 @@ const migrations: Record<string, Migration> = {
   '010_webhook_alerts': webhookAlerts,
   '011_delivery_tenants': deliveryTenants,
   '012_audit_token_masks': auditTokenMasks,
+  '013_staff_session_version': staffSessionVersion,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

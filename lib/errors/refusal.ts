@@ -28,7 +28,12 @@ export type RefusalOptions = {
   /** A stable code for the refusal (a conflict's kind, say), part of the problem's type. */
   code?: string;
   retryAfterSeconds?: number;
+  /** The field the refusal is about, named in the problem's `errors` with a message worded in the caller's language. */
+  field?: RefusedField;
 };
+
+/** A field named by a refusal other than a 400: its name and the message code (validation.code.*) with the message's values. */
+export type RefusedField = { name: string; code: string; values?: Record<string, string | number> };
 
 export class Refusal extends Error {
   constructor(
@@ -49,7 +54,8 @@ export const refuse = {
   conflict: (code: string, detail: string, retryAfterSeconds?: number) => new Refusal('conflict', detail, { code, retryAfterSeconds }),
   stale: (detail: string) => new Refusal('stale', detail),
   unprocessable: (code: string, detail: string) => new Refusal('unprocessable', detail, { code }),
-  throttled: (retryAfterSeconds: number, detail: string) => new Refusal('throttled', detail, { retryAfterSeconds }),
+  throttled: (retryAfterSeconds: number, detail: string, field?: RefusedField) =>
+    new Refusal('throttled', detail, { retryAfterSeconds, ...(field ? { field } : {}) }),
   unsupported: (detail: string) => new Refusal('unsupported', detail),
   badBackend: (detail: string) => new Refusal('bad-backend', detail),
   unavailable: (retryAfterSeconds: number, detail: string) => new Refusal('unavailable', detail, { retryAfterSeconds }),

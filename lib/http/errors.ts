@@ -92,13 +92,11 @@ const REFUSALS: Record<RefusalKind, { status: number; title: string; slug: strin
   unavailable: { status: 503, title: 'Service Unavailable', slug: 'service-unavailable' },
 };
 
-export function problemOf(refusal: Refusal): ApiError {
+/** `errors`: the refused field, worded by the caller (the route wrapper knows the language). */
+export function problemOf(refusal: Refusal, errors?: FieldError[]): ApiError {
   const { status, title, slug } = REFUSALS[refusal.kind];
-  return new ApiError(
-    status,
-    problemType(refusal.options.code ?? slug),
-    title,
-    refusal.detail,
-    retryAfter(refusal.options.retryAfterSeconds),
-  );
+  return new ApiError(status, problemType(refusal.options.code ?? slug), title, refusal.detail, {
+    ...retryAfter(refusal.options.retryAfterSeconds),
+    ...(errors ? { errors } : {}),
+  });
 }

@@ -201,7 +201,18 @@ async function authenticate(request: Request): Promise<Principal> {
 /** The one place where errors become answers, and domain field refusals get their words. */
 function errorResponse(error: unknown, request: Request, locale: Locale): Response {
   if (error instanceof ApiError) return problemResponse(error);
-  if (error instanceof Refusal) return problemResponse(problemOf(error));
+  if (error instanceof Refusal) {
+    const field = error.options.field;
+    const errors = field && [
+      {
+        field: field.name,
+        pointer: `#/${field.name}`,
+        code: field.code,
+        message: customMessage(field.code, messagesFor(locale), field.values),
+      },
+    ];
+    return problemResponse(problemOf(error, errors));
+  }
   if (error instanceof FieldRejected) {
     const { field, pointer, code, detail } = error;
     return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, messagesFor(locale)) }], detail));

@@ -89,7 +89,7 @@ function create() {
     }),
     throttled: new Counter({
       name: 'auth_throttled_total',
-      help: 'Attempts refused with 429 after too many failures: endpoint="token" or "sign_in".',
+      help: 'Attempts refused with 429 after too many failures: endpoint="token", "sign_in" or "password_change".',
       labelNames: ['endpoint'] as const,
       registers,
     }),

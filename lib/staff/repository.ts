@@ -24,6 +24,8 @@ export type StaffRow = {
   createdAt: number;
   passwordTokenHash: string | null;
   passwordTokenExpires: number | null;
+  /** Console sessions carry the version they were signed in at; any other is refused (lib/auth/staff-session.ts). */
+  sessionVersion: number;
 };
 
 type Db = Knex | Knex.Transaction;
@@ -44,6 +46,7 @@ function fromRow(row: DbRow): StaffRow {
     createdAt: toNumber(row.created_at),
     passwordTokenHash: optional(row.password_token_hash) === null ? null : String(row.password_token_hash),
     passwordTokenExpires: expires === null ? null : toNumber(expires),
+    sessionVersion: toNumber(row.session_version),
   };
 }
 
@@ -83,7 +86,12 @@ export type StaffChange = Partial<{
   disabledAt: number | null;
   ssoSubject: string;
   passwordToken: { hash: string; expires: number } | null;
+  /** Bumps the session version: every console session of the account ends at its next request. */
+  endSessions: true;
 }>;
+
+/** Conditions of a change: only while that one-time link, or that session version, is still the account's. */
+export type StaffChangeGuard = { passwordTokenHash?: string; sessionVersion?: number };
 
 const COLUMNS = {
   roles: 'roles',
@@ -94,10 +102,11 @@ const COLUMNS = {
 } as const;
 
 /**
- * Changes one account; with `whereToken`, only while that one-time link is still its own (so a link
- * used twice at once sets the password once). Answers how many rows changed.
+ * Changes one account; with a guard, only while it holds (a link used twice at once sets the
+ * password once; a session ended by another change cannot change the password after it). Answers
+ * how many rows changed.
  */
-export async function updateStaffRow(db: Db, id: string, change: StaffChange, whereToken?: string): Promise<number> {
+export async function updateStaffRow(db: Db, id: string, change: StaffChange, guard: StaffChangeGuard = {}): Promise<number> {
   const values: Record<string, unknown> = {};
   for (const [key, column] of Object.entries(COLUMNS)) {
     const value = change[key as keyof typeof COLUMNS];
@@ -107,8 +116,14 @@ export async function updateStaffRow(db: Db, id: string, change: StaffChange, wh
     values.password_token_hash = change.passwordToken?.hash ?? null;
     values.password_token_expires = change.passwordToken?.expires ?? null;
   }
+  // In the statement, not read-then-write: concurrent bumps each count.
+  if (change.endSessions) values.session_version = db.raw('?? + 1', ['session_version']);
   if (Object.keys(values).length === 0) return 0;
   return db(TABLE)
-    .where({ id, ...(whereToken ? { password_token_hash: whereToken } : {}) })
+    .where({
+      id,
+      ...(guard.passwordTokenHash !== undefined ? { password_token_hash: guard.passwordTokenHash } : {}),
+      ...(guard.sessionVersion !== undefined ? { session_version: guard.sessionVersion } : {}),
+    })
     .update(values);
 }

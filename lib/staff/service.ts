@@ -8,6 +8,9 @@ import { checkPassword } from '@/lib/auth/password-policy';
 import type { Principal, StaffPrincipal } from '@/lib/auth/principal';
 import { parseRoles } from '@/lib/auth/staff-session';
 import { refuse } from '@/lib/errors/refusal';
+import { countAttempt, passwordChangeCounters, settleSuccess } from '@/lib/auth/login-throttle';
+import { log } from '@/lib/log';
+import { metrics } from '@/lib/observability/metrics';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import type { PasswordLink, StaffCreate, StaffView } from './contract';
@@ -20,6 +23,12 @@ import { findStaffById, findStaffByPasswordToken, insertStaff, listStaffRows, up
  * link (valid 24 h, only its SHA-256 stored). It is e-mailed when SMTP_URL is configured; otherwise,
  * or when the mail server does not take it, it is answered for the admin to hand over. Admins cannot take their own admin role away or disable themselves, so the last admin
  * cannot lock everyone out. Every change is audited, never with a password or link.
+ *
+ * Sessions: a new password (changed, or set with a link) and disabling end the account's console
+ * sessions (the session version, lib/auth/staff-session.ts), all but the one that changed its own
+ * password. Issuing a reset link ends none: the old password still signs in until the link is
+ * used, so ending sessions then would protect nothing; to shut someone out at once, disable the
+ * account (enabling it again revives no session).
  */
 const LINK_VALIDITY_MS = 24 * 3_600_000;
 
@@ -110,7 +119,11 @@ export async function updateStaff(principal: Principal, id: string, change: { pe
   await db.transaction(async (trx) => {
     await updateStaffRow(trx, id, {
       ...(change.perfis ? { roles: change.perfis.join(',') } : {}),
-      ...(change.ativo !== undefined && change.ativo !== current.ativo ? { disabledAt: change.ativo ? null : Date.now() } : {}),
+      ...(change.ativo !== undefined && change.ativo !== current.ativo
+        ? change.ativo
+          ? { disabledAt: null }
+          : { disabledAt: Date.now(), endSessions: true as const }
+        : {}),
     });
     await recordAudit(trx, {
       principal,
@@ -153,17 +166,49 @@ export async function setPasswordWithToken(token: string, password: string): Pro
   }
   enforcePolicy('senha', password, row.email);
   const passwordHash = await hashSecret(password);
-  await updateStaffRow(db, row.id, { passwordHash, passwordToken: null }, tokenHash(token));
+  // Every session ends, whoever holds one: a reset is for a forgotten or compromised password.
+  await updateStaffRow(db, row.id, { passwordHash, passwordToken: null, endSessions: true }, { passwordTokenHash: tokenHash(token) });
 }
 
-export async function changeOwnPassword(staff: StaffPrincipal, current: string, next: string): Promise<void> {
+/**
+ * The signed-in user's new password, given the current one: every other session of the account
+ * ends. Answers the account's new session version, for the caller's own session to carry on with;
+ * undefined when that session was itself ended meanwhile (by another change), which then changes
+ * nothing. Wrong current passwords are throttled like sign-in (login-throttle.ts,
+ * passwordChangeCounters): counted before the check, 429 on `senhaAtual` while locked.
+ */
+export async function changeOwnPassword(
+  staff: StaffPrincipal,
+  current: string,
+  next: string,
+  address: string,
+): Promise<number | undefined> {
+  const session = staff.session ?? { id: '', version: 0 };
+  const counters = passwordChangeCounters(staff.userId, session.id, address);
+  const attempt = await countAttempt(counters);
+  if (!attempt.allowed) {
+    metrics().throttled.inc({ endpoint: 'password_change' });
+    log.warn('auth.password_change_throttled', { userId: staff.userId, address, retryAfterSeconds: attempt.retryAfterSeconds });
+    throw refuse.throttled(attempt.retryAfterSeconds, 'Too many wrong current passwords; retry later.', {
+      name: 'senhaAtual',
+      code: 'passwordAttemptsLocked',
+      values: { minutes: Math.ceil(attempt.retryAfterSeconds / 60) },
+    });
+  }
   const row = await rowById(staff.userId);
   if (!(await verifySecret(current, row.passwordHash))) {
     throw new FieldRejected('senhaAtual', 'passwordWrong', 'The current password is wrong.');
   }
+  await settleSuccess(counters);
   enforcePolicy('novaSenha', next, staff.email);
   const db = await getDb();
-  await updateStaffRow(db, staff.userId, { passwordHash: await hashSecret(next) });
+  const changed = await updateStaffRow(
+    db,
+    staff.userId,
+    { passwordHash: await hashSecret(next), endSessions: true },
+    { sessionVersion: session.version },
+  );
+  if (changed === 0) return undefined;
   await recordAudit(db, {
     principal: staff,
     action: 'staff.password_change',
@@ -171,4 +216,5 @@ export async function changeOwnPassword(staff: StaffPrincipal, current: string, 
     outcome: 'changed',
     httpStatus: 204,
   });
+  return session.version + 1;
 }

@@ -15,6 +15,7 @@ import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
 import { claimDue, findDelivery, loadAttemptContexts, publishEvent, recordAttempts, requeueDelivery } from '@/lib/webhooks/delivery/store';
 import { sweepRetention } from '@/lib/data/retention';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
+import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/repository';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -48,6 +49,7 @@ const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.e
 
 export function repositoryContract(): void {
   throttleContract();
+  staffSessionContract();
   idempotencyContract();
   deliveryContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
@@ -244,6 +246,16 @@ function throttleContract(): void {
     }
   });
 
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as the IPv4 one', async () => {
+    const limit = THROTTLE_RULES.emailAndAddress.maxFailures;
+    const email = 'contrato-ipv6@exemplo.com.br';
+    for (let i = 1; i <= limit; i++) expect((await countAttempt(signInCounters(email, `2001:db8:c0:1::${i}`))).allowed).toBe(true);
+    expect((await countAttempt(signInCounters(email, '2001:db8:c0:1:ffff::9'))).allowed).toBe(false);
+    expect((await countAttempt(signInCounters(email, '2001:db8:c0:2::1'))).allowed).toBe(true);
+    for (let i = 1; i <= limit; i++) expect((await countAttempt(signInCounters(email, '198.51.100.80'))).allowed).toBe(true);
+    expect((await countAttempt(signInCounters(email, '::ffff:198.51.100.80'))).allowed).toBe(false);
+  });
+
   it('sweeps counters whose window and lock are over, and only those', async () => {
     const db = await getDb();
     const now = 1_900_000_000_000;
@@ -268,6 +280,23 @@ function throttleContract(): void {
     expect(await countAttempt(counters, () => t0 + rule.lockMs)).toEqual({ allowed: true });
     // Sign-in and token counters live in separate key namespaces.
     expect((await countAttempt(signInCounters('contrato-cliente', '198.51.100.1'), () => t0 + 1000)).allowed).toBe(true);
+  });
+}
+
+function staffSessionContract(): void {
+  it('bumps a staff account’s session version in the statement, guarded by the version a session holds', async () => {
+    const db = await getDb();
+    const id = '5e551011-0000-4000-8000-000000000001';
+    await insertStaff(db, { id, email: 'contrato-sessao@exemplo.com.br', name: 'Sessão', roles: 'scheduling', createdAt: Date.now() });
+    expect((await findStaffById(db, id))?.sessionVersion).toBe(0);
+    expect(await updateStaffRow(db, id, { passwordHash: 'x', endSessions: true }, { sessionVersion: 0 })).toBe(1);
+    expect((await findStaffById(db, id))?.sessionVersion).toBe(1);
+    // A session still at version 0 was ended by that change: its own change changes nothing.
+    expect(await updateStaffRow(db, id, { passwordHash: 'y', endSessions: true }, { sessionVersion: 0 })).toBe(0);
+    expect(await findStaffById(db, id)).toMatchObject({ passwordHash: 'x', sessionVersion: 1 });
+    // Concurrent bumps each count.
+    await Promise.all(Array.from({ length: 5 }, () => updateStaffRow(db, id, { endSessions: true })));
+    expect((await findStaffById(db, id))?.sessionVersion).toBe(6);
   });
 }
 

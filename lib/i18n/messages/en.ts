@@ -485,6 +485,7 @@ export const en: Messages = {
   'validation.code.passwordCommon': 'This password is among the most used ones; choose another.',
   'validation.code.passwordLinkInvalid': 'This link is invalid, used or expired. Ask an administrator for a new one.',
   'validation.code.passwordWrong': 'The current password is wrong.',
+  'validation.code.passwordAttemptsLocked': 'Too many wrong current passwords. Try again in {minutes} min.',
   'validation.code.ownAdminRole': 'You cannot remove your own admin role.',
   'validation.code.disableSelf': 'You cannot disable your own account.',
   'validation.code.rolesRequired':

@@ -488,6 +488,7 @@ export const ptBR = {
   'validation.code.passwordCommon': 'Esta senha está entre as mais usadas; escolha outra.',
   'validation.code.passwordLinkInvalid': 'Este link é inválido, já foi usado ou expirou. Peça um novo ao administrador.',
   'validation.code.passwordWrong': 'A senha atual está incorreta.',
+  'validation.code.passwordAttemptsLocked': 'Muitas tentativas com a senha atual errada. Tente novamente em {minutes} min.',
   'validation.code.ownAdminRole': 'Você não pode remover o seu próprio perfil de administrador.',
   'validation.code.disableSelf': 'Você não pode desativar a sua própria conta.',
   'validation.code.rolesRequired':
