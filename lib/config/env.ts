@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
+import { DEFAULT_DATA_DIR } from './file-settings.mjs';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 import { checkMailEnv, mailEnvShape } from '@/lib/mail/config';
 import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
@@ -23,8 +24,11 @@ export const WEBHOOK_DEFAULTS = { timeoutMs: 15_000, retrySchedule: '5,300,1800,
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    /** Folder of the embedded database file and the generated signing secret. */
-    DATA_DIR: z.string().min(1).default('./.data'),
+    /**
+     * Folder of the embedded database file and the generated signing secret. The server commands
+     * make relative values absolute before the app reads them (scripts/resolve-file-settings.mjs).
+     */
+    DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     /** JSON seed for a new database; the built-in pt-BR demo seed when unset. */
     SEED_FILE: z.string().min(1).optional(),
     /** postgres://… or oracle://… to share app data between instances; embedded SQLite when unset. */
