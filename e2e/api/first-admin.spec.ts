@@ -122,3 +122,26 @@ test('the container image’s command seeds no demo either, on an empty embedded
     await server.stop();
   }
 });
+
+/**
+ * A volume the demo seeded (as the embedded default and the image did before issue 27) keeps its
+ * public credentials: a start that no longer asks for the demo names those that still work.
+ */
+test('a start without SEED_DEMO on a database the demo seeded names the public credentials still open', async () => {
+  const dataDir = newDataDir('demo-volume');
+  const demo = await startServer({ dataDir, seed: false, env: { SEED_DEMO: 'true', DATABASE_URL: '' } });
+  expect(demo.logs()).not.toContain('seed.demo_credentials_open');
+  await demo.stop();
+  const later = await startServer({ dataDir, port: demo.port, seed: false, entry: 'container', env: { DATABASE_URL: '' } });
+  try {
+    const warning = later
+      .logs()
+      .split('\n')
+      .find((line) => line.includes('"seed.demo_credentials_open"'));
+    expect(warning).toContain('portal-parceiro app-corretora avaliacao-saude admin@clinica.exemplo.com.br');
+    expect(warning).not.toContain('segredo-demo');
+    expect(later.logs()).not.toContain('"staff.no_admin"');
+  } finally {
+    await later.stop();
+  }
+});

@@ -124,6 +124,7 @@ test('the README’s start command keeps an edit, a reservation and a session ac
     expect(second.output()).toContain('== npm packages up to date');
     expect(second.output()).toContain('== build up to date');
     expect(second.output()).not.toContain('next build');
+    expect(second.output()).not.toContain('seed.demo_credentials_open'); // the demo was asked for
 
     // The session from before the stop still opens the console: the generated secret was kept.
     const sameSession = await playwright.request.newContext({ baseURL: second.url, storageState: session });
