@@ -1,6 +1,9 @@
 # Production image of the console and API on Next's standalone output.
 #   docker build -t integration-console .
 #   docker run -p 3000:3000 -v ic-data:/data integration-console
+# It seeds nothing: the first admin comes from the create-admin command, run in the image against
+# the same volume (or DATABASE_URL), which prints a one-time link to set the password:
+#   docker run --rm -v ic-data:/data integration-console node create-admin.mjs --email ti@hospital.example
 # Server databases and the Oracle procedure are configured by environment (docs/production.md).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -16,7 +19,8 @@ FROM node:24-bookworm-slim AS run
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0 DATA_DIR=/data
 RUN mkdir -p /data && chown node:node /data
-# The standalone server with its traced node_modules, plus the static assets and public/.
+# The standalone server with its traced node_modules, the static assets and public/, and the
+# create-admin command (scripts/build-create-admin.mjs).
 COPY --from=build --chown=node:node /app/.next/standalone ./
 # Puts the TCP peer's address where rate limits read it (scripts/server-entry.mjs).
 COPY --from=build --chown=node:node /app/scripts/server-entry.mjs ./

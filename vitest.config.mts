@@ -13,7 +13,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'app/**/*.test.ts', 'scripts/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     env: { LOG_SILENT: 'true' },

@@ -4,6 +4,8 @@ import { getDb } from '@/lib/data';
 import { signingSecret } from '@/lib/auth/signing-secret';
 import { startRetention } from '@/lib/data/retention';
 import { installShutdown } from '@/lib/shutdown';
+import { adviseFirstAdmin } from '@/lib/staff/first-admin';
+import { warnOfDemoCredentials } from '@/lib/seed/demo-credentials';
 import { metrics } from '@/lib/observability/metrics';
 import { startTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
@@ -32,7 +34,11 @@ async function start(): Promise<void> {
     await startTracing();
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.
     signingSecret();
-    await getDb();
+    // Nothing seeds accounts unless asked to: an empty database's log says how to make the first
+    // admin, and one the demo seeded earlier says which public credentials still open it.
+    const db = await getDb();
+    await adviseFirstAdmin(db);
+    await warnOfDemoCredentials(db);
     // Counting from the first request on, the console's included (scripts/server-entry.mjs).
     metrics();
   } catch (error) {

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
+import { serverOnly } from './esbuild-server-only.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUTFILE = path.join(ROOT, ...API_SERVER_BUNDLE);
@@ -16,15 +17,6 @@ const contents = [
   'export const apiListener = apiRequestListener();',
   'export const listen = (port, host) => serveApi(port, host);',
 ].join('\n');
-
-/** `server-only` throws outside React Server Components' resolution; this server is server-only. */
-const serverOnly = {
-  name: 'server-only',
-  setup(esbuild) {
-    esbuild.onResolve({ filter: /^server-only$/ }, () => ({ path: 'server-only', namespace: 'empty' }));
-    esbuild.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: '', loader: 'js' }));
-  },
-};
 
 await build({
   stdin: { contents, resolveDir: ROOT, sourcefile: 'api-server-entry.ts', loader: 'ts' },

@@ -5,7 +5,11 @@
 import path from 'node:path';
 import './server-entry.mjs';
 import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
+import { resolveFileSettings } from './resolve-file-settings.mjs';
 
+const root = path.resolve(import.meta.dirname, '..');
+// The same data folder as `npm start` beside it, from wherever it was started.
+resolveFileSettings(process.env, { cwd: process.cwd(), projectRoot: root });
 process.env.NODE_ENV = 'production';
-const { listen } = await import(path.resolve(import.meta.dirname, '..', ...API_SERVER_BUNDLE));
+const { listen } = await import(path.join(root, ...API_SERVER_BUNDLE));
 await listen(Number(process.env.PORT ?? 3001), process.env.HOST ?? '0.0.0.0');

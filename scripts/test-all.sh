@@ -35,6 +35,8 @@ fi
 echo "== npm install"
 # Not `npm ci`: it refuses lockfiles made on these machines (they lack other platforms' optional packages).
 npm install --no-audit --no-fund
+# What was installed, as the start command records it (scripts/build-inputs.mjs): its spec then skips the install.
+node scripts/build-inputs.mjs install-commit
 
 echo "== npm test"
 npm test

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { apiPath, routes } from '@/lib/api/routes';
 import { reservationBody, RESERVE_PATH } from '../support/api';
 import { OtlpReceiver } from '../support/otlp-receiver';
 import { freePort, newDataDir, writeSeedFile } from '../support/server';
@@ -13,6 +14,7 @@ import { TENANT_A } from '../support/test-seed';
  * own as the Dockerfile copies it (.next/standalone with its static assets), started with
  * `node server.js` as the image's CMD, on the embedded default. A reservation goes through it,
  * traced to an OTLP receiver in the default protocol (protobuf): the image holds the SDK it loads.
+ * The image's create-admin command (`node create-admin.mjs`) runs there too, on the same data.
  */
 test('the standalone server, laid out as in the container image, reserves a slot and traces it', async () => {
   const otlp = await new OtlpReceiver().start();
@@ -62,6 +64,22 @@ test('the standalone server, laid out as in the container image, reserves a slot
     expect(reserve.status).toBe(200);
     expect(await reserve.json()).toMatchObject({ CODIGO_P: '0', IE_RESERVADO_P: 'S' });
     await expect.poll(() => otlp.receivedProtobufTrace(traceId)).toBe(true);
+
+    // The first admin, as docs/production.md runs it in the container: only the image's own files.
+    const command = spawnSync(process.execPath, ['create-admin.mjs', '--email', 'ti@hospital.example', '--url', base], {
+      cwd: image,
+      env,
+      encoding: 'utf8',
+    });
+    expect(command.stderr).toBe('');
+    expect(command.status).toBe(0);
+    const token = /definir-senha\?token=([\w-]+)$/m.exec(command.stdout)?.[1];
+    const set = await fetch(base + apiPath(routes.setPasswordWithLink), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, senha: 'Conteiner-Farol-Azul-9' }),
+    });
+    expect(set.status).toBe(204);
   } finally {
     child.kill('SIGTERM');
     await otlp.stop();

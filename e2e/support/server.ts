@@ -57,11 +57,13 @@ export async function startServer(options: {
   dataDir: string;
   env?: Record<string, string>;
   entry?: ServerEntry;
+  /** false: no SEED_FILE, as a production start with nothing asked for (first-admin.spec.ts). */
+  seed?: boolean;
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   await assertPortFree(port);
   const seedFile = path.join(options.dataDir, 'seed.json');
-  if (!fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
+  if (options.seed !== false && !fs.existsSync(seedFile)) writeSeedFile(options.dataDir);
   let output = '';
   // `npm start`'s server: the standalone output, as deployed (scripts/serve.mjs, Dockerfile).
   const child = spawn(process.execPath, ENTRY_ARGUMENTS[options.entry ?? 'next'], {
@@ -73,7 +75,7 @@ export async function startServer(options: {
       // What Next's standalone server.js listens on (scripts/serve.mjs sets it from HOST).
       HOSTNAME: '127.0.0.1',
       DATA_DIR: options.dataDir,
-      SEED_FILE: seedFile,
+      ...(options.seed !== false ? { SEED_FILE: seedFile } : {}),
       NEXT_TELEMETRY_DISABLED: '1',
       // Specs play clients at other addresses through X-Forwarded-For from 127.0.0.1, as through a
       // load balancer; requests from 127.0.0.2+ are direct callers whose headers are not believed.

@@ -44,6 +44,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(PORT, '127.0.0.1', resolve));
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-platform-tokens-'));
   process.env.LOG_SILENT = 'true';
+  process.env.SEED_DEMO = 'true'; // the demo's tenants, which the tokens below name
   delete process.env.DATABASE_URL;
 });
 

@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
+import { DEFAULT_DATA_DIR } from './file-settings.mjs';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 import { checkMailEnv, mailEnvShape } from '@/lib/mail/config';
 import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
@@ -23,10 +24,19 @@ export const WEBHOOK_DEFAULTS = { timeoutMs: 15_000, retrySchedule: '5,300,1800,
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    /** Folder of the embedded database file and the generated signing secret. */
-    DATA_DIR: z.string().min(1).default('./.data'),
-    /** JSON seed for a new database; the built-in pt-BR demo seed when unset. */
+    /**
+     * Folder of the embedded database file and the generated signing secret. The server commands
+     * make relative values absolute before the app reads them (scripts/resolve-file-settings.mjs).
+     */
+    DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
+    /** JSON seed for a new database. */
     SEED_FILE: z.string().min(1).optional(),
+    /**
+     * The built-in pt-BR demo (public staff passwords and API client secrets, README) for a new
+     * embedded database, and its slots topped up on every start. Only when asked for: the README's
+     * start command (scripts/start.sh) asks; `npm start` and the container image never seed it.
+     */
+    SEED_DEMO: booleanFlag.default(false),
     /** postgres://… or oracle://… to share app data between instances; embedded SQLite when unset. */
     DATABASE_URL: z
       .string()
@@ -160,11 +170,21 @@ const envSchema = z
     ...platformTokenEnvShape,
   })
   .superRefine((value, ctx) => {
+    checkSeedEnv(value, ctx);
     checkOracleEnv(value, ctx);
     checkPlatformTokenEnv(value, ctx);
     checkMailEnv(value, ctx);
     checkSsoEnv(value, ctx);
   });
+
+/** The public demo credentials never reach a server database, and one seed is applied, not two. */
+function checkSeedEnv(value: { SEED_DEMO: boolean; SEED_FILE?: string; DATABASE_URL?: string }, ctx: z.RefinementCtx): void {
+  if (!value.SEED_DEMO) return;
+  if (value.DATABASE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['SEED_DEMO'], message: 'is for the embedded default only: unset it with DATABASE_URL' });
+  }
+  if (value.SEED_FILE) ctx.addIssue({ code: 'custom', path: ['SEED_DEMO'], message: 'and SEED_FILE exclude each other: set one' });
+}
 
 export type AppEnv = Omit<z.infer<typeof envSchema>, 'WEBHOOK_TENANT_CONCURRENCY'> & {
   dataDir: string;

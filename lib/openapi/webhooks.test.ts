@@ -48,11 +48,14 @@ export function onTest(message: Test): string {
   return message.data.mensagem;
 }`;
 
-  it('generates a type for every event type, and a handler written against them type-checks', () => {
+  // Each case runs the TypeScript compiler: seconds of CPU, more on a loaded 2-core machine.
+  const COMPILER_TIMEOUT_MS = 30_000;
+
+  it('generates a type for every event type, and a handler written against them type-checks', { timeout: COMPILER_TIMEOUT_MS }, () => {
     expect(typeCheck(HANDLER)).toEqual([]);
   });
 
-  it('refuses a handler that reads what a message does not carry', () => {
+  it('refuses a handler that reads what a message does not carry', { timeout: COMPILER_TIMEOUT_MS }, () => {
     const errors = typeCheck(`${HANDLER}
 export function wrong(message: Cancelled): number {
   return message.data.usuarioId + message.tipo;

@@ -1,7 +1,8 @@
 import type { SeedInput } from './seed-format';
 
 /**
- * The built-in pt-BR demo data, used when SEED_FILE is unset on the embedded default. Slots cover
+ * The built-in pt-BR demo data, seeded only when SEED_DEMO asks for it (the README's start command
+ * does; never `npm start` or the container image alone) on the embedded default. Slots cover
  * the coming DAYS_AHEAD days (São Paulo time) and are topped up on every start (topUpDemoSlots),
  * so the demo always has free slots to reserve, however long ago its database was created.
  * The credentials are public demo values printed in the README, never for production.

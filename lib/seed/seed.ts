@@ -10,9 +10,13 @@ import { seedSchema, type SeedData } from './seed-format';
 
 const SEEDED_KEY = 'seeded_at';
 
-/** The seed for a new database: SEED_FILE when set, else the built-in demo (embedded default only). */
+/**
+ * The seed for a new database: SEED_FILE when set, the built-in demo when SEED_DEMO asks for it
+ * (embedded default only, lib/config/env.ts), else nothing: a production database starts with no
+ * accounts, and the first admin is created by `npm run create-admin` (lib/staff/first-admin.ts).
+ */
 export function loadSeed(): SeedData | undefined {
-  const { SEED_FILE, DATABASE_URL } = env();
+  const { SEED_FILE, SEED_DEMO } = env();
   if (SEED_FILE) {
     const parsed = seedSchema.safeParse(JSON.parse(fs.readFileSync(SEED_FILE, 'utf8')));
     if (!parsed.success) {
@@ -21,14 +25,12 @@ export function loadSeed(): SeedData | undefined {
     }
     return parsed.data;
   }
-  // A shared server database never receives the public demo credentials by accident.
-  return DATABASE_URL ? undefined : seedSchema.parse(demoSeed());
+  return SEED_DEMO ? seedSchema.parse(demoSeed()) : undefined;
 }
 
-/** The built-in demo is in use: neither a seed file nor a server database. */
+/** The built-in demo was asked for (SEED_DEMO, which excludes SEED_FILE and DATABASE_URL). */
 export function usesDemoSeed(): boolean {
-  const { SEED_FILE, DATABASE_URL } = env();
-  return !SEED_FILE && !DATABASE_URL;
+  return env().SEED_DEMO;
 }
 
 /**

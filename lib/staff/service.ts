@@ -67,7 +67,11 @@ export async function webhookStaff(): Promise<{ email: string; name: string }[]>
 }
 
 /** A fresh one-time link for a user, e-mailed or answered; any earlier one stops working. */
-async function issueLink(user: Pick<StaffView, 'id' | 'email' | 'nome'>, origin: string, purpose: LinkPurpose): Promise<PasswordLink> {
+export async function issueLink(
+  user: Pick<StaffView, 'id' | 'email' | 'nome'>,
+  origin: string,
+  purpose: LinkPurpose,
+): Promise<PasswordLink> {
   const token = randomBytes(32).toString('base64url');
   const expires = Date.now() + LINK_VALIDITY_MS;
   await updateStaffRow(await getDb(), user.id, { passwordToken: { hash: tokenHash(token), expires } });
