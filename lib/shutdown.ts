@@ -6,7 +6,7 @@ import { stopRetention } from '@/lib/data/retention';
 import { stopAlerts } from '@/lib/webhooks/alerts/service';
 import { log, redactError } from '@/lib/log';
 import { stopTracing } from '@/lib/observability/tracing';
-import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
+import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 
 /**
  * A deploy (SIGTERM, or SIGINT by hand) ends the process without losing or doubling anything

@@ -8,7 +8,7 @@ import { adviseFirstAdmin } from '@/lib/staff/first-admin';
 import { warnOfDemoCredentials } from '@/lib/seed/demo-credentials';
 import { metrics } from '@/lib/observability/metrics';
 import { startTracing } from '@/lib/observability/tracing';
-import { deliveryWorker } from '@/lib/webhooks/delivery/worker';
+import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 import { startAlerts } from '@/lib/webhooks/alerts/service';
 
 /**

@@ -354,6 +354,7 @@ function deliveryContract(): void {
       status: 204,
       body: '',
       error: null,
+      outage: false,
       requestHeaders: { 'webhook-id': first[0]! },
     };
     const decision = { status: 'entregue' as const, nextAttemptAt: null, failingSince: null };
@@ -465,6 +466,7 @@ function deliveryContract(): void {
         status,
         body: '',
         error: status < 300 ? null : ('status-http' as const),
+        outage: status >= 500,
         requestHeaders: {},
       };
       const decision = {

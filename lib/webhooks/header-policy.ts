@@ -41,10 +41,10 @@ export type HeaderValueViolation =
   'headerValueLineBreak' | 'headerValueControl' | 'headerValueCharset' | 'headerValueTooLong' | 'noSurroundingSpaces';
 
 /**
- * What an HTTP field value can carry (RFC 9110 §5.5: visible ASCII, space, tab and obs-text, the
- * bytes 0x80–0xFF): Node's HTTP client sends a header string one byte per character and refuses,
- * while building the request, any character past U+00FF (`€`, `–`, emoji). Latin-1 letters (`ação`)
- * pass and go out as their Latin-1 bytes.
+ * What the delivery's HTTP client can send in a field value: visible ASCII, space, tab and the
+ * characters U+0080–U+00FF (RFC 9110 §5.5 allows those bytes as obs-text). Node refuses, while
+ * building the request, any character past U+00FF (`€`, `–`, emoji). Latin-1 letters (`ação`) pass
+ * and go out as their UTF-8 bytes, which a receiver reading UTF-8 gets back as written.
  */
 const HTTP_FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 

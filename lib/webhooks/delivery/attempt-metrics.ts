@@ -1,7 +1,7 @@
 import 'server-only';
 import { metrics } from '@/lib/observability/metrics';
 import type { AttemptError } from '../delivery-contract';
-import type { SendResult } from './send';
+import type { Sent } from './destinations/destination';
 
 /** The metrics' outcome of each attempt error (the delivery log's own codes are pt-BR). */
 const ERROR_OUTCOMES: Record<Exclude<AttemptError, 'status-http'>, string> = {
@@ -16,20 +16,21 @@ const ERROR_OUTCOMES: Record<Exclude<AttemptError, 'status-http'>, string> = {
   'erro-interno': 'internal_error',
 };
 
-/** delivered, http_4xx, http_5xx, http_other, or the error's outcome: a handful of values whatever the receiver does. */
-export function attemptOutcome(result: Pick<SendResult, 'status' | 'error'>): string {
-  if (result.error === null || result.error === 'status-http') {
+/** delivered, http_4xx, http_5xx, http_other, or the failure's outcome: a handful of values whatever the receiver does. */
+export function attemptOutcome(result: Pick<Sent, 'status' | 'verdict'>): string {
+  if (result.verdict.result === 'delivered') return 'delivered';
+  const { reason } = result.verdict;
+  if (reason === 'status-http') {
     const status = result.status ?? 0;
-    if (status >= 200 && status < 300) return 'delivered';
     if (status >= 400 && status < 500) return 'http_4xx';
     if (status >= 500 && status < 600) return 'http_5xx';
     return 'http_other';
   }
-  return ERROR_OUTCOMES[result.error];
+  return ERROR_OUTCOMES[reason];
 }
 
 /** Counts and times one attempt; a delivered one also gives its event's publish-to-receipt time. */
-export function recordAttemptMetrics(result: SendResult, publishedAt: number): void {
+export function recordAttemptMetrics(result: Sent, publishedAt: number): void {
   const m = metrics();
   const outcome = attemptOutcome(result);
   m.attempts.inc({ outcome });

@@ -10,17 +10,11 @@ function fail(state: CircuitState, at: number): CircuitState {
 }
 
 describe('webhook circuit breaker', () => {
-  it('counts timeouts, refused or reset connections, DNS failures and 5xx as an outage; other answers are not', () => {
-    expect(isOutage({ status: null, error: 'tempo-esgotado' })).toBe(true);
-    expect(isOutage({ status: null, error: 'conexao-recusada' })).toBe(true);
-    expect(isOutage({ status: null, error: 'erro-rede' })).toBe(true);
-    expect(isOutage({ status: null, error: 'dns' })).toBe(true);
-    expect(isOutage({ status: 503, error: 'status-http' })).toBe(true);
-    expect(isOutage({ status: 404, error: 'status-http' })).toBe(false);
-    expect(isOutage({ status: 429, error: 'status-http' })).toBe(false);
-    expect(isOutage({ status: 302, error: 'redirecionamento' })).toBe(false);
-    expect(isOutage({ status: null, error: 'destino-bloqueado' })).toBe(false);
-    expect(isOutage({ status: 204, error: null })).toBe(false);
+  it('counts what the destination calls an outage, and nothing else', () => {
+    expect(isOutage({ result: 'retry', reason: 'tempo-esgotado', outage: true })).toBe(true);
+    expect(isOutage({ result: 'retry', reason: 'status-http', outage: false })).toBe(false);
+    expect(isOutage({ result: 'permanent', reason: 'status-http', disable: 'receptor-410' })).toBe(false);
+    expect(isOutage({ result: 'delivered' })).toBe(false);
   });
 
   it('opens after `threshold` consecutive outages, and any answer in between starts the count again', () => {

@@ -1,4 +1,4 @@
-import type { AttemptError } from '../delivery-contract';
+import type { Verdict } from './destinations/destination';
 import { jittered } from './retry-policy';
 
 /**
@@ -35,26 +35,15 @@ export const CLOSED: CircuitState = { failures: 0, openUntil: null, openedAt: nu
 /** The longest a circuit stays open between probes, however long the receiver has been down. */
 export const MAX_OPEN_MS = 30 * 60_000;
 
-const OUTAGE_ERRORS: ReadonlySet<AttemptError> = new Set([
-  'tempo-esgotado',
-  'conexao-recusada',
-  'erro-rede',
-  'dns',
-  'tls',
-  'cabecalho-invalido',
-  'erro-interno',
-]);
-
 /**
- * Whether an attempt's outcome says the receiver cannot be reached (timeout, refused or reset
- * connection, a name that does not resolve, a failed TLS handshake, a 5xx), or that no request
- * could be made at all (a stored header HTTP cannot carry, an error while sending): either way this
- * configuration's attempts only hold slots until it changes, so they open its circuit. Not: an
- * answer that refused this message (4xx), a redirect, a blocked address.
+ * Whether an attempt says the destination cannot be reached (timeout, refused or reset connection,
+ * a name that does not resolve, a failed TLS handshake, a 5xx), or that no request could be made at
+ * all (a stored header HTTP cannot carry, an error while sending): either way this configuration's
+ * attempts only hold slots until it changes, so they open its circuit. Each destination kind says
+ * which of its failures are outages (destinations/destination.ts, Verdict).
  */
-export function isOutage(outcome: { status: number | null; error: AttemptError | null }): boolean {
-  if (outcome.error !== null && OUTAGE_ERRORS.has(outcome.error)) return true;
-  return outcome.status !== null && outcome.status >= 500;
+export function isOutage(verdict: Verdict): boolean {
+  return verdict.result === 'retry' && verdict.outage;
 }
 
 export type CircuitPhase = 'closed' | 'open' | 'half-open';

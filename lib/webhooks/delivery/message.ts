@@ -1,6 +1,10 @@
+import { maskSecret } from '@/lib/audit/masking';
 import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../delivery-contract';
+import { looksSecret } from '../header-policy';
 import type { WebhookEventFlag } from '../contract';
 import type { WebhookMessage } from '../message-contract';
+import type { OutgoingMessage } from './destinations/destination';
+import { signatureHeader } from './signature';
 import type { EventRow } from './store';
 
 /**
@@ -25,4 +29,44 @@ export function messageBody(event: EventRow): string {
     data: { ...event.dados, idEvento: event.idEvento ?? event.id, usuarioId: event.usuarioId },
   };
   return JSON.stringify(message);
+}
+
+/**
+ * One attempt's message, signed now (Standard Webhooks: the timestamp is the attempt's): the same
+ * headers whatever the destination kind. Custom headers never replace the delivery's own.
+ */
+export function outgoingMessage(
+  deliveryId: string,
+  event: EventRow,
+  customHeaders: readonly { chave: string; valor: string }[],
+  secrets: readonly string[],
+  now: number,
+): OutgoingMessage {
+  const body = messageBody(event);
+  const timestamp = Math.floor(now / 1000);
+  return {
+    id: deliveryId,
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': deliveryId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(deliveryId, timestamp, body, secrets),
+      'user-agent': USER_AGENT,
+    },
+    customHeaders: customHeaders.filter(({ chave }) => !(OWN_HEADERS as readonly string[]).includes(chave.toLowerCase())),
+  };
+}
+
+/**
+ * What was sent, for the delivery log: the signature and the values of credential-like headers
+ * masked, by the rule the editor masks by (a value is hidden in the log where it is hidden in the form).
+ */
+export function loggedHeaders(message: OutgoingMessage): Record<string, string> {
+  const logged: Record<string, string> = {
+    ...message.headers,
+    'webhook-signature': maskSecret(message.headers['webhook-signature'] ?? ''),
+  };
+  for (const { chave, valor } of message.customHeaders) logged[chave] = looksSecret(chave) ? maskSecret(valor) : valor;
+  return logged;
 }

@@ -1,11 +1,12 @@
-import type { AttemptError, DeliveryStatus } from '../delivery-contract';
+import type { DeliveryStatus } from '../delivery-contract';
+import type { Verdict } from './destinations/destination';
 
 /**
- * What an attempt's outcome means for its delivery and configuration (issue 10 §3), as a pure
- * function: success on a 2xx; otherwise the next attempt after the schedule's step for this
- * attempt (at least a 429/503's Retry-After, at most the schedule's longest step), or failed after
- * the last step. A 410 Gone disables the configuration at once; attempts that have all failed for
- * the disable window disable it too.
+ * What an attempt's verdict (its destination's classification) means for its delivery and
+ * configuration (issue 10 §3), as a pure function: delivered; failed at once when permanent (a 410
+ * Gone also disables the configuration); otherwise the next attempt after the schedule's step for
+ * this attempt (at least the receiver's Retry-After, at most the schedule's longest step), or failed
+ * after the last step. Attempts that have all failed for the disable window disable it too.
  */
 export type RetrySettings = { scheduleSeconds: readonly number[]; disableAfterMs: number };
 
@@ -20,8 +21,6 @@ export function jittered(ms: number, random: () => number = Math.random, spread 
   return Math.round(ms * (1 + spread * (2 * random() - 1)));
 }
 
-export type Outcome = { status: number | null; error: AttemptError | null; retryAfterSeconds?: number };
-
 export type Decision = {
   status: DeliveryStatus;
   nextAttemptAt: number | null;
@@ -29,27 +28,25 @@ export type Decision = {
   failingSince: number | null;
 };
 
-export function isSuccess(outcome: Outcome): boolean {
-  return outcome.error === null && outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-}
-
 export function decide(
-  outcome: Outcome,
+  verdict: Verdict,
   attemptNo: number,
   failingSince: number | null,
   now: number,
   settings: RetrySettings,
   random: () => number = Math.random,
 ): Decision {
-  if (isSuccess(outcome)) return { status: 'entregue', nextAttemptAt: null, failingSince: null };
+  if (verdict.result === 'delivered') return { status: 'entregue', nextAttemptAt: null, failingSince: null };
   const since = failingSince ?? now;
-  if (outcome.status === 410) return { status: 'falhou', nextAttemptAt: null, disable: 'receptor-410', failingSince: since };
+  if (verdict.result === 'permanent') {
+    return { status: 'falhou', nextAttemptAt: null, failingSince: since, ...(verdict.disable ? { disable: verdict.disable } : {}) };
+  }
   const disable = now - since >= settings.disableAfterMs ? ('falhas-consecutivas' as const) : undefined;
   const step = settings.scheduleSeconds[attemptNo - 1];
   if (step === undefined || disable) return { status: 'falhou', nextAttemptAt: null, disable, failingSince: since };
   // A receiver's Retry-After is honoured (up to the schedule's longest step) and is not jittered below.
   const longest = Math.max(...settings.scheduleSeconds);
-  const retryAfterMs = Math.min(outcome.retryAfterSeconds ?? 0, Math.max(longest, step)) * 1000;
+  const retryAfterMs = Math.min(verdict.retryAfterSeconds ?? 0, Math.max(longest, step)) * 1000;
   const waitMs = Math.max(jittered(step * 1000, random), Math.round(retryAfterMs));
   return { status: 'pendente', nextAttemptAt: now + waitMs, failingSince: since };
 }

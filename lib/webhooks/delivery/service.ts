@@ -20,7 +20,7 @@ import {
   requeueDelivery,
   type DeliveryRow,
 } from './store';
-import { deliveryWorker } from './worker';
+import { deliveryWorker } from './process-worker';
 
 /**
  * Webhook deliveries as callers see them. Everything about a configuration's deliveries (log,

@@ -5,7 +5,7 @@ import type { AttemptError, DeliveryStatus, PublishEvent } from '../delivery-con
 import { circuitFromRow, EVENT_COLUMNS } from '../repository';
 import { TEST_MESSAGE_TEXT } from '../message-contract';
 import { newId } from './ids';
-import { afterAttempt, attemptCap, isOutage, type CircuitSettings, type CircuitState } from './circuit';
+import { afterAttempt, attemptCap, type CircuitSettings, type CircuitState } from './circuit';
 import { fairShares, type Candidate, type InFlight } from './fair-share';
 
 /**
@@ -555,6 +555,8 @@ export type AttemptOutcome = {
   status: number | null;
   body: string | null;
   error: AttemptError | null;
+  /** The destination could not be reached (the circuit counts it): its verdict's word (destinations/destination.ts). */
+  outage: boolean;
   requestHeaders: Record<string, string>;
 };
 
@@ -633,7 +635,7 @@ async function recordOne(
   // configuration ended meanwhile), locked until commit. An outage that another attempt recorded
   // between this one's claim and its answer is then not reset by it: with attempts in flight
   // together, "consecutive" has no sharper meaning.
-  const outage = isOutage(outcome);
+  const { outage } = outcome;
   const seenClean = context.config.circuitFailures === 0 && context.config.circuitOpenUntil === null;
   const [row] =
     outage || !seenClean

@@ -1,43 +1,55 @@
-import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import type { Span } from '@opentelemetry/api';
-import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
 import { log, outsideRequest, redactError } from '@/lib/log';
-import { inSpan, outsideSpans } from '@/lib/observability/tracing';
-import { decryptSecret } from '../secrets';
-import { resolverFor } from './checked-lookup';
-import { messageBody } from './message';
-import { decide } from './retry-policy';
-import { classify, send, type SendResult } from './send';
-import { recordAttemptMetrics } from './attempt-metrics';
-import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
-import { MAX_OPEN_MS, type CircuitSettings } from './circuit';
-import {
-  claimAmong,
-  loadAttemptContexts,
-  recordAttempts,
-  releaseClaims,
-  skipDelivery,
-  type AttemptContext,
-  type AttemptRecord,
-  type Recorded,
-  waitingCandidates,
-} from './store';
+import { outsideSpans } from '@/lib/observability/tracing';
+import { attempt, type AttemptDeps } from './attempt';
+import type { CircuitSettings } from './circuit';
+import type { Destinations, SendSettings } from './destinations';
 import type { Candidate } from './fair-share';
+import type { RetrySettings } from './retry-policy';
+import type { AttemptContext, AttemptRecord, Claim, ClaimSettings, Recorded } from './store';
 
 /**
  * The delivery worker inside each server process: it claims due deliveries (at most
- * WEBHOOK_CONCURRENCY in flight, shared fairly across tenants and then configurations, at most
- * WEBHOOK_TENANT_CONCURRENCY for one tenant and WEBHOOK_ENDPOINT_CONCURRENCY to one configuration:
- * store.ts, claimAmong; fair-share.ts), makes one attempt each and
- * records the outcome and the configuration's circuit (circuit.ts). It is woken at once when this
- * process accepts an event, and polls for the rest (retries coming due, events accepted by other
- * instances, leases left by dead ones, circuits whose open period ended). On a deploy it drains:
- * no new claims, attempts in flight finish and are recorded. Payloads never reach the log.
+ * `concurrency` in flight, shared fairly across tenants and then configurations, at most
+ * `perTenant` for one tenant and `perEndpoint` to one configuration: the store's claim,
+ * fair-share.ts), makes one attempt each (attempt.ts) and records the outcomes. It is woken at once
+ * when this process accepts an event, and polls for the rest (retries coming due, events accepted by
+ * other instances, leases left by dead ones, circuits whose open period ended). On a deploy it
+ * drains: no new claims, attempts in flight finish and are recorded.
+ *
+ * Everything it works with is handed in (issue 28): the store, the destinations, the settings and
+ * the clock. process-worker.ts wires the process's own from the database and the environment.
  */
-const POLL_MS = 1000;
+export type WorkerSettings = {
+  concurrency: number;
+  perEndpoint: number;
+  perTenant: number;
+  /** How often it looks for due work it was not woken for. */
+  pollMs: number;
+  send: SendSettings;
+  retry: RetrySettings;
+  circuit: CircuitSettings;
+};
+
+/** What the worker needs of the delivery store (store.ts), so a test can hand it another. */
+export interface WorkerStore {
+  waiting(now: number): Promise<Candidate[]>;
+  claim(owner: string, settings: ClaimSettings, candidates: readonly Candidate[]): Promise<Claim>;
+  contexts(deliveryIds: readonly string[]): Promise<AttemptContext[]>;
+  record(owner: string, records: readonly AttemptRecord[], circuit: CircuitSettings): Promise<Recorded[]>;
+  /** Gives claims back: due at once, or from `retryAt`. */
+  release(owner: string, deliveryIds: readonly string[], retryAt?: number): Promise<void>;
+  /** A delivery claimed for a configuration disabled since: skipped, for a later recovery. */
+  skip(owner: string, deliveryId: string): Promise<void>;
+}
+
+export type WorkerDeps = {
+  store: WorkerStore;
+  destinations: Destinations;
+  settings: WorkerSettings;
+  clock: () => number;
+  signingSecrets: AttemptDeps['signingSecrets'];
+};
 
 /**
  * How long a claim holds: twice the attempt's timeout plus 5 s, so a live instance always records
@@ -56,27 +68,30 @@ class OutcomeWriter {
   private queue: { record: AttemptRecord; resolve: (recorded: Recorded) => void; reject: (error: unknown) => void }[] = [];
   private scheduled = false;
 
-  constructor(private readonly owner: string) {}
+  constructor(
+    private readonly owner: string,
+    private readonly store: WorkerStore,
+    private readonly circuit: CircuitSettings,
+  ) {}
 
-  write(db: Knex, record: AttemptRecord): Promise<Recorded> {
+  write(record: AttemptRecord): Promise<Recorded> {
     return new Promise((resolve, reject) => {
       this.queue.push({ record, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       // The batch records several attempts: its statements belong to no one attempt's span.
-      setImmediate(() => void outsideSpans(() => this.flush(db)));
+      setImmediate(() => void outsideSpans(() => this.flush()));
     });
   }
 
-  private async flush(db: Knex): Promise<void> {
+  private async flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.queue.splice(0);
     try {
-      const recorded = await recordAttempts(
-        db,
+      const recorded = await this.store.record(
         this.owner,
         batch.map((entry) => entry.record),
-        circuitSettings(),
+        this.circuit,
       );
       batch.forEach((entry, index) => entry.resolve(recorded[index] ?? { written: false }));
     } catch (error) {
@@ -85,9 +100,10 @@ class OutcomeWriter {
   }
 }
 
-class DeliveryWorker {
+export class DeliveryWorker {
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly outcomes = new OutcomeWriter(this.owner);
+  private readonly outcomes: OutcomeWriter;
+  private readonly attemptDeps: AttemptDeps;
   private inFlight = 0;
   private pumping = false;
   private again = false;
@@ -95,25 +111,39 @@ class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private drained: (() => void) | undefined;
   /**
-   * The configurations with due deliveries, from the last look (store.ts, waitingCandidates), kept
-   * for up to POLL_MS: that look probes every configuration, a claim among them only a few.
-   * Configurations this process just published to join at once.
+   * The configurations with due deliveries, from the last look (the store's `waiting`), kept for up
+   * to pollMs: that look probes every configuration, a claim among them only a few. Configurations
+   * this process just published to join at once.
    */
   private candidates: Candidate[] = [];
-  private lookedAt = 0;
+  private lookedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly deps: WorkerDeps) {
+    const { store, settings, destinations, clock, signingSecrets } = deps;
+    this.outcomes = new OutcomeWriter(this.owner, store, settings.circuit);
+    this.attemptDeps = {
+      destinations,
+      send: settings.send,
+      retry: settings.retry,
+      clock,
+      signingSecrets,
+      record: (record) => this.outcomes.write(record),
+    };
+  }
 
   start(): void {
     if (this.timer || this.stopping) return;
-    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer = setInterval(() => this.wake(), this.deps.settings.pollMs);
     this.timer.unref();
     this.wake();
   }
 
   /**
    * A deploy (SIGTERM): claims nothing more, lets the attempts in flight finish and records their
-   * outcomes (each is bounded by WEBHOOK_TIMEOUT_MS), gives back what it claimed but had not
-   * started, and resolves once nothing is in flight or `deadlineMs` has passed. Whatever is still in
-   * flight then keeps its lease, which another instance takes over when it runs out.
+   * outcomes (each is bounded by the attempt timeout), gives back what it claimed but had not
+   * started, and resolves once nothing is in flight or `deadlineMs` has passed, closing the
+   * destinations' pooled connections. Whatever is still in flight then keeps its lease, which
+   * another instance takes over when it runs out.
    */
   async stop(deadlineMs: number): Promise<{ unfinished: number }> {
     this.stopping = true;
@@ -127,7 +157,14 @@ class DeliveryWorker {
       ]);
       clearTimeout(timer);
     }
+    // Pooled connections go with the last attempt; one still in flight keeps its own until exit.
+    if (this.inFlight === 0) await this.deps.destinations.close();
     return { unfinished: this.inFlight };
+  }
+
+  /** Attempts this process has in flight now. */
+  get busy(): number {
+    return this.inFlight;
   }
 
   /**
@@ -160,32 +197,31 @@ class DeliveryWorker {
   /**
    * A claim costs a few statements whatever it takes, so an attempt that ends claims again only
    * once a quarter of the slots are free (or none is busy); new events and the poll claim any free
-   * slot, so a slot is never left idle for longer than POLL_MS.
+   * slot, so a slot is never left idle for longer than pollMs.
    */
-  private wakeAfterAttempt(concurrency: number): void {
+  private wakeAfterAttempt(): void {
+    const { concurrency } = this.deps.settings;
     if (this.inFlight === 0 || concurrency - this.inFlight >= Math.max(1, Math.floor(concurrency / 4))) this.wake();
   }
 
   private async pump(): Promise<void> {
-    const { WEBHOOK_CONCURRENCY, WEBHOOK_TIMEOUT_MS, WEBHOOK_ENDPOINT_CONCURRENCY, WEBHOOK_TENANT_CONCURRENCY } = env();
-    const db = await getDb();
+    const { store, settings, clock } = this.deps;
     while (!this.stopping) {
-      const free = WEBHOOK_CONCURRENCY - this.inFlight;
+      const free = settings.concurrency - this.inFlight;
       if (free <= 0) return;
-      const now = Date.now();
-      if (this.candidates.length === 0 || now - this.lookedAt >= POLL_MS) {
-        this.candidates = await waitingCandidates(db, now);
+      const now = clock();
+      if (this.candidates.length === 0 || now - this.lookedAt >= settings.pollMs) {
+        this.candidates = await store.waiting(now);
         this.lookedAt = now;
       }
-      const claim = await claimAmong(
-        db,
+      const claim = await store.claim(
         this.owner,
         {
           limit: free,
           now,
-          leaseMs: leaseMs(WEBHOOK_TIMEOUT_MS),
-          perEndpoint: WEBHOOK_ENDPOINT_CONCURRENCY,
-          perTenant: WEBHOOK_TENANT_CONCURRENCY,
+          leaseMs: leaseMs(settings.send.timeoutMs),
+          perEndpoint: settings.perEndpoint,
+          perTenant: settings.perTenant,
         },
         this.candidates,
       );
@@ -194,15 +230,14 @@ class DeliveryWorker {
         this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));
       }
       if (claim.ids.length === 0) return;
-      const contexts = await this.contextsOf(db, claim.ids);
-      for (const context of contexts) {
+      for (const context of await this.contextsOf(claim.ids)) {
         this.inFlight++;
-        void this.attempt(db, context)
+        void this.attempt(context)
           .catch((error: unknown) => log.error('webhook.attempt_error', { deliveryId: context.delivery.id, ...redactError(error) }))
           .finally(() => {
             this.inFlight--;
             if (this.inFlight === 0) this.drained?.();
-            this.wakeAfterAttempt(WEBHOOK_CONCURRENCY);
+            this.wakeAfterAttempt();
           });
       }
     }
@@ -212,129 +247,25 @@ class DeliveryWorker {
    * The claimed deliveries' contexts. Should reading them fail, the claims are given back due a
    * retry step later (the database's own outage aside, when the leases simply run out).
    */
-  private async contextsOf(db: Knex, ids: readonly string[]): Promise<AttemptContext[]> {
+  private async contextsOf(ids: readonly string[]): Promise<AttemptContext[]> {
+    const { store, settings, clock } = this.deps;
     try {
-      return await loadAttemptContexts(db, ids);
+      return await store.contexts(ids);
     } catch (error) {
       log.error('webhook.claim_unreadable', { deliveries: ids.length, ...redactError(error) });
-      const firstStep = env().WEBHOOK_RETRY_SCHEDULE[0] ?? 5;
-      await releaseClaims(db, this.owner, ids, Date.now() + firstStep * 1000).catch(() => undefined);
+      const firstStep = settings.retry.scheduleSeconds[0] ?? 5;
+      await store.release(this.owner, ids, clock() + firstStep * 1000).catch(() => undefined);
       return [];
     }
   }
 
-  private async attempt(db: Knex, context: AttemptContext): Promise<void> {
+  private async attempt(context: AttemptContext): Promise<void> {
+    const { store } = this.deps;
     const deliveryId = context.delivery.id;
     // Claimed just before a deploy began: given back unsent, for any instance to take at once.
-    if (this.stopping) return releaseClaims(db, this.owner, [deliveryId]);
+    if (this.stopping) return store.release(this.owner, [deliveryId]);
     // Disabled after the event was accepted: kept as skipped, for a recovery. Test events still go.
-    if (!context.config.enabled && context.event.tipo !== 'webhook.teste') return skipDelivery(db, this.owner, deliveryId);
-    const attemptNo = context.delivery.attempts + 1;
-    await inSpan('webhook.attempt', attemptSpanOptions(context, attemptNo), (span) => this.sendAndRecord(db, context, attemptNo, span));
+    if (!context.config.enabled && context.event.tipo !== 'webhook.teste') return store.skip(this.owner, deliveryId);
+    await attempt(this.attemptDeps, context);
   }
-
-  /** Sends one attempt and records its outcome and the configuration's circuit. */
-  private async sendAndRecord(db: Knex, context: AttemptContext, attemptNo: number, span: Span): Promise<void> {
-    const deliveryId = context.delivery.id;
-    const settings = env();
-    const result = await sendGuarded(context, settings);
-    recordAttemptMetrics(result, context.event.createdAt);
-    const decision = decide(result, attemptNo, context.config.failingSince, Date.now(), {
-      scheduleSeconds: settings.WEBHOOK_RETRY_SCHEDULE,
-      disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
-    });
-    const recorded = await this.record(db, { context, outcome: result, decision });
-    recordAttemptSpan(span, result, decision, recorded.written);
-    // Ids, codes and timings only: the body and headers may carry personal data or secrets.
-    log.info('webhook.attempt', {
-      deliveryId,
-      configId: context.config.id,
-      attempt: attemptNo,
-      status: result.status,
-      error: result.error,
-      durationMs: result.durationMs,
-      outcome: recorded.written ? decision.status : 'lease-lost',
-    });
-    if (recorded.circuit?.change === 'opened') {
-      const { failures, openUntil } = recorded.circuit.state;
-      log.warn('webhook.circuit_opened', { configId: context.config.id, failures, until: new Date(openUntil!).toISOString() });
-    }
-    if (recorded.circuit?.change === 'closed') log.info('webhook.circuit_closed', { configId: context.config.id });
-    if (decision.disable && recorded.written)
-      log.warn('webhook.config_disabled', { configId: context.config.id, reason: decision.disable });
-  }
-
-  /**
-   * Records the outcome. Should that write fail for the record itself (not the database), the
-   * attempt is recorded again without what the receiver answered and what was sent, so its retry
-   * schedule still holds; only when that fails too (the database is away) does the lease stay, to
-   * run out.
-   */
-  private async record(db: Knex, record: AttemptRecord): Promise<Recorded> {
-    try {
-      return await this.outcomes.write(db, record);
-    } catch (error) {
-      log.error('webhook.outcome_not_recorded', { deliveryId: record.context.delivery.id, ...redactError(error) });
-      const bare = { ...record.outcome, body: null, requestHeaders: {}, error: record.outcome.error ?? 'erro-interno' };
-      return this.outcomes.write(db, { ...record, outcome: bare });
-    }
-  }
-}
-
-/**
- * Builds, signs and sends one attempt. Whatever is thrown on the way (an unreadable secret, a
- * header Node refuses, a bug) becomes this attempt's failure, classified, so it is recorded,
- * retried by the schedule and counted by the circuit like any other: an exception never leaves a
- * delivery leased and unrecorded.
- */
-async function sendGuarded(context: AttemptContext, settings: ReturnType<typeof env>): Promise<SendResult> {
-  const startedAt = Date.now();
-  try {
-    return await send(
-      {
-        deliveryId: context.delivery.id,
-        url: context.config.url,
-        body: messageBody(context.event),
-        secrets: signingSecrets(context, Date.now()),
-        customHeaders: context.config.headers,
-        now: Date.now(),
-      },
-      {
-        timeoutMs: settings.WEBHOOK_TIMEOUT_MS,
-        allowPrivateTargets: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-        resolve: resolver(),
-      },
-    );
-  } catch (error) {
-    const reason = classify(error);
-    log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, error: reason, ...redactError(error) });
-    return { startedAt, durationMs: Date.now() - startedAt, status: null, body: null, error: reason, requestHeaders: {} };
-  }
-}
-
-function circuitSettings(): CircuitSettings {
-  const { WEBHOOK_CIRCUIT_FAILURES, WEBHOOK_CIRCUIT_OPEN_SECONDS } = env();
-  return { threshold: WEBHOOK_CIRCUIT_FAILURES, openMs: WEBHOOK_CIRCUIT_OPEN_SECONDS * 1000, maxOpenMs: MAX_OPEN_MS };
-}
-
-/** The current secret, plus the previous one while a rotation's overlap lasts. */
-function signingSecrets(context: AttemptContext, now: number): string[] {
-  const secrets = [decryptSecret(context.config.secretEnc)];
-  const { previousSecretEnc, previousSecretUntil } = context.config;
-  if (previousSecretEnc && previousSecretUntil !== null && previousSecretUntil > now) secrets.push(decryptSecret(previousSecretEnc));
-  return secrets;
-}
-
-let cachedResolver: ReturnType<typeof resolverFor> | undefined;
-function resolver() {
-  cachedResolver ??= resolverFor(env().WEBHOOK_DNS_SERVERS);
-  return cachedResolver;
-}
-
-// One per process, kept across dev-mode reloads.
-const holder = globalThis as typeof globalThis & { __webhookDeliveryWorker?: DeliveryWorker };
-
-export function deliveryWorker(): DeliveryWorker {
-  holder.__webhookDeliveryWorker ??= new DeliveryWorker();
-  return holder.__webhookDeliveryWorker;
 }

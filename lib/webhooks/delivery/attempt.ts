@@ -1,0 +1,118 @@
+import 'server-only';
+import type { Span } from '@opentelemetry/api';
+import { log, redactError } from '@/lib/log';
+import { inSpan } from '@/lib/observability/tracing';
+import { recordAttemptMetrics } from './attempt-metrics';
+import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
+import type { Destinations, Sent, SendSettings } from './destinations';
+import { loggedHeaders, outgoingMessage } from './message';
+import { decide, type RetrySettings } from './retry-policy';
+import type { AttemptContext, AttemptRecord, Recorded } from './store';
+
+/**
+ * One attempt, end to end: sign the message, send it through its destination kind, decide what
+ * the verdict means (retry-policy.ts), record it (with the circuit), and say so in the metrics,
+ * the span and the log. Ids, codes and timings only ever leave it: the body and headers may carry
+ * personal data or secrets.
+ */
+export type AttemptDeps = {
+  destinations: Destinations;
+  send: SendSettings;
+  retry: RetrySettings;
+  clock: () => number;
+  /** The configuration's signing secrets: the current one, plus the previous while a rotation's overlap lasts. */
+  signingSecrets: (context: AttemptContext, now: number) => string[];
+  /** Records the outcome (batched with other attempts' by the worker). */
+  record: (record: AttemptRecord) => Promise<Recorded>;
+};
+
+export async function attempt(deps: AttemptDeps, context: AttemptContext): Promise<void> {
+  const attemptNo = context.delivery.attempts + 1;
+  const destination = deps.destinations.forTarget(context.config.url);
+  const options = attemptSpanOptions(context, attemptNo, destination?.spanAttributes(context.config.url) ?? {});
+  await inSpan('webhook.attempt', options, (span) => sendAndRecord(deps, context, attemptNo, span));
+}
+
+async function sendAndRecord(deps: AttemptDeps, context: AttemptContext, attemptNo: number, span: Span): Promise<void> {
+  const { sent, requestHeaders } = await sendGuarded(deps, context);
+  recordAttemptMetrics(sent, context.event.createdAt);
+  const decision = decide(sent.verdict, attemptNo, context.config.failingSince, deps.clock(), deps.retry);
+  const { verdict } = sent;
+  const outcome = {
+    startedAt: sent.startedAt,
+    durationMs: sent.durationMs,
+    status: sent.status,
+    body: sent.body,
+    error: verdict.result === 'delivered' ? null : verdict.reason,
+    outage: verdict.result === 'retry' && verdict.outage,
+    requestHeaders,
+  };
+  const recorded = await recordOrFallBack(deps, { context, outcome, decision });
+  recordAttemptSpan(span, sent, decision, recorded.written);
+  const configId = context.config.id;
+  log.info('webhook.attempt', {
+    deliveryId: context.delivery.id,
+    configId,
+    attempt: attemptNo,
+    status: sent.status,
+    error: outcome.error,
+    durationMs: sent.durationMs,
+    outcome: recorded.written ? decision.status : 'lease-lost',
+  });
+  if (recorded.circuit?.change === 'opened') {
+    const { failures, openUntil } = recorded.circuit.state;
+    log.warn('webhook.circuit_opened', { configId, failures, until: new Date(openUntil!).toISOString() });
+  }
+  if (recorded.circuit?.change === 'closed') log.info('webhook.circuit_closed', { configId });
+  if (decision.disable && recorded.written) log.warn('webhook.config_disabled', { configId, reason: decision.disable });
+}
+
+/**
+ * Signs and sends one attempt. Whatever is thrown on the way (an unreadable secret, a target no
+ * kind accepts, a destination's bug) becomes this attempt's failure, `erro-interno`, an outage, so
+ * it is recorded, retried by the schedule and counted by the circuit like any other: an exception
+ * never leaves a delivery leased and unrecorded.
+ */
+async function sendGuarded(deps: AttemptDeps, context: AttemptContext): Promise<{ sent: Sent; requestHeaders: Record<string, string> }> {
+  const startedAt = deps.clock();
+  let requestHeaders: Record<string, string> = {};
+  try {
+    const message = outgoingMessage(
+      context.delivery.id,
+      context.event,
+      context.config.headers,
+      deps.signingSecrets(context, startedAt),
+      startedAt,
+    );
+    requestHeaders = loggedHeaders(message);
+    const destination = deps.destinations.forTarget(context.config.url);
+    if (!destination) throw new Error('no destination kind accepts this target');
+    return { sent: await destination.send(context.config.url, message, deps.send), requestHeaders };
+  } catch (error) {
+    log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, ...redactError(error) });
+    const sent: Sent = {
+      startedAt,
+      durationMs: Math.max(0, deps.clock() - startedAt),
+      verdict: { result: 'retry', reason: 'erro-interno', outage: true },
+      status: null,
+      body: null,
+    };
+    return { sent, requestHeaders };
+  }
+}
+
+/**
+ * Records the outcome. Should that write fail for the record itself (not the database), the
+ * attempt is recorded again without what the receiver answered and what was sent, so its retry
+ * schedule still holds; only when that fails too (the database is away) does the lease stay, to
+ * run out.
+ */
+async function recordOrFallBack(deps: AttemptDeps, record: AttemptRecord): Promise<Recorded> {
+  try {
+    return await deps.record(record);
+  } catch (error) {
+    log.error('webhook.outcome_not_recorded', { deliveryId: record.context.delivery.id, ...redactError(error) });
+    const bare = { ...record.outcome, body: null, requestHeaders: {} };
+    return deps.record({ ...record, outcome: bare });
+  }
+}

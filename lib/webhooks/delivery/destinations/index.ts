@@ -1,0 +1,24 @@
+import 'server-only';
+import type { Resolve } from '../checked-lookup';
+import type { Destination } from './destination';
+import { httpDestination } from './http';
+
+/**
+ * The destination kinds a process delivers to, registered here once each (issue 28). A target no
+ * kind accepts fails its attempts by name (`erro-interno`), as any other unsendable attempt.
+ */
+export type Destinations = {
+  forTarget(target: string): Destination | undefined;
+  /** Closes every kind's pooled connections (shutdown). */
+  close(): Promise<void>;
+};
+
+export function registerDestinations(options: { resolve: Resolve }): Destinations {
+  const kinds: Destination[] = [httpDestination(options)];
+  return {
+    forTarget: (target) => kinds.find((kind) => kind.accepts(target)),
+    close: async () => void (await Promise.allSettled(kinds.map((kind) => kind.close()))),
+  };
+}
+
+export type { Destination, OutgoingMessage, Sent, SendSettings, Verdict } from './destination';
