@@ -445,6 +445,27 @@ const webhookAlerts: Migration = {
   },
 };
 
+/**
+ * Tenant quotas (issue 27).
+ * - `webhook_tenants`: a row per tenant that has created a configuration through the API. Each
+ *   create locks its tenant's row (SELECT … FOR UPDATE) before counting, so creates for one tenant
+ *   on several instances count one after another and MAX_WEBHOOK_CONFIGS_PER_TENANT holds exactly.
+ * - Events by producer and time: the publish rate reads a producer's last second through it,
+ *   however many events it published before.
+ */
+const tenantQuotas: Migration = {
+  async up(db) {
+    await db.schema.createTable('webhook_tenants', (t) => {
+      t.string('usuario_id', 36).primary();
+    });
+    await db.schema.alterTable('webhook_events', (t) => t.index(['producer', 'created_at'], 'webhook_events_producer_ix'));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_events', (t) => t.dropIndex(['producer', 'created_at'], 'webhook_events_producer_ix'));
+    await db.schema.dropTableIfExists('webhook_tenants');
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -456,6 +477,7 @@ const migrations: Record<string, Migration> = {
   '008_delivery_isolation': deliveryIsolation,
   '009_attempt_health': attemptHealth,
   '010_webhook_alerts': webhookAlerts,
+  '011_tenant_quotas': tenantQuotas,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -12,7 +12,12 @@ export class ApiError extends Error {
     readonly type: string,
     readonly title: string,
     readonly detail?: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      /** RFC 9457 extension members beside the standard ones (a quota's `limite`). */
+      extensions?: Readonly<Record<string, string | number>>;
+    } = {},
   ) {
     super(detail ?? title);
     this.name = 'ApiError';
@@ -94,11 +99,9 @@ const REFUSALS: Record<RefusalKind, { status: number; title: string; slug: strin
 
 export function problemOf(refusal: Refusal): ApiError {
   const { status, title, slug } = REFUSALS[refusal.kind];
-  return new ApiError(
-    status,
-    problemType(refusal.options.code ?? slug),
-    title,
-    refusal.detail,
-    retryAfter(refusal.options.retryAfterSeconds),
-  );
+  const { code, retryAfterSeconds, extensions } = refusal.options;
+  return new ApiError(status, problemType(code ?? slug), title, refusal.detail, {
+    ...retryAfter(retryAfterSeconds),
+    ...(extensions ? { extensions } : {}),
+  });
 }

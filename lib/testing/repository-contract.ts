@@ -15,6 +15,7 @@ import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
 import { claimDue, findDelivery, loadAttemptContexts, publishEvent, recordAttempts, requeueDelivery } from '@/lib/webhooks/delivery/store';
 import { sweepRetention } from '@/lib/data/retention';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
+import { isolationContract } from './isolation-contract';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -50,6 +51,7 @@ export function repositoryContract(): void {
   throttleContract();
   idempotencyContract();
   deliveryContract();
+  isolationContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
     const applied = await db('knex_migrations').select<{ name: string }[]>('name');

@@ -70,6 +70,9 @@ export const en: Messages = {
   'error.body': 'The page could not be shown. Try again; if it keeps failing, tell support.',
   'error.network': 'No connection to the server. Check your network and try again.',
   'error.server': 'The server answered with an error ({status}).',
+  'quota.configurations': 'This tenant already has {limit} webhook configurations, the most allowed. Delete one before creating another.',
+  'quota.testEvents':
+    'This configuration was sent {limit} test events in the last minute, the most allowed. Send another in {seconds, plural, one {# second} other {# seconds}}.',
   'forbidden.title': 'Access denied (403)',
   'forbidden.body': 'Your role does not allow this page. Ask an administrator for access.',
   'forbidden.home': 'Go to the start page',
@@ -548,7 +551,8 @@ export const en: Messages = {
   'health.column.failed': 'Failed',
   'health.column.latency': 'Mean time (ms)',
   'triage.title': 'Delivery health',
-  'triage.intro': 'Every configuration, failing, paused and switched-off ones first, with their last 24 hours of attempts.',
+  'triage.intro':
+    'Every tenant’s configurations, worst first: open alerts, then failing, paused, switched-off and backlogged ones, with their last 24 hours of attempts. Tenants take turns: each one’s worst comes before anyone’s second.',
   'triage.empty': 'No webhook configurations.',
   'triage.sparkline': 'Last 24 hours: {delivered} delivered, {failed} failed',
   'triage.open': 'Open',
@@ -558,5 +562,13 @@ export const en: Messages = {
   'alerts.desativada': 'Deliveries to {url} were switched off automatically on {since}.',
   'alerts.circuito-aberto': 'The receiver {url} has looked down since {since}; its deliveries are paused.',
   'alerts.open': 'Open the configuration',
+  'triage.range': 'Configurations {first}–{last} of {total}',
+  'triage.pages': 'Delivery health pages',
+  'triage.alert': 'Open alert',
+  'alerts.range': 'Alerts {first}–{last} of {total}',
+  'alerts.pages': 'Delivery alert pages',
+  'pager.previous': 'Previous',
+  'pager.next': 'Next',
+  'pager.beyond': 'This page is empty: the list got shorter. Go back a page.',
   'webhook.eventPayload': 'See the message and an example',
 };

@@ -4,6 +4,7 @@ import { dialectOf, hourOf, isUniqueViolation, lockForUpdate, toBoolean, toNumbe
 import type { AttemptError, DeliveryStatus, PublishEvent } from '../delivery-contract';
 import { circuitFromRow, EVENT_COLUMNS } from '../repository';
 import { TEST_MESSAGE_TEXT } from '../message-contract';
+import { TEST_EVENT_TYPE } from '../fields';
 import { newId } from './ids';
 import { afterAttempt, attemptCap, isOutage, type CircuitSettings, type CircuitState } from './circuit';
 
@@ -85,13 +86,21 @@ export type Published = {
  * (kept for a later recovery) when it is not. The same idEvento from the same producer answers the
  * first event and creates nothing.
  */
-export async function publishEvent(db: Knex, producer: string, input: PublishEvent, now: number): Promise<Published> {
+export async function publishEvent(
+  db: Knex,
+  producer: string,
+  input: PublishEvent,
+  now: number,
+  /** Runs in the transaction before anything is written (a repeat aside); a throw refuses the event (the publish rate). */
+  guard?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<Published> {
   try {
     return await db.transaction(async (trx) => {
       if (input.idEvento !== undefined) {
         const earlier = await findPublished(trx, producer, input.idEvento);
         if (earlier) return earlier;
       }
+      await guard?.(trx);
       const eventId = newId('evt', now);
       await trx('webhook_events').insert({
         id: eventId,
@@ -141,14 +150,23 @@ function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now
 }
 
 /** A `webhook.teste` event for one configuration, sent even while it is disabled (to check a receiver first). */
-export async function createTestDelivery(db: Knex, configId: string, usuarioId: string, producer: string, now: number): Promise<string> {
+export async function createTestDelivery(
+  db: Knex,
+  configId: string,
+  usuarioId: string,
+  producer: string,
+  now: number,
+  /** Runs in the transaction before anything is written; a throw refuses the test event (its rate). */
+  guard?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<string> {
   return db.transaction(async (trx) => {
+    await guard?.(trx);
     const eventId = newId('evt', now);
     await trx('webhook_events').insert({
       id: eventId,
       producer,
       id_evento: null,
-      tipo: 'webhook.teste',
+      tipo: TEST_EVENT_TYPE,
       usuario_id: usuarioId,
       dados_json: JSON.stringify({ mensagem: TEST_MESSAGE_TEXT }),
       created_at: now,
@@ -157,6 +175,46 @@ export async function createTestDelivery(db: Knex, configId: string, usuarioId: 
     await trx('webhook_deliveries').insert(row);
     return row.id;
   });
+}
+
+/**
+ * Sliding-window rates (issue 27): when the `nth` newest of a producer's events at or after
+ * `since` was created, or null when it has fewer. A limit of n is reached when there is one, and
+ * has room again once that event leaves the window. Read backwards through (producer, created_at).
+ */
+export async function nthNewestEventSince(
+  db: Knex | Knex.Transaction,
+  producer: string,
+  since: number,
+  nth: number,
+): Promise<number | null> {
+  const rows: DbRow[] = await db('webhook_events')
+    .where('producer', producer)
+    .andWhere('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .offset(nth - 1)
+    .limit(1)
+    .select('created_at');
+  return rows[0] ? toNumber(rows[0].created_at) : null;
+}
+
+/** The same for a configuration's test events, through its deliveries (config_id, created_at). */
+export async function nthNewestTestDeliverySince(
+  db: Knex | Knex.Transaction,
+  configId: string,
+  since: number,
+  nth: number,
+): Promise<number | null> {
+  const rows: DbRow[] = await db('webhook_deliveries as d')
+    .join('webhook_events as e', 'e.id', 'd.event_id')
+    .where('d.config_id', configId)
+    .andWhere('d.created_at', '>=', since)
+    .andWhere('e.tipo', TEST_EVENT_TYPE)
+    .orderBy('d.created_at', 'desc')
+    .offset(nth - 1)
+    .limit(1)
+    .select('d.created_at');
+  return rows[0] ? toNumber(rows[0].created_at) : null;
 }
 
 export type ClaimSettings = {
@@ -295,6 +353,14 @@ function waitingConfigs(db: Knex, now: number) {
     .where((query) => void query.whereNull('c.circuit_open_until').orWhere('c.circuit_open_until', '<=', now))
     .select('c.id as config_id', oldestDue.as('oldest'));
   return db.from(configs.as('w')).whereNotNull('oldest').orderBy('oldest').orderBy('config_id').select('config_id');
+}
+
+/** A configuration's deliveries due now, as a subquery correlated on `configIdColumn` (the triage's ranking, repository.ts). */
+export function dueDeliveriesOf(db: Knex, configIdColumn: string, now: number): Knex.QueryBuilder {
+  return db('webhook_deliveries as d')
+    .whereRaw('?? = ??', ['d.config_id', configIdColumn])
+    .andWhere('d.status', 'pendente')
+    .andWhere('d.next_attempt_at', '<=', now);
 }
 
 export type Backlog = { due: number; oldestDueAt: number | null };
