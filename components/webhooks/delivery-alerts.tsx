@@ -30,7 +30,7 @@ export function DeliveryAlerts() {
     <Alert tone="danger" title={t('alerts.title')} className="mb-6">
       <ul className="flex flex-col gap-1" data-testid="delivery-alerts">
         {alerts.data?.itens.map((alert) => (
-          <li key={alert.id} data-webhook-id={alert.configuracaoId}>
+          <li key={alert.id} data-alert-for={alert.configuracaoId}>
             {t(`alerts.${alert.tipo}`, { url: alert.url, since: brasiliaDateTime(alert.desde, locale) })}{' '}
             <Link href={`/webhooks/${alert.configuracaoId}`} className="font-medium underline">
               {t('alerts.open')}

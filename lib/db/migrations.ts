@@ -449,7 +449,7 @@ const webhookAlerts: Migration = {
  * Tenant quotas (issue 27).
  * - `webhook_tenants`: a row per tenant that has created a configuration through the API. Each
  *   create locks its tenant's row (SELECT … FOR UPDATE) before counting, so creates for one tenant
- *   on several instances count one after another and MAX_WEBHOOK_CONFIGS_PER_TENANT holds exactly.
+ *   on several instances count one after another and MAX_WEBHOOKS_PER_TENANT holds exactly.
  * - Events by producer and time: the publish rate reads a producer's last second through it,
  *   however many events it published before.
  */

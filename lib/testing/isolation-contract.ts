@@ -45,11 +45,11 @@ function refusalOf(result: PromiseSettledResult<unknown> | undefined) {
 }
 
 export function isolationContract(): void {
-  it('keeps a tenant within MAX_WEBHOOK_CONFIGS_PER_TENANT when its creates race: exactly the limit is kept, the rest refused naming it', async () => {
+  it('keeps a tenant within MAX_WEBHOOKS_PER_TENANT when its creates race: exactly the limit is kept, the rest refused naming it', async () => {
     const db = await getDb();
     const tenant = randomUUID();
     const other = randomUUID();
-    await withSettings({ MAX_WEBHOOK_CONFIGS_PER_TENANT: '4' }, async () => {
+    await withSettings({ MAX_WEBHOOKS_PER_TENANT: '4' }, async () => {
       const results = await Promise.allSettled(Array.from({ length: 9 }, (_, index) => createFor(tenant, index)));
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(4);
       for (const refused of results.filter((result) => result.status === 'rejected')) {
@@ -73,7 +73,7 @@ export function isolationContract(): void {
       publishEvent(db, producer, { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: randomUUID(), dados: {}, idEvento }, at, (trx) =>
         assertPublishRoom(trx, producer, at),
       );
-    await withSettings({ MAX_EVENTS_PER_PRODUCER_PER_SECOND: '3' }, async () => {
+    await withSettings({ MAX_EVENTS_PER_SECOND: '3' }, async () => {
       for (const [offset, id] of [
         [0, 'e1'],
         [100, 'e2'],
@@ -105,7 +105,7 @@ export function isolationContract(): void {
     const now = 1_920_000_000_000;
     const testAt = (at: number) =>
       createTestDelivery(db, config.id, tenant, 'teste-taxa', at, (trx) => assertTestEventRoom(trx, config.id, at));
-    await withSettings({ MAX_TEST_EVENTS_PER_CONFIG_PER_MINUTE: '2' }, async () => {
+    await withSettings({ MAX_TEST_EVENTS_PER_MINUTE: '2' }, async () => {
       await testAt(now);
       await testAt(now + 1000);
       const [refused] = await Promise.allSettled([testAt(now + 2000)]);

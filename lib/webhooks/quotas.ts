@@ -35,25 +35,25 @@ function secondsUntilRoom(at: number, windowMs: number, now: number): number {
 }
 
 /**
- * A create for a tenant that already has MAX_WEBHOOK_CONFIGS_PER_TENANT configurations is refused
+ * A create for a tenant that already has MAX_WEBHOOKS_PER_TENANT configurations is refused
  * (409: the collection is full, and only deleting one makes room). Staff creating for a tenant
  * count against it too: the limit is the tenant's, whoever asks.
  */
 export async function assertConfigurationRoom(trx: Knex.Transaction, usuarioId: string): Promise<void> {
-  const limit = env().MAX_WEBHOOK_CONFIGS_PER_TENANT;
+  const limit = env().MAX_WEBHOOKS_PER_TENANT;
   const count = await countTenantWebhooksLocked(trx, usuarioId);
   if (count < limit) return;
   log.info('webhook.quota_exceeded', { quota: QUOTA_PROBLEMS.configurations, limit });
   throw refuse.overQuota(
     QUOTA_PROBLEMS.configurations,
-    `This tenant has ${count} webhook configurations and may have at most ${limit} (MAX_WEBHOOK_CONFIGS_PER_TENANT); delete one before creating another.`,
+    `This tenant has ${count} webhook configurations and may have at most ${limit} (MAX_WEBHOOKS_PER_TENANT); delete one before creating another.`,
     { limite: limit },
   );
 }
 
-/** A test event past MAX_TEST_EVENTS_PER_CONFIG_PER_MINUTE to one configuration in 60 s is refused (429). */
+/** A test event past MAX_TEST_EVENTS_PER_MINUTE to one configuration in 60 s is refused (429). */
 export async function assertTestEventRoom(trx: Knex.Transaction, configId: string, now: number): Promise<void> {
-  const limit = env().MAX_TEST_EVENTS_PER_CONFIG_PER_MINUTE;
+  const limit = env().MAX_TEST_EVENTS_PER_MINUTE;
   // Two test events for one configuration on two instances count one after the other.
   await findWebhook(trx, configId, { lock: true });
   const nth = await nthNewestTestDeliverySince(trx, configId, now - TEST_EVENT_WINDOW_MS + 1, limit);
@@ -62,21 +62,21 @@ export async function assertTestEventRoom(trx: Knex.Transaction, configId: strin
   throw refuse.rateLimited(
     QUOTA_PROBLEMS.testEvents,
     secondsUntilRoom(nth, TEST_EVENT_WINDOW_MS, now),
-    `This configuration was sent ${limit} test events in the last 60 seconds, the most allowed (MAX_TEST_EVENTS_PER_CONFIG_PER_MINUTE); send the next after Retry-After seconds.`,
+    `This configuration was sent ${limit} test events in the last 60 seconds, the most allowed (MAX_TEST_EVENTS_PER_MINUTE); send the next after Retry-After seconds.`,
     { limite: limit, janelaSegundos: TEST_EVENT_WINDOW_MS / 1000 },
   );
 }
 
-/** An event past MAX_EVENTS_PER_PRODUCER_PER_SECOND from one producer in a second is refused (429) and not recorded. */
+/** An event past MAX_EVENTS_PER_SECOND from one producer in a second is refused (429) and not recorded. */
 export async function assertPublishRoom(trx: Knex.Transaction, producer: string, now: number): Promise<void> {
-  const limit = env().MAX_EVENTS_PER_PRODUCER_PER_SECOND;
+  const limit = env().MAX_EVENTS_PER_SECOND;
   const nth = await nthNewestEventSince(trx, producer, now - PUBLISH_WINDOW_MS + 1, limit);
   if (nth === null) return;
   log.info('webhook.quota_exceeded', { quota: QUOTA_PROBLEMS.publish, limit });
   throw refuse.rateLimited(
     QUOTA_PROBLEMS.publish,
     secondsUntilRoom(nth, PUBLISH_WINDOW_MS, now),
-    `This producer published ${limit} events in the last second, the most allowed (MAX_EVENTS_PER_PRODUCER_PER_SECOND); nothing was recorded: publish it again after Retry-After seconds.`,
+    `This producer published ${limit} events in the last second, the most allowed (MAX_EVENTS_PER_SECOND); nothing was recorded: publish it again after Retry-After seconds.`,
     { limite: limit, janelaSegundos: PUBLISH_WINDOW_MS / 1000 },
   );
 }

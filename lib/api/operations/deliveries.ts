@@ -53,7 +53,7 @@ export const deliveryOperations = {
         summary: 'Publish a health-evaluation or proposal event',
         tags: ['Entregas de webhook'],
         description:
-          'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing. A producer publishes at most MAX_EVENTS_PER_PRODUCER_PER_SECOND events (200 by default) in any second.',
+          'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing. A producer publishes at most MAX_EVENTS_PER_SECOND events (200 by default) in any second.',
         requestBody: { required: true, content: json(ref(publishEventSchema)) },
         responses: {
           '202': { description: 'Accepted; deliveries are under way.', content: json(ref(publishedEventSchema)) },
@@ -61,7 +61,7 @@ export const deliveryOperations = {
           ...bodyProblems,
           ...commonProblems,
           '429': problem(
-            'The producer published MAX_EVENTS_PER_PRODUCER_PER_SECOND events in the last second (`limite`, `janelaSegundos`); nothing was recorded. Publish it again after `Retry-After` seconds.',
+            'The producer published MAX_EVENTS_PER_SECOND events in the last second (`limite`, `janelaSegundos`); nothing was recorded. Publish it again after `Retry-After` seconds.',
           ),
         },
       },
@@ -218,11 +218,11 @@ export const deliveryOperations = {
       capability: 'webhooks',
       doc: deliveryDoc(
         'Send a test event',
-        'A webhook.teste event to this configuration alone, even while it is disabled; follow it with the delivery’s id. At most MAX_TEST_EVENTS_PER_CONFIG_PER_MINUTE (5 by default) to one configuration in any 60 seconds.',
+        'A webhook.teste event to this configuration alone, even while it is disabled; follow it with the delivery’s id. At most MAX_TEST_EVENTS_PER_MINUTE (5 by default) to one configuration in any 60 seconds.',
         {
           '202': { description: 'The test delivery.', content: json(ref(deliveryCreatedSchema)) },
           '429': problem(
-            'The configuration got MAX_TEST_EVENTS_PER_CONFIG_PER_MINUTE test events in the last 60 seconds (`limite`, `janelaSegundos`); send the next after `Retry-After` seconds.',
+            'The configuration got MAX_TEST_EVENTS_PER_MINUTE test events in the last 60 seconds (`limite`, `janelaSegundos`); send the next after `Retry-After` seconds.',
           ),
         },
       ),

@@ -72,7 +72,7 @@ export const en: Messages = {
   'error.server': 'The server answered with an error ({status}).',
   'quota.configurations': 'This tenant already has {limit} webhook configurations, the most allowed. Delete one before creating another.',
   'quota.testEvents':
-    'This configuration was sent {limit} test events in the last minute, the most allowed. Send another in {seconds, plural, one {# second} other {# seconds}}.',
+    'This configuration was sent {limit, plural, one {# test event} other {# test events}} in the last minute, the most allowed. Send another in {seconds, plural, one {# second} other {# seconds}}.',
   'forbidden.title': 'Access denied (403)',
   'forbidden.body': 'Your role does not allow this page. Ask an administrator for access.',
   'forbidden.home': 'Go to the start page',

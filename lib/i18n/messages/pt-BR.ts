@@ -74,7 +74,7 @@ export const ptBR = {
   'error.server': 'O servidor respondeu com erro ({status}).',
   'quota.configurations': 'Este cliente já tem {limit} configurações de webhook, o máximo permitido. Apague uma antes de criar outra.',
   'quota.testEvents':
-    'Esta configuração já recebeu {limit} eventos de teste no último minuto, o máximo permitido. Envie outro daqui a {seconds, plural, one {# segundo} other {# segundos}}.',
+    'Esta configuração já recebeu {limit, plural, one {# evento de teste} other {# eventos de teste}} no último minuto, o máximo permitido. Envie outro daqui a {seconds, plural, one {# segundo} other {# segundos}}.',
   'forbidden.title': 'Acesso negado (403)',
   'forbidden.body': 'Seu perfil não permite abrir esta página. Peça acesso a um administrador.',
   'forbidden.home': 'Ir para o início',
