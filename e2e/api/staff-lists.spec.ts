@@ -36,7 +36,7 @@ test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   receiver = await new Receiver().start();
   receiver.script('/z-fora', { status: 503 });
-  database = await privateDatabase('staff-lists');
+  database = await privateDatabase('staff_lists');
   server = await startServer({
     dataDir: newDataDir('staff-lists'),
     env: {
