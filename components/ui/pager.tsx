@@ -21,13 +21,14 @@ export function Pager({
   total: number;
   /** "Configurações {first}–{last} de {total}", filled. */
   range: (first: number, last: number) => string;
+  /** `nav` names the navigation landmark: unique on the page (a second pager at a list's end gets its own). */
   labels: { nav: string; previous: string; next: string };
   href?: (page: number) => string;
   onPage?: (page: number) => void;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages === 1 && page === 1) return null;
-  const first = Math.min(total, (page - 1) * pageSize + 1);
+  const first = (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   const step = (to: number, label: string, enabled: boolean) => {
     if (!enabled)
@@ -51,7 +52,8 @@ export function Pager({
   return (
     <nav aria-label={labels.nav} className="flex flex-wrap items-center gap-3 text-sm text-slate-700" data-testid="pager">
       {step(page - 1, labels.previous, page > 1)}
-      <span aria-live="polite">{range(first, last)}</span>
+      {/* A page past the end (the list got shorter) has no range to tell. */}
+      <span aria-live="polite">{first <= total ? range(first, last) : null}</span>
       {step(page + 1, labels.next, page < pages)}
     </nav>
   );

@@ -24,20 +24,20 @@ export function DeliveryTriage({ page }: { page: number }) {
   if (triage.isError) return <QueryError query={triage} />;
   const { itens, total } = triage.data;
   if (total === 0) return <p className="text-sm text-slate-600">{t('triage.empty')}</p>;
-  const pager = (
+  const pager = (nav: string) => (
     <Pager
       page={page}
       pageSize={TRIAGE_PAGE_SIZE}
       total={total}
       range={(first, last) => t('triage.range', { first, last, total })}
-      labels={{ nav: t('triage.pages'), previous: t('pager.previous'), next: t('pager.next') }}
+      labels={{ nav, previous: t('pager.previous'), next: t('pager.next') }}
       href={(to) => (to === 1 ? '/webhooks/saude' : `/webhooks/saude?pagina=${to}`)}
     />
   );
   return (
     <div aria-live="polite" className="flex flex-col gap-3">
       <p className="text-sm text-slate-600">{t('webhooks.count', { count: total })}</p>
-      {pager}
+      {pager(t('triage.pages'))}
       {itens.length === 0 ? (
         <p className="text-sm text-slate-600">{t('pager.beyond')}</p>
       ) : (
@@ -47,7 +47,7 @@ export function DeliveryTriage({ page }: { page: number }) {
           ))}
         </ul>
       )}
-      {itens.length > 10 ? pager : null}
+      {itens.length > 10 ? pager(t('triage.pagesEnd')) : null}
     </div>
   );
 }

@@ -18,7 +18,9 @@ import { nthNewestEventSince, nthNewestTestDeliverySince } from './delivery/stor
  *   moment do not see each other's uncommitted events, so a second may take at most the limit
  *   plus the producer's publishes in flight at once (each instance runs at most DATABASE_POOL_MAX
  *   transactions). SQLite has one writer: exact.
- * Refusals are problem+json naming the limit in `detail` and as the `limite` member.
+ * A producer's count is every event it created in the window: test events it sent count too (at
+ * most MAX_TEST_EVENTS_PER_MINUTE a configuration, so little). Refusals are problem+json naming the
+ * limit in `detail` and as the `limite` member.
  */
 export const QUOTA_PROBLEMS = {
   configurations: 'webhook-configuration-quota',

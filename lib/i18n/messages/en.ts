@@ -564,6 +564,7 @@ export const en: Messages = {
   'alerts.open': 'Open the configuration',
   'triage.range': 'Configurations {first}–{last} of {total}',
   'triage.pages': 'Delivery health pages',
+  'triage.pagesEnd': 'Delivery health pages, at the end of the list',
   'triage.alert': 'Open alert',
   'alerts.range': 'Alerts {first}–{last} of {total}',
   'alerts.pages': 'Delivery alert pages',

@@ -569,6 +569,7 @@ export const ptBR = {
   'alerts.open': 'Ver configuração',
   'triage.range': 'Configurações {first}–{last} de {total}',
   'triage.pages': 'Páginas da saúde das entregas',
+  'triage.pagesEnd': 'Páginas da saúde das entregas, no fim da lista',
   'triage.alert': 'Alerta aberto',
   'alerts.range': 'Alertas {first}–{last} de {total}',
   'alerts.pages': 'Páginas dos alertas de entrega',
