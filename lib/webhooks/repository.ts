@@ -101,9 +101,9 @@ export function visibleConfigs(db: Knex, usuarioId: string | undefined): Knex.Qu
 
 /** What the triage's ranking reads from the other delivery tables, as correlated subqueries on the configuration's id. */
 export type TriageSources = {
-  /** The configuration's open alerts (alerts/store.ts). */
-  openAlerts: (configIdColumn: string) => Knex.QueryBuilder;
-  /** Its deliveries due now (delivery/store.ts). */
+  /** `config_id` and `alert_since`, the start of its oldest open incident, for each configuration with an open alert (alerts/store.ts). */
+  openAlertsSince: Knex.QueryBuilder;
+  /** A configuration's deliveries due now, correlated on its id (delivery/store.ts). */
   dueDeliveries: (configIdColumn: string) => Knex.QueryBuilder;
 };
 
@@ -113,8 +113,9 @@ export type TriageSources = {
  * switched off, a backlog due, and healthy last (health.ts's states, in HEALTH_STATES order). Within
  * a standing, tenants take turns: each tenant's longest-standing configuration comes before any
  * tenant's second, so one tenant with many configurations in the same standing cannot push
- * another's off the first page. Then the longest-standing first, then by URL. One index probe per
- * configuration for its alerts and one for its backlog, as the worker's own look does every second.
+ * another's off the first page. Then the longest-standing first, then by URL. Open alerts are few:
+ * read once and joined (a probe per configuration was most of the time on PostgreSQL); the backlog
+ * can be large: one index probe per configuration, as the worker's own look does every second.
  */
 export async function rankTriage(
   db: Knex,
@@ -122,18 +123,20 @@ export async function rankTriage(
   sources: TriageSources,
 ): Promise<{ ids: string[]; total: number }> {
   const visible = (query: Knex.QueryBuilder) => (usuarioId ? query.where('c.usuario_id', usuarioId) : query);
-  const facts = visible(db('webhook_configs as c')).select(
-    'c.id',
-    'c.usuario_id',
-    'c.url',
-    'c.enabled',
-    'c.circuit_open_until',
-    'c.circuit_opened_at',
-    'c.failing_since',
-    'c.disabled_at',
-    sources.openAlerts('c.id').min('incident_at').as('alert_since'),
-    sources.dueDeliveries('c.id').min('next_attempt_at').as('due_since'),
-  );
+  const facts = visible(db('webhook_configs as c'))
+    .leftJoin(sources.openAlertsSince.as('al'), 'al.config_id', 'c.id')
+    .select(
+      'c.id',
+      'c.usuario_id',
+      'c.url',
+      'c.enabled',
+      'c.circuit_open_until',
+      'c.circuit_opened_at',
+      'c.failing_since',
+      'c.disabled_at',
+      'al.alert_since',
+      sources.dueDeliveries('c.id').min('next_attempt_at').as('due_since'),
+    );
   // Each standing: its condition (the first that holds wins, as in health.ts's stateOf), its rank, and since when.
   const standings: { when: string; whenBindings: Knex.RawBinding[]; rank: number; since: string; sinceBindings: string[] }[] = [
     { when: '?? is not null', whenBindings: ['f.alert_since'], rank: 0, since: '??', sinceBindings: ['f.alert_since'] },

@@ -48,9 +48,9 @@ export async function openAlerts(db: Knex, configIds?: readonly string[]): Promi
   return rows.map(alertFromRow);
 }
 
-/** A configuration's open alerts, as a subquery correlated on `configIdColumn` (the triage's ranking, repository.ts). */
-export function openAlertsOf(db: Knex, configIdColumn: string): Knex.QueryBuilder {
-  return db('webhook_alerts as a').whereRaw('?? = ??', ['a.config_id', configIdColumn]).whereNull('a.resolved_at');
+/** Each configuration with an open alert and when its oldest open incident began (`config_id`, `alert_since`): the triage's ranking joins it (repository.ts). */
+export function openAlertsSince(db: Knex): Knex.QueryBuilder {
+  return db('webhook_alerts').whereNull('resolved_at').groupBy('config_id').select('config_id').min({ alert_since: 'incident_at' });
 }
 
 export type ListedAlert = StoredAlert & { url: string; usuarioId: string };

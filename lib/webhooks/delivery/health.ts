@@ -11,7 +11,7 @@ import {
 } from '../health-contract';
 import { findWebhooks, rankTriage, type DeliveryState } from '../repository';
 import { getWebhook } from '../service';
-import { openAlerts, openAlertsOf } from '../alerts/store';
+import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';
 import { backlogByConfig, dueDeliveriesOf, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';
 
@@ -93,7 +93,7 @@ export async function deliveryTriage(principal: Principal, { limite, pagina }: P
   const { ids, total } = await rankTriage(
     db,
     { usuarioId, now, limit: limite, offset: (pagina - 1) * limite },
-    { openAlerts: (column) => openAlertsOf(db, column), dueDeliveries: (column) => dueDeliveriesOf(db, column, now) },
+    { openAlertsSince: openAlertsSince(db), dueDeliveries: (column) => dueDeliveriesOf(db, column, now) },
   );
   const hours = windowHours(TRIAGE_HOURS, now);
   const [configs, rows, backlogs, alerts] = await Promise.all([
