@@ -447,22 +447,25 @@ const webhookAlerts: Migration = {
 
 /**
  * Tenant quotas (issue 27).
- * - `webhook_tenants`: a row per tenant that has created a configuration through the API. Each
- *   create locks its tenant's row (SELECT … FOR UPDATE) before counting, so creates for one tenant
- *   on several instances count one after another and MAX_WEBHOOKS_PER_TENANT holds exactly.
+ * - `webhook_tenants`: a row per tenant, which a configuration create locks (SELECT … FOR UPDATE)
+ *   before counting, so creates for one tenant on several instances count one after another and
+ *   MAX_WEBHOOKS_PER_TENANT holds exactly. The delivery engine's claim locks the same rows (issue 27
+ *   items 1–3, whose migration may have made the table already: then it is kept as it is, and left
+ *   to that migration's down).
  * - Events by producer and time: the publish rate reads a producer's last second through it,
  *   however many events it published before.
  */
 const tenantQuotas: Migration = {
   async up(db) {
-    await db.schema.createTable('webhook_tenants', (t) => {
-      t.string('usuario_id', 36).primary();
-    });
+    if (!(await db.schema.hasTable('webhook_tenants'))) {
+      await db.schema.createTable('webhook_tenants', (t) => {
+        t.string('usuario_id', 36).primary();
+      });
+    }
     await db.schema.alterTable('webhook_events', (t) => t.index(['producer', 'created_at'], 'webhook_events_producer_ix'));
   },
   async down(db) {
     await db.schema.alterTable('webhook_events', (t) => t.dropIndex(['producer', 'created_at'], 'webhook_events_producer_ix'));
-    await db.schema.dropTableIfExists('webhook_tenants');
   },
 };
 
@@ -477,7 +480,7 @@ const migrations: Record<string, Migration> = {
   '008_delivery_isolation': deliveryIsolation,
   '009_attempt_health': attemptHealth,
   '010_webhook_alerts': webhookAlerts,
-  '011_tenant_quotas': tenantQuotas,
+  '014_tenant_quotas': tenantQuotas,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

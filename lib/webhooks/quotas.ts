@@ -3,8 +3,8 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import { countTenantWebhooksLocked, findWebhook } from './repository';
-import { nthNewestEventSince, nthNewestTestDeliverySince } from './delivery/store';
+import { countTenantWebhooks, findWebhook } from './repository';
+import { lockTenantRow, nthNewestEventSince, nthNewestTestDeliverySince } from './delivery/store';
 
 /**
  * Tenant quotas (issue 27): what one tenant or producer may ask of what every tenant shares (the
@@ -43,7 +43,9 @@ function secondsUntilRoom(at: number, windowMs: number, now: number): number {
  */
 export async function assertConfigurationRoom(trx: Knex.Transaction, usuarioId: string): Promise<void> {
   const limit = env().MAX_WEBHOOKS_PER_TENANT;
-  const count = await countTenantWebhooksLocked(trx, usuarioId);
+  // Creates for one tenant on several instances count one after the other (the caller made the row: ensureTenantRow).
+  await lockTenantRow(trx, usuarioId);
+  const count = await countTenantWebhooks(trx, usuarioId);
   if (count < limit) return;
   log.info('webhook.quota_exceeded', { quota: QUOTA_PROBLEMS.configurations, limit });
   throw refuse.overQuota(

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { WebhookConfiguration, WebhookEventFlag, WebhookHeader } from './contract';
 import { newEncryptedSecret } from './secrets';
 import type { CircuitState } from './delivery/circuit';
@@ -211,27 +211,8 @@ export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfig
   await trx('webhook_configs').insert({ ...toRow(config, 1), secret_enc: newEncryptedSecret(), enabled: true });
 }
 
-/**
- * The tenant's row in webhook_tenants, made if missing, in a statement of its own (outside the
- * create's transaction: on PostgreSQL a duplicate key inside it would abort the whole transaction).
- */
-export async function ensureTenantRow(db: Knex, usuarioId: string): Promise<void> {
-  if (await db('webhook_tenants').where({ usuario_id: usuarioId }).first('usuario_id')) return;
-  try {
-    await db('webhook_tenants').insert({ usuario_id: usuarioId });
-  } catch (error) {
-    // Another create for this tenant made it at the same time.
-    if (!isUniqueViolation(error)) throw error;
-  }
-}
-
-/**
- * How many configurations the tenant has, counted under its row's lock (ensureTenantRow first):
- * a create for the same tenant on another instance waits here until this transaction ends, then
- * counts what it added. SQLite has one writer: the count alone.
- */
-export async function countTenantWebhooksLocked(trx: Knex.Transaction, usuarioId: string): Promise<number> {
-  await lockForUpdate(trx, trx('webhook_tenants').where({ usuario_id: usuarioId }).select('usuario_id'));
+/** How many configurations the tenant has (the create's quota counts them under the tenant's row lock: quotas.ts). */
+export async function countTenantWebhooks(trx: Knex.Transaction, usuarioId: string): Promise<number> {
   const row = (await trx('webhook_configs').where({ usuario_id: usuarioId }).count({ n: '*' }).first()) as DbRow | undefined;
   return toNumber(row?.n ?? 0);
 }

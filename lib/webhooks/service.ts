@@ -17,7 +17,6 @@ import { WEBHOOK_EVENT_FLAGS } from './contract';
 import {
   closeCircuit,
   deleteWebhookRow,
-  ensureTenantRow,
   findWebhook,
   insertWebhook,
   listWebhooks,
@@ -28,7 +27,7 @@ import {
 } from './repository';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
-import { deleteDeliveriesOf } from './delivery/store';
+import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
 import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 

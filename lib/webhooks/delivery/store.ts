@@ -166,7 +166,7 @@ export async function createTestDelivery(
       id: eventId,
       producer,
       id_evento: null,
-      tipo: TEST_EVENT_TYPE,
+      tipo: 'webhook.teste',
       usuario_id: usuarioId,
       dados_json: JSON.stringify({ mensagem: TEST_MESSAGE_TEXT }),
       created_at: now,
@@ -215,6 +215,29 @@ export async function nthNewestTestDeliverySince(
     .limit(1)
     .select('d.created_at');
   return rows[0] ? toNumber(rows[0].created_at) : null;
+}
+
+/**
+ * The tenant's row in webhook_tenants, made if missing, in a statement of its own (outside the
+ * caller's transaction: on PostgreSQL a duplicate key inside it would abort the whole transaction).
+ */
+export async function ensureTenantRow(db: Knex, usuarioId: string): Promise<void> {
+  if (await db('webhook_tenants').where({ usuario_id: usuarioId }).first('usuario_id')) return;
+  try {
+    await db('webhook_tenants').insert({ usuario_id: usuarioId });
+  } catch (error) {
+    // Another request for this tenant made it at the same moment.
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
+
+/**
+ * Locks the tenant's row (ensureTenantRow first) until the transaction ends: a configuration
+ * create for the same tenant on another instance waits here, then counts what this one added.
+ * SQLite has one writer: nothing to lock.
+ */
+export async function lockTenantRow(trx: Knex.Transaction, usuarioId: string): Promise<void> {
+  await lockForUpdate(trx, trx('webhook_tenants').where({ usuario_id: usuarioId }).select('usuario_id'));
 }
 
 export type ClaimSettings = {
