@@ -2,30 +2,52 @@
 import { Link } from '@/components/ui/link';
 import { buttonClasses } from '@/components/ui/button';
 import { Sparkline } from '@/components/ui/sparkline';
-import { QueryStatus } from '@/components/console/query-status';
+import { QueryError } from '@/components/console/query-status';
+import { Pager } from '@/components/ui/pager';
+import { Spinner } from '@/components/ui/spinner';
+import { Badge } from '@/components/ui/badge';
 import { useDeliveryTriage } from '@/lib/client/delivery-queries';
+import { TRIAGE_PAGE_SIZE } from '@/lib/webhooks/fields';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { TriageItem } from '@/lib/webhooks/health-contract';
 import { formatRate, HealthSituation } from './health-situation';
 
-/** Every configuration's delivery health, worst first (the server orders them), for staff looking after many partners. */
-export function DeliveryTriage() {
+/**
+ * Every configuration's delivery health, worst first (the server orders and pages them: an open
+ * alert first, each tenant's worst before any tenant's second), for staff looking after many
+ * partners. The page is in the address (`?pagina=`).
+ */
+export function DeliveryTriage({ page }: { page: number }) {
   const t = useT();
-  const triage = useDeliveryTriage();
+  const triage = useDeliveryTriage(page);
+  if (triage.isPending) return <Spinner label={t('common.loading')} />;
+  if (triage.isError) return <QueryError query={triage} />;
+  const { itens, total } = triage.data;
+  if (total === 0) return <p className="text-sm text-slate-600">{t('triage.empty')}</p>;
+  const pager = (nav: string) => (
+    <Pager
+      page={page}
+      pageSize={TRIAGE_PAGE_SIZE}
+      total={total}
+      range={(first, last) => t('triage.range', { first, last, total })}
+      labels={{ nav, previous: t('pager.previous'), next: t('pager.next') }}
+      href={(to) => (to === 1 ? '/webhooks/saude' : `/webhooks/saude?pagina=${to}`)}
+    />
+  );
   return (
-    <div aria-live="polite">
-      <QueryStatus query={triage} empty={t('triage.empty')}>
-        {(items) => (
-          <>
-            <p className="mb-3 text-sm text-slate-600">{t('webhooks.count', { count: items.length })}</p>
-            <ul className="flex flex-col gap-2" data-testid="triage-list">
-              {items.map((item) => (
-                <TriageRow key={item.id} item={item} />
-              ))}
-            </ul>
-          </>
-        )}
-      </QueryStatus>
+    <div aria-live="polite" className="flex flex-col gap-3">
+      <p className="text-sm text-slate-600">{t('webhooks.count', { count: total })}</p>
+      {pager(t('triage.pages'))}
+      {itens.length === 0 ? (
+        <p className="text-sm text-slate-600">{t('pager.beyond')}</p>
+      ) : (
+        <ul className="flex flex-col gap-2" data-testid="triage-list">
+          {itens.map((item) => (
+            <TriageRow key={item.id} item={item} />
+          ))}
+        </ul>
+      )}
+      {itens.length > 10 ? pager(t('triage.pagesEnd')) : null}
     </div>
   );
 }
@@ -40,11 +62,13 @@ function TriageRow({ item }: { item: TriageItem }) {
       className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm"
       data-webhook-id={item.id}
       data-state={situacao.estado}
+      data-alert={item.alerta ? item.alerta.tipo : undefined}
     >
       <div className="min-w-0 flex-1 basis-64">
         <p className="font-mono text-sm font-medium break-all text-slate-900">{item.url}</p>
         <p className="mt-0.5 font-mono text-xs break-all text-slate-600">{item.usuarioId}</p>
-        <div className="mt-1.5">
+        <div className="mt-1.5 flex flex-wrap items-center gap-2">
+          {item.alerta ? <Badge tone="danger">{t('triage.alert')}</Badge> : null}
           <HealthSituation situation={situacao} />
         </div>
       </div>

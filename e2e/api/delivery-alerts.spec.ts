@@ -15,7 +15,7 @@ import { PRODUCER, STAFF, TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/tes
  */
 test.describe.configure({ mode: 'serial' });
 
-type Alert = { id: string; configuracaoId: string; url: string; tipo: string; desde: string };
+type Alert = { id: string; configuracaoId: string; url: string; usuarioId: string; tipo: string; desde: string };
 
 let server: RunningServer;
 let receiver: Receiver;
@@ -86,7 +86,7 @@ async function deliverTo(
 }
 
 const alerts = async (headers: Record<string, string>) =>
-  (await (await api.get(apiPath(routes.listDeliveryAlerts), { headers })).json()) as Alert[];
+  ((await (await api.get(apiPath(routes.listDeliveryAlerts), { headers })).json()) as { itens: Alert[] }).itens;
 const mailsTo = (email: string, subject: string) =>
   mail.received.filter((message) => message.to.includes(email) && message.subject.startsWith(subject));
 

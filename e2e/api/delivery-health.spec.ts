@@ -132,7 +132,7 @@ test('another tenant’s configuration is a 404, and a bad window a 400 naming j
 });
 
 test('the triage list: the caller’s own configurations, the failing one first', async () => {
-  const own = (await (await api.get(apiPath(routes.deliveryTriage), { headers: tenantB })).json()) as TriageItem[];
+  const own = ((await (await api.get(apiPath(routes.deliveryTriage), { headers: tenantB })).json()) as { itens: TriageItem[] }).itens;
   expect(own.map((item) => item.usuarioId.toLowerCase())).toEqual(own.map(() => TENANT_B.usuarioId.toLowerCase()));
   expect(own[0]).toMatchObject({
     id: WEBHOOK_IDS.b1,
@@ -141,7 +141,7 @@ test('the triage list: the caller’s own configurations, the failing one first'
   });
   expect(own[0]!.horas).toHaveLength(24);
 
-  const a = (await (await api.get(apiPath(routes.deliveryTriage), { headers: tenantA })).json()) as TriageItem[];
+  const a = ((await (await api.get(apiPath(routes.deliveryTriage), { headers: tenantA })).json()) as { itens: TriageItem[] }).itens;
   expect(a.map((item) => item.id)).not.toContain(WEBHOOK_IDS.b1);
   expect(a.find((item) => item.id === WEBHOOK_IDS.a1)).toMatchObject({
     situacao: { estado: 'saudavel' },

@@ -87,7 +87,14 @@ test('two instances on one PostgreSQL database: 200 events, every delivery arriv
   test.setTimeout(120_000);
   const receiver = await new Receiver().start();
   const databaseUrl = await createDatabase(adminUrl!, 'deliveries');
-  const shared = { ...relaxed, DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') };
+  const shared = {
+    ...relaxed,
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    // Two connections publish as fast as they go, through both instances at once: this is about
+    // delivery, not the intake's rate limit (tenant-quotas.spec.ts).
+    MAX_EVENTS_PER_SECOND: '100000',
+  };
   const servers: RunningServer[] = [];
   try {
     servers.push(await startServer({ dataDir: newDataDir('deliveries-0'), env: shared }));

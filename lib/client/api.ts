@@ -5,7 +5,17 @@ import type { Locale } from '@/lib/i18n/locale';
  * The console's fetch: same-origin API routes with the session cookie, the UI language in
  * Accept-Language (so 400 field messages come back in it), and problem+json turned into ApiProblem.
  */
-export type Problem = { type?: string; title?: string; status: number; detail?: string; errors?: FieldError[] };
+export type Problem = {
+  type?: string;
+  title?: string;
+  status: number;
+  detail?: string;
+  errors?: FieldError[];
+  /** A quota or rate limit's refusal: the limit reached (issue 27). */
+  limite?: number;
+  /** The answer's Retry-After, in seconds, when it had one. */
+  retryAfterSeconds?: number;
+};
 
 export class ApiProblem extends Error {
   constructor(readonly problem: Problem) {
@@ -41,7 +51,12 @@ export async function apiFetch(locale: Locale, path: string, init: RequestInit =
 }
 
 export async function readProblem(response: Response): Promise<Problem> {
-  const fallback: Problem = { status: response.status, title: response.statusText };
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  const fallback: Problem = {
+    status: response.status,
+    title: response.statusText,
+    ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+  };
   try {
     const body = (await response.json()) as Partial<Problem>;
     return { ...fallback, ...body, status: response.status };

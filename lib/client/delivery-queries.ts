@@ -1,9 +1,10 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
-import type { DeliveryAlert, DeliveryHealth, HealthWindow, TriageItem } from '@/lib/webhooks/health-contract';
+import type { AlertPage, DeliveryHealth, HealthWindow, TriagePage } from '@/lib/webhooks/health-contract';
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, deliveryHealth, deliveryTriage, getDelivery, listDeliveries, listDeliveryAlerts } from '@/lib/api/routes';
+import { ALERTS_PAGE_SIZE, TRIAGE_PAGE_SIZE } from '@/lib/webhooks/fields';
 import { apiJson } from './api';
 import { webhookKeys } from './webhook-query-keys';
 
@@ -50,20 +51,24 @@ export function useDeliveryHealth(id: string, window: HealthWindow) {
   });
 }
 
-export function useDeliveryTriage() {
+const pageQuery = (page: number, size: number) => `?${new URLSearchParams({ limite: String(size), pagina: String(page) })}`;
+
+export function useDeliveryTriage(page: number) {
   const locale = useLocale();
   return useQuery({
-    queryKey: webhookKeys.triage,
-    queryFn: async () => (await apiJson<TriageItem[]>(locale, apiPath(deliveryTriage))).body,
+    queryKey: webhookKeys.triage(page),
+    queryFn: async () => (await apiJson<TriagePage>(locale, `${apiPath(deliveryTriage)}${pageQuery(page, TRIAGE_PAGE_SIZE)}`)).body,
     refetchInterval: HEALTH_REFRESH_MS,
+    placeholderData: (previous) => previous,
   });
 }
 
-export function useDeliveryAlerts() {
+export function useDeliveryAlerts(page: number) {
   const locale = useLocale();
   return useQuery({
-    queryKey: webhookKeys.alerts,
-    queryFn: async () => (await apiJson<DeliveryAlert[]>(locale, apiPath(listDeliveryAlerts))).body,
+    queryKey: webhookKeys.alerts(page),
+    queryFn: async () => (await apiJson<AlertPage>(locale, `${apiPath(listDeliveryAlerts)}${pageQuery(page, ALERTS_PAGE_SIZE)}`)).body,
     refetchInterval: HEALTH_REFRESH_MS,
+    placeholderData: (previous) => previous,
   });
 }

@@ -147,6 +147,15 @@ const envSchema = z
               .filter(Boolean)
           : undefined,
       ),
+    /**
+     * Tenant quotas (issue 27), each refused with problem+json naming the limit. Webhook
+     * configurations one tenant (usuarioId) may have: past it a create answers 409.
+     */
+    MAX_WEBHOOKS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** Test events one configuration may be sent in any 60 seconds; past it 429 with Retry-After. */
+    MAX_TEST_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
+    /** Events one producer may publish in any second; past it 429 with Retry-After. */
+    MAX_EVENTS_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(200),
     /** After an API client's secret is rotated, the previous one keeps working this many hours. */
     CLIENT_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(720).default(24),
     /** Which scheduling back-end answers reservations. */

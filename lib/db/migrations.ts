@@ -532,6 +532,21 @@ const staffSessionVersion: Migration = {
   },
 };
 
+/**
+ * Tenant quotas (issue 27): events by producer and time, so the publish rate reads a producer's
+ * last second through it, however many events it published before. (A configuration create locks
+ * its tenant's webhook_tenants row, 011, before counting: MAX_WEBHOOKS_PER_TENANT holds across
+ * instances.)
+ */
+const tenantQuotas: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_events', (t) => t.index(['producer', 'created_at'], 'webhook_events_producer_ix'));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_events', (t) => t.dropIndex(['producer', 'created_at'], 'webhook_events_producer_ix'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -546,6 +561,7 @@ const migrations: Record<string, Migration> = {
   '011_delivery_tenants': deliveryTenants,
   '012_audit_token_masks': auditTokenMasks,
   '013_staff_session_version': staffSessionVersion,
+  '014_tenant_quotas': tenantQuotas,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -30,6 +30,11 @@ export type RefusalOptions = {
   retryAfterSeconds?: number;
   /** The field the refusal is about, named in the problem's `errors` with a message worded in the caller's language. */
   field?: RefusedField;
+  /**
+   * Machine-readable facts of the refusal, answered beside `detail` as RFC 9457 extension members
+   * (a quota's `limite`, say), so a caller need not parse the sentence.
+   */
+  extensions?: Readonly<Record<string, string | number>>;
 };
 
 /** A field named by a refusal other than a 400: its name and the message code (validation.code.*) with the message's values. */
@@ -59,4 +64,13 @@ export const refuse = {
   unsupported: (detail: string) => new Refusal('unsupported', detail),
   badBackend: (detail: string) => new Refusal('bad-backend', detail),
   unavailable: (retryAfterSeconds: number, detail: string) => new Refusal('unavailable', detail, { retryAfterSeconds }),
+  /**
+   * A count quota is full (issue 27): the collection's present state refuses one more, whatever
+   * the time, until the caller removes something. A conflict (409), not a rate (429): waiting fixes nothing.
+   */
+  overQuota: (code: string, detail: string, extensions: RefusalOptions['extensions']) =>
+    new Refusal('conflict', detail, { code, extensions }),
+  /** A rate limit is reached (issue 27): the same request works again after `retryAfterSeconds`. */
+  rateLimited: (code: string, retryAfterSeconds: number, detail: string, extensions: RefusalOptions['extensions']) =>
+    new Refusal('throttled', detail, { code, retryAfterSeconds, extensions }),
 };

@@ -12,7 +12,12 @@ export class ApiError extends Error {
     readonly type: string,
     readonly title: string,
     readonly detail?: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      /** RFC 9457 extension members beside the standard ones (a quota's `limite`). */
+      extensions?: Readonly<Record<string, string | number>>;
+    } = {},
   ) {
     super(detail ?? title);
     this.name = 'ApiError';
@@ -95,8 +100,10 @@ const REFUSALS: Record<RefusalKind, { status: number; title: string; slug: strin
 /** `errors`: the refused field, worded by the caller (the route wrapper knows the language). */
 export function problemOf(refusal: Refusal, errors?: FieldError[]): ApiError {
   const { status, title, slug } = REFUSALS[refusal.kind];
-  return new ApiError(status, problemType(refusal.options.code ?? slug), title, refusal.detail, {
-    ...retryAfter(refusal.options.retryAfterSeconds),
+  const { code, retryAfterSeconds, extensions } = refusal.options;
+  return new ApiError(status, problemType(code ?? slug), title, refusal.detail, {
+    ...retryAfter(retryAfterSeconds),
     ...(errors ? { errors } : {}),
+    ...(extensions ? { extensions } : {}),
   });
 }

@@ -15,6 +15,15 @@ export const problemSchema = z.object({
   detail: z.string().optional(),
   instance: z.string().optional(),
   errors: z.array(fieldErrorSchema).optional(),
+  limite: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: 'A quota or rate limit’s refusal (409, 429): the limit that was reached, as the server is configured.' }),
+  janelaSegundos: z
+    .number()
+    .optional()
+    .meta({ description: 'A rate limit’s refusal (429): the sliding window, in seconds, that `limite` counts over.' }),
 });
 
 export type ProblemBody = z.infer<typeof problemSchema>;

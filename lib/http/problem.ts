@@ -4,6 +4,8 @@ import type { ProblemBody } from './problem-schema';
 /** Renders an ApiError as an RFC 9457 `application/problem+json` response. */
 export function problemResponse(error: ApiError, instance?: string): Response {
   const body: ProblemBody = {
+    // Extension members first: they never shadow a standard member.
+    ...error.extra.extensions,
     type: error.type,
     title: error.title,
     status: error.status,

@@ -38,3 +38,8 @@ export const WINDOW_HOURS: Record<HealthWindow, number> = { '24h': 24, '7d': 168
  */
 export const HEALTH_STATES = ['falhando', 'circuito-aberto', 'desativada', 'saudavel'] as const;
 export type HealthState = (typeof HEALTH_STATES)[number];
+
+/** The console's staff lists (issue 27), paged worst first by the server: the triage page's rows a page. */
+export const TRIAGE_PAGE_SIZE = 50;
+/** The alert notice above every webhooks page stays short: a few at a time, the worst first. */
+export const ALERTS_PAGE_SIZE = 5;

@@ -47,12 +47,27 @@ export const deliveryHealthSchema = z.object({
 });
 export type DeliveryHealth = z.infer<typeof deliveryHealthSchema>;
 
+/** An open delivery alert (issue 20 §4): a configuration switched off by the worker, or whose receiver has been down too long. */
+export const deliveryAlertSchema = z.object({
+  id: z.string(),
+  configuracaoId: z.string(),
+  url: z.string(),
+  usuarioId: z.string().meta({ description: 'The tenant the configuration belongs to.' }),
+  tipo: z.enum(['desativada', 'circuito-aberto']),
+  desde: z.string().meta({ format: 'date-time', description: 'When the incident began.' }),
+});
+export type DeliveryAlert = z.infer<typeof deliveryAlertSchema>;
+
 export const triageItemSchema = z.object({
   id: z.string(),
   url: z.string(),
   usuarioId: z.string(),
   clientId: z.string().nullable(),
   situacao: healthStatusSchema,
+  alerta: deliveryAlertSchema
+    .pick({ tipo: true, desde: true })
+    .nullable()
+    .meta({ description: 'The open alert on this configuration, if any (listed first).' }),
   totais: healthTotalsSchema.meta({ description: 'The last 24 hours.' }),
   horas: z
     .array(z.object({ entregues: count, falhas: count }))
@@ -60,12 +75,27 @@ export const triageItemSchema = z.object({
 });
 export type TriageItem = z.infer<typeof triageItemSchema>;
 
-/** An open delivery alert (issue 20 §4): a configuration switched off by the worker, or whose receiver has been down too long. */
-export const deliveryAlertSchema = z.object({
-  id: z.string(),
-  configuracaoId: z.string(),
-  url: z.string(),
-  tipo: z.enum(['desativada', 'circuito-aberto']),
-  desde: z.string().meta({ format: 'date-time', description: 'When the incident began.' }),
+/**
+ * The staff lists' pages (issue 27): triage and alerts, worst first, `limite` a page. Each tenant's
+ * worst comes before any tenant's second worst of the same kind, so no tenant's number of
+ * configurations pushes another's incident off the first page.
+ */
+export const STAFF_PAGE_MAX = 200;
+export const pageQuerySchema = z.strictObject({
+  limite: z.coerce.number().int().min(1).max(STAFF_PAGE_MAX).default(50),
+  pagina: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
-export type DeliveryAlert = z.infer<typeof deliveryAlertSchema>;
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    itens: z.array(item),
+    total: count.meta({ description: 'How many there are in all pages.' }),
+    pagina: z.number().int().min(1),
+    limite: z.number().int().min(1),
+  });
+}
+export const triagePageSchema = pageOf(triageItemSchema);
+export type TriagePage = z.infer<typeof triagePageSchema>;
+export const alertPageSchema = pageOf(deliveryAlertSchema);
+export type AlertPage = z.infer<typeof alertPageSchema>;

@@ -27,8 +27,9 @@ import {
 } from './repository';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
-import { deleteDeliveriesOf } from './delivery/store';
+import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
 import { deleteAlertsOf } from './alerts/store';
+import { assertConfigurationRoom } from './quotas';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -187,7 +188,9 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const config: WebhookConfiguration = { id: crypto.randomUUID(), ...tenant, url: input.url, headers: input.headers ?? [], ...flags };
   const enabled = input.ativo ?? true;
   const db = await getDb();
+  await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
+    await assertConfigurationRoom(trx, config.usuarioId);
     await insertWebhook(trx, config);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {

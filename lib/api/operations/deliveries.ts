@@ -25,8 +25,19 @@ import {
 } from '@/lib/webhooks/delivery-contract';
 import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
-import { deliveryAlertSchema, deliveryHealthSchema, healthQuerySchema, triageItemSchema } from '@/lib/webhooks/health-contract';
-import { deliveryDoc, webhookParams, deliveryParams } from './docs';
+import {
+  deliveryAlertSchema,
+  deliveryHealthSchema,
+  healthQuerySchema,
+  pageQuerySchema,
+  triageItemSchema,
+} from '@/lib/webhooks/health-contract';
+import { deliveryDoc, webhookParams, deliveryParams, pageDoc } from './docs';
+
+const pageParameters = queryParameters(pageQuerySchema, {
+  limite: 'At most this many a page (50 by default, at most 200).',
+  pagina: 'Which page, from 1.',
+});
 import { operation } from '../operation';
 
 /** Events in, signed notifications out: publishing, the delivery log and what staff do with it. */
@@ -42,13 +53,16 @@ export const deliveryOperations = {
         summary: 'Publish a health-evaluation or proposal event',
         tags: ['Entregas de webhook'],
         description:
-          'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing.',
+          'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing. A producer publishes at most MAX_EVENTS_PER_SECOND events (200 by default) in any second.',
         requestBody: { required: true, content: json(ref(publishEventSchema)) },
         responses: {
           '202': { description: 'Accepted; deliveries are under way.', content: json(ref(publishedEventSchema)) },
           '200': { description: 'This idEvento was already published: the first event.', content: json(ref(publishedEventSchema)) },
           ...bodyProblems,
           ...commonProblems,
+          '429': problem(
+            'The producer published MAX_EVENTS_PER_SECOND events in the last second (`limite`, `janelaSegundos`); nothing was recorded. Publish it again after `Retry-After` seconds.',
+          ),
         },
       },
     },
@@ -109,36 +123,42 @@ export const deliveryOperations = {
       method: 'GET',
       path: '/api/v2/avaliacao-saude/saude-entregas',
       capability: 'webhooks',
+      query: pageQuerySchema,
       doc: {
-        summary: 'Delivery health of every configuration, worst first',
+        summary: 'Delivery health of every configuration, worst first, a page at a time',
         tags: ['Entregas de webhook'],
         description:
-          'For triage: each configuration the caller may see (an API client: its own tenant’s), failing, paused and switched off first, with its last 24 hours’ success rate and attempts hour by hour.',
+          'For triage: the configurations the caller may see (an API client: its own tenant’s), each with its last 24 hours’ success rate and attempts hour by hour, worst first: an open alert, then failing, circuit open, switched off, a backlog due, and healthy last. Within each, tenants take turns (every tenant’s first before any tenant’s second), then the longest-standing first, so one tenant’s number of configurations never pushes another’s incident off the first page. `total` counts every page.',
+        parameters: pageParameters,
         responses: {
-          '200': { description: 'The configurations.', content: json({ type: 'array', items: ref(triageItemSchema) }) },
+          '200': { description: 'A page of configurations.', content: json(pageDoc(triageItemSchema)) },
+          '400': problem('limite or pagina is invalid.'),
           ...commonProblems,
         },
       },
     },
-    async ({ principal }) => jsonResponse(await deliveryTriage(principal)),
+    async ({ principal, query }) => jsonResponse(await deliveryTriage(principal, query)),
   ),
   listDeliveryAlerts: operation(
     {
       method: 'GET',
       path: '/api/v2/avaliacao-saude/alertas-entregas',
       capability: 'webhooks',
+      query: pageQuerySchema,
       doc: {
-        summary: 'Open delivery alerts',
+        summary: 'Open delivery alerts, worst first, a page at a time',
         tags: ['Entregas de webhook'],
         description:
-          'Configurations the caller may see that were switched off automatically (a 410, or failing too long) or whose receiver has been down (circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES, while the incident lasts. Staff who look after webhooks are also told once per incident by e-mail when the server sends mail.',
+          'Configurations the caller may see that were switched off automatically (a 410, or failing too long) or whose receiver has been down (circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES, while the incident lasts. Tenants take turns (each tenant’s worst alert before any tenant’s second); within a turn, switched off before receiver down, then the oldest first. Staff who look after webhooks are also told once per incident by e-mail when the server sends mail.',
+        parameters: pageParameters,
         responses: {
-          '200': { description: 'Open alerts, newest first.', content: json({ type: 'array', items: ref(deliveryAlertSchema) }) },
+          '200': { description: 'A page of open alerts.', content: json(pageDoc(deliveryAlertSchema)) },
+          '400': problem('limite or pagina is invalid.'),
           ...commonProblems,
         },
       },
     },
-    async ({ principal }) => jsonResponse(await alertsFor(principal)),
+    async ({ principal, query }) => jsonResponse(await alertsFor(principal, query)),
   ),
   getDelivery: operation(
     {
@@ -198,8 +218,13 @@ export const deliveryOperations = {
       capability: 'webhooks',
       doc: deliveryDoc(
         'Send a test event',
-        'A webhook.teste event to this configuration alone, even while it is disabled; follow it with the delivery’s id.',
-        { '202': { description: 'The test delivery.', content: json(ref(deliveryCreatedSchema)) } },
+        'A webhook.teste event to this configuration alone, even while it is disabled; follow it with the delivery’s id. At most MAX_TEST_EVENTS_PER_MINUTE (5 by default) to one configuration in any 60 seconds.',
+        {
+          '202': { description: 'The test delivery.', content: json(ref(deliveryCreatedSchema)) },
+          '429': problem(
+            'The configuration got MAX_TEST_EVENTS_PER_MINUTE test events in the last 60 seconds (`limite`, `janelaSegundos`); send the next after `Retry-After` seconds.',
+          ),
+        },
       ),
     },
     async ({ principal, params }) => jsonResponse(await sendTestEvent(principal, params.id), { status: 202 }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonProblems, problem } from '@/lib/openapi/fragments';
+import { ref } from '@/lib/openapi/components';
 import { textPathParam, uuidPathParam } from '@/lib/validation/path-params';
 
 /** Documentation and path parameters that several operations share. */
@@ -13,6 +14,21 @@ export function deliveryDoc(summary: string, description: string, responses: Rec
     description,
     ...extra,
     responses: { ...responses, ...commonProblems, '404': notYours },
+  };
+}
+
+/** A staff list's page (lib/webhooks/health-contract.ts's pageOf): the items by reference, and where the page is. */
+export function pageDoc(item: z.ZodType) {
+  const whole = { type: 'integer', minimum: 1 };
+  return {
+    type: 'object',
+    required: ['itens', 'total', 'pagina', 'limite'],
+    properties: {
+      itens: { type: 'array', items: ref(item) },
+      total: { type: 'integer', minimum: 0, description: 'How many there are in all pages.' },
+      pagina: { ...whole, description: 'This page, from 1.' },
+      limite: { ...whole, description: 'At most this many a page.' },
+    },
   };
 }
 

@@ -79,7 +79,7 @@ export const webhookOperations = {
         summary: 'Create a webhook configuration',
         tags: ['Webhooks'],
         description:
-          'The PUT’s rules with url required. An API client creates one for its own tenant (usuarioId and sistemaOrigem omitted or its own); staff with the webhooks role name the tenant. Omitted events are off. It gets its own signing secret.',
+          'The PUT’s rules with url required. An API client creates one for its own tenant (usuarioId and sistemaOrigem omitted or its own); staff with the webhooks role name the tenant. Omitted events are off. It gets its own signing secret. A tenant has at most MAX_WEBHOOKS_PER_TENANT configurations (100 by default), whoever creates them.',
         requestBody: { required: true, content: json(ref(webhookCreateSchema)) },
         responses: {
           '201': {
@@ -92,6 +92,9 @@ export const webhookOperations = {
           },
           ...bodyProblems,
           ...commonProblems,
+          '409': problem(
+            'The tenant already has the most configurations allowed (MAX_WEBHOOKS_PER_TENANT); `limite` says how many. Delete one first: waiting does not help.',
+          ),
         },
       },
     },

@@ -72,6 +72,9 @@ export const ptBR = {
   'error.body': 'A página não pôde ser exibida. Tente novamente; se o problema continuar, avise o suporte.',
   'error.network': 'Sem conexão com o servidor. Verifique sua rede e tente novamente.',
   'error.server': 'O servidor respondeu com erro ({status}).',
+  'quota.configurations': 'Este cliente já tem {limit} configurações de webhook, o máximo permitido. Apague uma antes de criar outra.',
+  'quota.testEvents':
+    'Esta configuração já recebeu {limit, plural, one {# evento de teste} other {# eventos de teste}} no último minuto, o máximo permitido. Envie outro daqui a {seconds, plural, one {# segundo} other {# segundos}}.',
   'forbidden.title': 'Acesso negado (403)',
   'forbidden.body': 'Seu perfil não permite abrir esta página. Peça acesso a um administrador.',
   'forbidden.home': 'Ir para o início',
@@ -558,7 +561,8 @@ export const ptBR = {
   'health.column.failed': 'Falharam',
   'health.column.latency': 'Tempo médio (ms)',
   'triage.title': 'Saúde das entregas',
-  'triage.intro': 'Todas as configurações, as que falham, estão pausadas ou desativadas primeiro, com as últimas 24 horas de tentativas.',
+  'triage.intro':
+    'As configurações de todos os clientes, da pior para a melhor: alertas abertos primeiro, depois as que falham, estão pausadas, desativadas ou com fila, com as últimas 24 horas de tentativas. Cada cliente tem a sua vez: o pior de cada um vem antes do segundo de qualquer outro.',
   'triage.empty': 'Nenhuma configuração de webhook.',
   'triage.sparkline':
     'Últimas 24 horas: {delivered, plural, =0 {# entregues} one {# entregue} other {# entregues}}, {failed, plural, =0 {# falharam} one {# falhou} other {# falharam}}',
@@ -569,6 +573,15 @@ export const ptBR = {
   'alerts.desativada': 'Entregas para {url} desativadas automaticamente em {since}.',
   'alerts.circuito-aberto': 'O receptor {url} parece fora do ar desde {since}; as entregas estão em pausa.',
   'alerts.open': 'Ver configuração',
+  'triage.range': 'Configurações {first}–{last} de {total}',
+  'triage.pages': 'Páginas da saúde das entregas',
+  'triage.pagesEnd': 'Páginas da saúde das entregas, no fim da lista',
+  'triage.alert': 'Alerta aberto',
+  'alerts.range': 'Alertas {first}–{last} de {total}',
+  'alerts.pages': 'Páginas dos alertas de entrega',
+  'pager.previous': 'Anterior',
+  'pager.next': 'Próxima',
+  'pager.beyond': 'Esta página está vazia: a lista ficou mais curta. Volte à página anterior.',
   'webhook.eventPayload': 'Ver a mensagem e um exemplo',
 } as const;
 

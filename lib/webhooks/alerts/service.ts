@@ -6,10 +6,10 @@ import { getDb } from '@/lib/data';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import { webhookStaff } from '@/lib/staff/service';
-import type { DeliveryAlert } from '../health-contract';
-import { currentIncidents, findWebhook, listWebhooks, type Incident } from '../repository';
+import type { AlertPage, PageQuery } from '../health-contract';
+import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '../repository';
 import { alertMail } from './alert-mail';
-import { markEmailed, openAlerts, recordIncident, resolveEnded } from './store';
+import { markEmailed, openAlertPage, recordIncident, resolveEnded } from './store';
 
 /**
  * Delivery alerts (issue 20 §4). Each instance looks for incidents every
@@ -52,20 +52,24 @@ async function tellStaff(db: Knex, incident: Incident): Promise<boolean> {
   return sent;
 }
 
-/** The open alerts the caller may see (an API client: its own tenant's), newest first. */
-export async function alertsFor(principal: Principal): Promise<DeliveryAlert[]> {
+/** A page of the open alerts the caller may see (an API client: its own tenant's), worst first (openAlertPage). */
+export async function alertsFor(principal: Principal, { limite, pagina }: PageQuery): Promise<AlertPage> {
   const db = await getDb();
   const usuarioId = principal.kind === 'api-client' ? principal.usuarioId.toLowerCase() : undefined;
-  const configs = await listWebhooks(db, { usuarioId, limit: 500 });
-  const urls = new Map(configs.map(({ config }) => [config.id, config.url]));
-  const alerts = await openAlerts(db, [...urls.keys()]);
-  return alerts.map((alert) => ({
-    id: alert.id,
-    configuracaoId: alert.configId,
-    url: urls.get(alert.configId) ?? '',
-    tipo: alert.kind,
-    desde: new Date(alert.since).toISOString(),
-  }));
+  const { alerts, total } = await openAlertPage(db, visibleConfigs(db, usuarioId), { limit: limite, offset: (pagina - 1) * limite });
+  return {
+    itens: alerts.map((alert) => ({
+      id: alert.id,
+      configuracaoId: alert.configId,
+      url: alert.url,
+      usuarioId: alert.usuarioId,
+      tipo: alert.kind,
+      desde: new Date(alert.since).toISOString(),
+    })),
+    total,
+    pagina,
+    limite,
+  };
 }
 
 const holder = globalThis as typeof globalThis & { __alertTimer?: NodeJS.Timeout };

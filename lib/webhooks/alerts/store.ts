@@ -40,12 +40,65 @@ function alertFromRow(row: DbRow): StoredAlert {
   };
 }
 
-/** Open alerts, newest first: of these configurations, at most 200 (what the console shows); or every one. */
+/** Open alerts, newest first: of these configurations (at most a page's, STAFF_PAGE_MAX), or every one. */
 export async function openAlerts(db: Knex, configIds?: readonly string[]): Promise<StoredAlert[]> {
   let query = db('webhook_alerts').whereNull('resolved_at').orderBy('created_at', 'desc');
   if (configIds) query = query.whereIn('config_id', configIds.length > 0 ? configIds : ['']).limit(200);
   const rows = (await query) as DbRow[];
   return rows.map(alertFromRow);
+}
+
+/** Each configuration with an open alert and when its oldest open incident began (`config_id`, `alert_since`): the triage's ranking joins it (repository.ts). */
+export function openAlertsSince(db: Knex): Knex.QueryBuilder {
+  return db('webhook_alerts').whereNull('resolved_at').groupBy('config_id').select('config_id').min({ alert_since: 'incident_at' });
+}
+
+export type ListedAlert = StoredAlert & { url: string; usuarioId: string };
+
+/**
+ * A page of the open alerts of `configs` (repository.ts's visibleConfigs: id, url, usuario_id),
+ * worst first (issue 27): tenants take turns, each one's worst alert before any tenant's second,
+ * so however many alerts one tenant has, every other tenant's worst is on the first page (while
+ * fewer tenants than a page holds have alerts). Within a turn, switched off before receiver down
+ * (events are being skipped), then the oldest incident first.
+ */
+export async function openAlertPage(
+  db: Knex,
+  configs: Knex.QueryBuilder,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ alerts: ListedAlert[]; total: number }> {
+  const open = () => db('webhook_alerts as a').whereNull('a.resolved_at').join(configs.clone().as('c'), 'c.id', 'a.config_id');
+  const kindRank = ['case when ?? = ? then 0 else 1 end', ['a.kind', 'desativada']] as const;
+  const turns = open().select(
+    'a.id',
+    'a.config_id',
+    'a.kind',
+    'a.incident_at',
+    'a.created_at',
+    'c.url',
+    'c.usuario_id',
+    db.raw(`${kindRank[0]} as ??`, [...kindRank[1], 'standing']),
+    db.raw(`row_number() over (partition by ?? order by ${kindRank[0]}, ??, ??) as ??`, [
+      'c.usuario_id',
+      ...kindRank[1],
+      'a.incident_at',
+      'a.id',
+      'tenant_turn',
+    ]),
+  );
+  const [rows, counted] = await Promise.all([
+    db
+      .from(turns.as('t'))
+      .orderBy(['t.tenant_turn', 't.standing', 't.incident_at', 't.id'])
+      .limit(limit)
+      .offset(offset)
+      .select<DbRow[]>('t.*'),
+    open().count({ n: '*' }).first() as Promise<DbRow | undefined>,
+  ]);
+  return {
+    alerts: rows.map((row) => ({ ...alertFromRow(row), url: String(row.url), usuarioId: String(row.usuario_id) })),
+    total: toNumber(counted?.n ?? 0),
+  };
 }
 
 /** Closes the open alerts whose incident is no longer current: the receiver is back, or staff switched it on again. */

@@ -1,11 +1,19 @@
 import 'server-only';
 import { getDb } from '@/lib/data';
 import type { Principal } from '@/lib/auth/principal';
-import { HEALTH_STATES, WINDOW_HOURS, type DeliveryHealth, type HealthState, type HealthWindow, type TriageItem } from '../health-contract';
-import { listWebhooks, type DeliveryState, type StoredWebhook } from '../repository';
+import {
+  WINDOW_HOURS,
+  type DeliveryHealth,
+  type HealthState,
+  type HealthWindow,
+  type PageQuery,
+  type TriagePage,
+} from '../health-contract';
+import { findWebhooks, rankTriage, type DeliveryState } from '../repository';
 import { getWebhook } from '../service';
+import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';
-import { backlogByConfig, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';
+import { backlogByConfig, dueDeliveriesOf, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';
 
 /**
  * Delivery health (issue 20 §3): each configuration's attempts hour by hour from the delivery log,
@@ -14,8 +22,6 @@ import { backlogByConfig, hourlyAttempts, type Backlog, type HourOfAttempts } fr
 const HOUR_MS = 3_600_000;
 /** The triage list looks at the last day. */
 const TRIAGE_HOURS = 24;
-/** Configurations on the triage list: as many as the console lists. */
-const TRIAGE_LIMIT = 500;
 const NO_BACKLOG: Backlog = { due: 0, oldestDueAt: null };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -75,42 +81,55 @@ export async function deliveryHealth(principal: Principal, id: string, window: H
   };
 }
 
-/** Worst first: failing, paused, switched off, then healthy; within each, the lowest success rate first. */
-function triageOrder(a: TriageItem, b: TriageItem): number {
-  const byState = HEALTH_STATES.indexOf(a.situacao.estado) - HEALTH_STATES.indexOf(b.situacao.estado);
-  if (byState !== 0) return byState;
-  const byRate = (a.totais.taxaSucesso ?? 1) - (b.totais.taxaSucesso ?? 1);
-  return byRate !== 0 ? byRate : a.url.localeCompare(b.url);
-}
-
-/** Every configuration the caller may see, worst first, with its last day hour by hour (the sparkline). */
-export async function deliveryTriage(principal: Principal): Promise<TriageItem[]> {
+/**
+ * A page of the configurations the caller may see, worst first (repository.ts's rankTriage: an
+ * open alert, failing, paused, switched off, a backlog, healthy; tenants taking turns within
+ * each), with each one's last day hour by hour (the sparkline).
+ */
+export async function deliveryTriage(principal: Principal, { limite, pagina }: PageQuery): Promise<TriagePage> {
   const db = await getDb();
   const usuarioId = principal.kind === 'api-client' ? principal.usuarioId.toLowerCase() : undefined;
-  const configs: StoredWebhook[] = await listWebhooks(db, { usuarioId, limit: TRIAGE_LIMIT });
-  const ids = configs.map((stored) => stored.config.id);
   const now = Date.now();
+  const { ids, total } = await rankTriage(
+    db,
+    { usuarioId, now, limit: limite, offset: (pagina - 1) * limite },
+    { openAlertsSince: openAlertsSince(db), dueDeliveries: (column) => dueDeliveriesOf(db, column, now) },
+  );
   const hours = windowHours(TRIAGE_HOURS, now);
-  const [rows, backlogs] = await Promise.all([hourlyAttempts(db, ids, hours[0]! * HOUR_MS), backlogByConfig(db, ids, now)]);
+  const [configs, rows, backlogs, alerts] = await Promise.all([
+    findWebhooks(db, ids),
+    hourlyAttempts(db, ids, hours[0]! * HOUR_MS),
+    backlogByConfig(db, ids, now),
+    openAlerts(db, ids),
+  ]);
   const rowsByConfig = new Map<string, HourOfAttempts[]>();
   for (const row of rows) {
     const own = rowsByConfig.get(row.configId);
     if (own) own.push(row);
     else rowsByConfig.set(row.configId, [row]);
   }
-  return configs
-    .map(({ config, state }) => {
-      const own = rowsByConfig.get(config.id) ?? [];
-      const byHour = new Map(own.map((row) => [row.hour, row]));
-      return {
-        id: config.id,
+  // The oldest open alert of each (openAlerts answers newest first).
+  const alertOf = new Map(alerts.map((alert) => [alert.configId, alert]));
+  const itens = ids.flatMap((id) => {
+    const stored = configs.get(id);
+    // Deleted between the ranking and this read: left out of the page.
+    if (!stored) return [];
+    const { config, state } = stored;
+    const own = rowsByConfig.get(id) ?? [];
+    const byHour = new Map(own.map((row) => [row.hour, row]));
+    const alert = alertOf.get(id);
+    return [
+      {
+        id,
         url: config.url,
         usuarioId: config.usuarioId,
         clientId: config.clientId,
-        situacao: situationOf(state, backlogs.get(config.id) ?? NO_BACKLOG, now),
+        situacao: situationOf(state, backlogs.get(id) ?? NO_BACKLOG, now),
+        alerta: alert ? { tipo: alert.kind, desde: new Date(alert.since).toISOString() } : null,
         totais: totalsOf(own),
         horas: hours.map((hour) => ({ entregues: byHour.get(hour)?.delivered ?? 0, falhas: byHour.get(hour)?.failed ?? 0 })),
-      };
-    })
-    .sort(triageOrder);
+      },
+    ];
+  });
+  return { itens, total, pagina, limite };
 }

@@ -9,6 +9,7 @@ import type { Delivery, DeliveryDetail, DeliveryStatus, PublishEvent, PublishedE
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
 import { readEncryptedSecret, replaceEncryptedSecret } from '../repository';
 import { getWebhook } from '../service';
+import { assertPublishRoom, assertTestEventRoom } from '../quotas';
 import { phaseOf, type CircuitState } from './circuit';
 import { eventType, messageBody } from './message';
 import {
@@ -30,7 +31,9 @@ import { deliveryWorker } from './process-worker';
 const DELIVERY_ID = /^msg_[0-9a-z]{29}$/;
 
 export async function publish(principal: Principal, input: PublishEvent): Promise<PublishedEvent & { repeated: boolean }> {
-  const { waiting, ...published } = await publishEvent(await getDb(), ownerKey(principal), input, Date.now());
+  const producer = ownerKey(principal);
+  const now = Date.now();
+  const { waiting, ...published } = await publishEvent(await getDb(), producer, input, now, (trx) => assertPublishRoom(trx, producer, now));
   // Ids and counts only: `dados` may carry personal data.
   log.info('webhook.event_published', {
     eventId: published.id,
@@ -137,7 +140,10 @@ export async function recover(principal: Principal, configId: string, since: str
 
 export async function sendTestEvent(principal: Principal, configId: string): Promise<{ id: string }> {
   const stored = await getWebhook(principal, configId);
-  const id = await createTestDelivery(await getDb(), configId, stored.config.usuarioId, ownerKey(principal), Date.now());
+  const now = Date.now();
+  const id = await createTestDelivery(await getDb(), configId, stored.config.usuarioId, ownerKey(principal), now, (trx) =>
+    assertTestEventRoom(trx, configId, now),
+  );
   deliveryWorker().wake([{ configId, tenant: stored.config.usuarioId }]);
   return { id };
 }

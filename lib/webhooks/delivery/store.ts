@@ -4,6 +4,7 @@ import { dialectOf, hourOf, isUniqueViolation, lockForUpdate, toBoolean, toNumbe
 import type { AttemptError, DeliveryStatus, PublishEvent } from '../delivery-contract';
 import { circuitFromRow, EVENT_COLUMNS } from '../repository';
 import { TEST_MESSAGE_TEXT } from '../message-contract';
+import { TEST_EVENT_TYPE } from '../fields';
 import { newId } from './ids';
 import { afterAttempt, attemptCap, type CircuitSettings, type CircuitState } from './circuit';
 import { fairShares, type Candidate, type InFlight } from './fair-share';
@@ -86,14 +87,22 @@ export type Published = {
  * (kept for a later recovery) when it is not. The same idEvento from the same producer answers the
  * first event and creates nothing.
  */
-export async function publishEvent(db: Knex, producer: string, input: PublishEvent, now: number): Promise<Published> {
-  await ensureTenant(db, input.usuarioId);
+export async function publishEvent(
+  db: Knex,
+  producer: string,
+  input: PublishEvent,
+  now: number,
+  /** Runs in the transaction before anything is written (a repeat aside); a throw refuses the event (the publish rate). */
+  guard?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<Published> {
+  await ensureTenantRow(db, input.usuarioId);
   try {
     return await db.transaction(async (trx) => {
       if (input.idEvento !== undefined) {
         const earlier = await findPublished(trx, producer, input.idEvento);
         if (earlier) return earlier;
       }
+      await guard?.(trx);
       const eventId = newId('evt', now);
       await trx('webhook_events').insert({
         id: eventId,
@@ -143,9 +152,18 @@ function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now
 }
 
 /** A `webhook.teste` event for one configuration, sent even while it is disabled (to check a receiver first). */
-export async function createTestDelivery(db: Knex, configId: string, usuarioId: string, producer: string, now: number): Promise<string> {
-  await ensureTenant(db, usuarioId);
+export async function createTestDelivery(
+  db: Knex,
+  configId: string,
+  usuarioId: string,
+  producer: string,
+  now: number,
+  /** Runs in the transaction before anything is written; a throw refuses the test event (its rate). */
+  guard?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<string> {
+  await ensureTenantRow(db, usuarioId);
   return db.transaction(async (trx) => {
+    await guard?.(trx);
     const eventId = newId('evt', now);
     await trx('webhook_events').insert({
       id: eventId,
@@ -160,6 +178,55 @@ export async function createTestDelivery(db: Knex, configId: string, usuarioId: 
     await trx('webhook_deliveries').insert(row);
     return row.id;
   });
+}
+
+/**
+ * Sliding-window rates (issue 27): when the `nth` newest of a producer's events at or after
+ * `since` was created, or null when it has fewer. A limit of n is reached when there is one, and
+ * has room again once that event leaves the window. Read backwards through (producer, created_at).
+ */
+export async function nthNewestEventSince(
+  db: Knex | Knex.Transaction,
+  producer: string,
+  since: number,
+  nth: number,
+): Promise<number | null> {
+  const rows: DbRow[] = await db('webhook_events')
+    .where('producer', producer)
+    .andWhere('created_at', '>=', since)
+    .orderBy('created_at', 'desc')
+    .offset(nth - 1)
+    .limit(1)
+    .select('created_at');
+  return rows[0] ? toNumber(rows[0].created_at) : null;
+}
+
+/** The same for a configuration's test events, through its deliveries (config_id, created_at). */
+export async function nthNewestTestDeliverySince(
+  db: Knex | Knex.Transaction,
+  configId: string,
+  since: number,
+  nth: number,
+): Promise<number | null> {
+  const rows: DbRow[] = await db('webhook_deliveries as d')
+    .join('webhook_events as e', 'e.id', 'd.event_id')
+    .where('d.config_id', configId)
+    .andWhere('d.created_at', '>=', since)
+    .andWhere('e.tipo', TEST_EVENT_TYPE)
+    .orderBy('d.created_at', 'desc')
+    .offset(nth - 1)
+    .limit(1)
+    .select('d.created_at');
+  return rows[0] ? toNumber(rows[0].created_at) : null;
+}
+
+/**
+ * Locks the tenant's row (ensureTenantRow first) until the transaction ends: a configuration
+ * create for the same tenant on another instance waits here, then counts what this one added.
+ * SQLite has one writer: nothing to lock.
+ */
+export async function lockTenantRow(trx: Knex.Transaction, usuarioId: string): Promise<void> {
+  await lockForUpdate(trx, trx('webhook_tenants').where({ usuario_id: usuarioId }).select('usuario_id'));
 }
 
 export type ClaimSettings = {
@@ -185,7 +252,7 @@ export async function waitingCandidates(db: Knex, now: number): Promise<Candidat
   const missing = new Set(
     rows.filter((row) => row.tenant_row === null || row.tenant_row === undefined).map((row) => String(row.usuario_id)),
   );
-  for (const tenant of missing) await ensureTenant(db, tenant);
+  for (const tenant of missing) await ensureTenantRow(db, tenant);
   return rows.map((row) => ({ configId: String(row.config_id), tenant: String(row.usuario_id) }));
 }
 
@@ -299,6 +366,14 @@ function waitingConfigs(db: Knex, now: number) {
     .orderBy('oldest')
     .orderBy('config_id')
     .select('config_id', 'usuario_id', 'tenant_row');
+}
+
+/** A configuration's deliveries due now, as a subquery correlated on `configIdColumn` (the triage's ranking, repository.ts). */
+export function dueDeliveriesOf(db: Knex, configIdColumn: string, now: number): Knex.QueryBuilder {
+  return db('webhook_deliveries as d')
+    .whereRaw('?? = ??', ['d.config_id', configIdColumn])
+    .andWhere('d.status', 'pendente')
+    .andWhere('d.next_attempt_at', '<=', now);
 }
 
 export type Backlog = { due: number; oldestDueAt: number | null };
@@ -438,8 +513,12 @@ async function attemptsInFlight(trx: Knex.Transaction, now: number, candidates: 
 /** Tenants known to have their lock row, per database handle: a row is never deleted. */
 const knownTenants = new WeakMap<Knex, Set<string>>();
 
-/** The tenant's row in webhook_tenants (claims lock it), added the first time it is needed. */
-async function ensureTenant(db: Knex, tenant: string): Promise<void> {
+/**
+ * The tenant's row in webhook_tenants (claims and configuration creates lock it), added the first
+ * time it is needed: in a statement of its own, before the caller's transaction (on PostgreSQL a
+ * duplicate key inside it would abort the whole transaction).
+ */
+export async function ensureTenantRow(db: Knex, tenant: string): Promise<void> {
   const known = knownTenants.get(db) ?? new Set<string>();
   knownTenants.set(db, known);
   if (known.has(tenant)) return;
