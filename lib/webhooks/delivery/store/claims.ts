@@ -1,0 +1,209 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { dialectOf, type DbRow } from '@/lib/db/dialect';
+import { attemptCap } from '../circuit';
+import { fairShares, type Candidate, type InFlight } from '../fair-share';
+import { optionalNumber } from './rows';
+import { ensureTenantRow, lockTenants } from './tenants';
+
+/** Claiming due deliveries for an instance's free slots, fairly across tenants and configurations, and giving claims back. */
+
+export type ClaimSettings = {
+  /** Free worker slots of this process. */
+  limit: number;
+  now: number;
+  leaseMs: number;
+  /** Attempts in flight to one configuration at once, across every instance. */
+  perEndpoint: number;
+  /** Attempts in flight for one tenant (all its configurations) at once, across every instance. */
+  perTenant: number;
+};
+
+/**
+ * Every configuration with due deliveries whose circuit lets an attempt through, with its tenant,
+ * those whose deliveries have waited longest first. No window: a claim must see every tenant with
+ * work, however many configurations another one has. It probes each configuration once, so the
+ * worker keeps its answer for a second and claims among it. Tenants without their lock row yet
+ * (configurations older than the row's first event) get it here.
+ */
+export async function waitingCandidates(db: Knex, now: number): Promise<Candidate[]> {
+  const rows = (await waitingConfigs(db, now)) as DbRow[];
+  const missing = new Set(
+    rows.filter((row) => row.tenant_row === null || row.tenant_row === undefined).map((row) => String(row.usuario_id)),
+  );
+  for (const tenant of missing) await ensureTenantRow(db, tenant);
+  return rows.map((row) => ({ configId: String(row.config_id), tenant: String(row.usuario_id) }));
+}
+
+export type Claim = {
+  ids: string[];
+  /** Candidates that had fewer due deliveries than the slots offered: nothing more to claim for now. */
+  exhausted: string[];
+};
+
+/**
+ * Takes up to `limit` due deliveries for this process among `candidates` (waitingCandidates),
+ * fairly across tenants and then configurations (fair-share.ts):
+ * 1. shares handed out without locks, to choose which tenants to claim for;
+ * 2. those tenants' rows in webhook_tenants locked on PostgreSQL and Oracle with SKIP LOCKED: one
+ *    instance at a time claims for a tenant, so the attempts it counts in flight (live leases) are
+ *    every instance's, and both caps (per tenant, per configuration) hold across them; a tenant
+ *    another instance is claiming for right now is skipped, not waited for. SQLite has one writer;
+ * 3. shares handed out again among the locked tenants, each configuration capped by its circuit as
+ *    it is now (the per-endpoint cap; 1 while half-open; 0 while open);
+ * 4. each configuration's oldest due deliveries for its slots, leased to this process.
+ * The lease outlives one attempt; the outcome write clears it.
+ */
+export async function claimAmong(db: Knex, owner: string, settings: ClaimSettings, candidates: readonly Candidate[]): Promise<Claim> {
+  const { limit, now, leaseMs, perEndpoint, perTenant } = settings;
+  if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [] };
+  return db.transaction(async (trx) => {
+    const counted = await attemptsInFlight(trx, now, candidates);
+    const chosen = fairShares(candidates, counted, { limit, perTenant, capOf: () => perEndpoint });
+    const tenants = new Set(candidates.filter((candidate) => chosen.has(candidate.configId)).map((candidate) => candidate.tenant));
+    const locked = await lockTenants(trx, [...tenants]);
+    const mine = candidates.filter((candidate) => locked.has(candidate.tenant));
+    const circuits = await circuitsOf(
+      trx,
+      mine.map((candidate) => candidate.configId),
+    );
+    const inFlight = dialectOf(trx) === 'sqlite' ? counted : await attemptsInFlight(trx, now, candidates);
+    const capOf = (configId: string) => attemptCap({ openUntil: circuits.get(configId) ?? null }, now, perEndpoint);
+    // A configuration deleted since the look has no circuit row: it gets nothing.
+    const shares = [
+      ...fairShares(
+        mine.filter((candidate) => circuits.has(candidate.configId)),
+        inFlight,
+        { limit, perTenant, capOf },
+      ),
+    ];
+    const picked = await oldestDue(trx, now, shares);
+    const ids = picked.map((row) => row.id);
+    const exhausted = shares
+      .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
+      .map(([id]) => id);
+    for (let i = 0; i < ids.length; i += 100) {
+      await trx('webhook_deliveries')
+        .whereIn('id', ids.slice(i, i + 100))
+        .update({ lease_owner: owner, lease_until: now + leaseMs });
+    }
+    return { ids, exhausted };
+  });
+}
+
+/** Looks for the waiting configurations and claims among them: one call (tests, tools). */
+export async function claimDue(db: Knex, owner: string, settings: ClaimSettings): Promise<string[]> {
+  return (await claimAmong(db, owner, settings, await waitingCandidates(db, settings.now))).ids;
+}
+
+/**
+ * Each configuration's `count` oldest due deliveries, in one statement per 50 configurations (a
+ * UNION ALL of index range scans on config_id, status, next_attempt_at) rather than one each.
+ */
+async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [string, number][]) {
+  const picked: { id: string; configId: string }[] = [];
+  for (let i = 0; i < shares.length; i += 50) {
+    const [first, ...rest] = shares
+      .slice(i, i + 50)
+      .map(([configId, count], index) =>
+        trx
+          .select('id', 'config_id')
+          .from(
+            dueDeliveries(trx, now)
+              .andWhere('config_id', configId)
+              .orderBy('next_attempt_at')
+              .limit(count)
+              .select('id', 'config_id')
+              .as(`q${index}`),
+          ),
+      );
+    const rows = (await (rest.length > 0 ? first!.unionAll(rest) : first!)) as DbRow[];
+    picked.push(...rows.map((row) => ({ id: String(row.id), configId: String(row.config_id) })));
+  }
+  return picked;
+}
+
+/**
+ * Configurations with due deliveries whose circuit lets an attempt through (closed, or open with
+ * its period over: the probe), those whose deliveries have waited longest first. One index probe
+ * per configuration (config_id, status, next_attempt_at) whatever the backlog. Deliveries in flight
+ * count as waiting here: the claim's count of attempts in flight sorts them out.
+ */
+function waitingConfigs(db: Knex, now: number) {
+  const oldestDue = db('webhook_deliveries as d')
+    .min('d.next_attempt_at')
+    .whereRaw('?? = ??', ['d.config_id', 'c.id'])
+    .andWhere('d.status', 'pendente')
+    .andWhere('d.next_attempt_at', '<=', now);
+  const configs = db('webhook_configs as c')
+    .leftJoin('webhook_tenants as t', 't.usuario_id', 'c.usuario_id')
+    .where((query) => void query.whereNull('c.circuit_open_until').orWhere('c.circuit_open_until', '<=', now))
+    .select('c.id as config_id', 'c.usuario_id', 't.usuario_id as tenant_row', oldestDue.as('oldest'));
+  return db
+    .from(configs.as('w'))
+    .whereNotNull('oldest')
+    .orderBy('oldest')
+    .orderBy('config_id')
+    .select('config_id', 'usuario_id', 'tenant_row');
+}
+
+/** Pending deliveries whose time has come and that no live instance holds. */
+export function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
+  return trx('webhook_deliveries')
+    .where('status', 'pendente')
+    .andWhere('next_attempt_at', '<=', now)
+    .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', now));
+}
+
+/** Each configuration's circuit (`openUntil`), read under the claim's tenant locks; a deleted one is missing. */
+async function circuitsOf(trx: Knex.Transaction, configIds: readonly string[]): Promise<Map<string, number | null>> {
+  const circuits = new Map<string, number | null>();
+  for (let i = 0; i < configIds.length; i += 1000) {
+    const rows = await trx('webhook_configs')
+      .whereIn('id', configIds.slice(i, i + 1000))
+      .select<DbRow[]>('id', 'circuit_open_until');
+    for (const row of rows) circuits.set(String(row.id), optionalNumber(row.circuit_open_until));
+  }
+  return circuits;
+}
+
+/**
+ * Attempts in flight (a live lease, any instance's) per configuration and per tenant. The rows are
+ * few (at most every instance's WEBHOOK_CONCURRENCY) and found by lease_until; they are counted here
+ * rather than with GROUP BY or a config_id filter, which SQLite would answer through a config_id
+ * index, reading each configuration's whole backlog. Tenants come from the candidates, and from the
+ * configurations' rows for the few in flight that are not among them (their circuit opened since).
+ */
+async function attemptsInFlight(trx: Knex.Transaction, now: number, candidates: readonly Candidate[]): Promise<InFlight> {
+  const rows = await trx('webhook_deliveries').where('lease_until', '>=', now).select<DbRow[]>('config_id');
+  const configs = new Map<string, number>();
+  for (const row of rows) configs.set(String(row.config_id), (configs.get(String(row.config_id)) ?? 0) + 1);
+  const tenantOf = new Map(candidates.map((candidate) => [candidate.configId, candidate.tenant]));
+  const unknown = [...configs.keys()].filter((id) => !tenantOf.has(id));
+  for (let i = 0; i < unknown.length; i += 1000) {
+    const found = await trx('webhook_configs')
+      .whereIn('id', unknown.slice(i, i + 1000))
+      .select<DbRow[]>('id', 'usuario_id');
+    for (const row of found) tenantOf.set(String(row.id), String(row.usuario_id));
+  }
+  const tenants = new Map<string, number>();
+  for (const [configId, count] of configs) {
+    const tenant = tenantOf.get(configId);
+    if (tenant !== undefined) tenants.set(tenant, (tenants.get(tenant) ?? 0) + count);
+  }
+  return { configs, tenants };
+}
+
+/**
+ * Leases this process took but will not use: free for any instance at once (it is stopping), or
+ * from `retryAt` on (their attempts could not even be prepared: no instant retry loop).
+ */
+export async function releaseClaims(db: Knex, owner: string, deliveryIds: readonly string[], retryAt?: number): Promise<void> {
+  const later = retryAt === undefined ? {} : { next_attempt_at: retryAt };
+  for (let i = 0; i < deliveryIds.length; i += 100) {
+    await db('webhook_deliveries')
+      .whereIn('id', deliveryIds.slice(i, i + 100))
+      .andWhere({ lease_owner: owner })
+      .update({ lease_owner: null, lease_until: null, ...later });
+  }
+}

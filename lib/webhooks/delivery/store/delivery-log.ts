@@ -1,0 +1,51 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
+import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
+import { loadAttemptContexts } from './outcomes';
+import { deliveryFromRow, optionalNumber, optionalString, type DeliveryRow } from './rows';
+
+/** A configuration's deliveries and their attempts, as the delivery log reads them. */
+
+export async function listDeliveries(
+  db: Knex,
+  configId: string,
+  filter: { status?: DeliveryStatus; limit: number; before?: number; event?: string },
+): Promise<{ delivery: DeliveryRow; tipo: string; idEvento: string; eventId: string }[]> {
+  let query = db('webhook_deliveries as d')
+    .join('webhook_events as e', 'e.id', 'd.event_id')
+    .where('d.config_id', configId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(filter.limit)
+    .select('d.*', 'e.tipo as event_tipo', 'e.id_evento as event_id_evento');
+  if (filter.status) query = query.andWhere('d.status', filter.status);
+  if (filter.before !== undefined) query = query.andWhere('d.created_at', '<', filter.before);
+  // The producer's idEvento, or the `evt_…` id the publish answered.
+  if (filter.event !== undefined) query = query.andWhere((q) => void q.where('e.id', filter.event).orWhere('e.id_evento', filter.event));
+  const rows = (await query) as DbRow[];
+  return rows.map((row) => ({
+    delivery: deliveryFromRow(row),
+    tipo: String(row.event_tipo),
+    idEvento: optionalString(row.event_id_evento) ?? String(row.event_id),
+    eventId: String(row.event_id),
+  }));
+}
+
+export async function findDelivery(db: Knex, configId: string, deliveryId: string) {
+  const [context] = await loadAttemptContexts(db, [deliveryId]);
+  if (!context || context.config.id !== configId) return undefined;
+  const attempts = (await db('webhook_attempts').where({ delivery_id: deliveryId }).orderBy('attempt_no')) as DbRow[];
+  return {
+    context,
+    attempts: attempts.map((row) => ({
+      number: toNumber(row.attempt_no),
+      startedAt: toNumber(row.started_at),
+      status: optionalNumber(row.status),
+      durationMs: toNumber(row.duration_ms),
+      body: optionalString(row.body_excerpt),
+      error: optionalString(row.error) as AttemptError | null,
+      headers: JSON.parse(String(row.request_headers_json)) as Record<string, string>,
+    })),
+  };
+}

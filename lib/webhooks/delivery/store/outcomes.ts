@@ -1,0 +1,173 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { circuitFromRow } from '../../repository';
+import { afterAttempt, type CircuitSettings } from '../circuit';
+import { newId } from '../ids';
+import {
+  deliveryFromRow,
+  eventFromRow,
+  optionalNumber,
+  optionalString,
+  type AttemptContext,
+  type AttemptRecord,
+  type Recorded,
+} from './rows';
+
+/** What a claimed attempt needs (its context) and what it leaves (its outcome, the circuit, a skip). */
+
+/**
+ * The claimed deliveries with their events and configurations, in one statement whatever their
+ * number (a round trip each, per attempt, showed on PostgreSQL). A delivery whose configuration
+ * was deleted meanwhile is left out.
+ */
+export async function loadAttemptContexts(db: Knex, deliveryIds: readonly string[]): Promise<AttemptContext[]> {
+  if (deliveryIds.length === 0) return [];
+  const rows = await db('webhook_deliveries as d')
+    .join('webhook_events as e', 'e.id', 'd.event_id')
+    .join('webhook_configs as c', 'c.id', 'd.config_id')
+    .whereIn('d.id', [...deliveryIds])
+    .select<DbRow[]>(
+      'd.*',
+      ...CONTEXT_EVENT_COLUMNS.map((column) => `e.${column} as e_${column}`),
+      ...CONTEXT_CONFIG_COLUMNS.map((column) => `c.${column} as c_${column}`),
+    );
+  return rows.map((row) => ({
+    delivery: deliveryFromRow(row),
+    event: eventFromRow({ ...unprefixed(row, 'e_', CONTEXT_EVENT_COLUMNS), id: row.event_id }),
+    config: attemptConfigFromRow({ ...unprefixed(row, 'c_', CONTEXT_CONFIG_COLUMNS), id: row.config_id }),
+  }));
+}
+
+const CONTEXT_EVENT_COLUMNS = ['id_evento', 'tipo', 'usuario_id', 'dados_json', 'created_at'] as const;
+
+const CONTEXT_CONFIG_COLUMNS = [
+  'url',
+  'headers_json',
+  'enabled',
+  'secret_enc',
+  'previous_secret_enc',
+  'previous_secret_until',
+  'failing_since',
+  'circuit_failures',
+  'circuit_open_until',
+] as const;
+
+function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
+  return Object.fromEntries(columns.map((column) => [column, row[`${prefix}${column}`]]));
+}
+
+function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
+  return {
+    id: String(row.id),
+    url: String(row.url),
+    headers: JSON.parse(String(row.headers_json)) as { chave: string; valor: string }[],
+    enabled: toBoolean(row.enabled),
+    secretEnc: String(row.secret_enc),
+    previousSecretEnc: optionalString(row.previous_secret_enc),
+    previousSecretUntil: optionalNumber(row.previous_secret_until),
+    failingSince: optionalNumber(row.failing_since),
+    circuitFailures: toNumber(row.circuit_failures),
+    circuitOpenUntil: optionalNumber(row.circuit_open_until),
+  };
+}
+
+/**
+ * Writes attempts and their consequences, several in one transaction (one commit, one fsync on
+ * SQLite, for attempts that ended together), each only if this process still holds the delivery's
+ * lease: an instance whose lease ran out must not overwrite the one that took over. Records are
+ * taken in configuration order, so two instances lock configuration rows in the same order and
+ * never deadlock on PostgreSQL or Oracle. Answers, per record, what was written.
+ */
+export async function recordAttempts(
+  db: Knex,
+  owner: string,
+  records: readonly AttemptRecord[],
+  circuit: CircuitSettings,
+): Promise<Recorded[]> {
+  const order = records.map((_, index) => index).sort((a, b) => records[a]!.context.config.id.localeCompare(records[b]!.context.config.id));
+  return db.transaction(async (trx) => {
+    const results: Recorded[] = new Array<Recorded>(records.length);
+    for (const index of order) results[index] = await recordOne(trx, owner, records[index]!, circuit);
+    return results;
+  });
+}
+
+async function recordOne(
+  trx: Knex.Transaction,
+  owner: string,
+  { context, outcome, decision }: AttemptRecord,
+  settings: CircuitSettings,
+): Promise<Recorded> {
+  const attemptNo = context.delivery.attempts + 1;
+  const updated = await trx('webhook_deliveries').where({ id: context.delivery.id, lease_owner: owner }).update({
+    status: decision.status,
+    attempts: attemptNo,
+    next_attempt_at: decision.nextAttemptAt,
+    lease_owner: null,
+    lease_until: null,
+    last_attempt_at: outcome.startedAt,
+    last_status: outcome.status,
+    last_duration_ms: outcome.durationMs,
+    last_body: outcome.body,
+    last_error: outcome.error,
+  });
+  if (updated !== 1) return { written: false };
+  await trx('webhook_attempts').insert({
+    id: newId('att', outcome.startedAt),
+    delivery_id: context.delivery.id,
+    config_id: context.config.id,
+    attempt_no: attemptNo,
+    started_at: outcome.startedAt,
+    duration_ms: outcome.durationMs,
+    status: outcome.status,
+    body_excerpt: outcome.body,
+    error: outcome.error,
+    request_headers_json: JSON.stringify(outcome.requestHeaders),
+  });
+  const configUpdate: Record<string, unknown> = {};
+  let circuit: Recorded['circuit'];
+  // An answer from a receiver whose circuit was clean when the attempt was claimed leaves it clean:
+  // no statement (the healthy path). Otherwise the circuit as it is now (other attempts to this
+  // configuration ended meanwhile), locked until commit. An outage that another attempt recorded
+  // between this one's claim and its answer is then not reset by it: with attempts in flight
+  // together, "consecutive" has no sharper meaning.
+  const { outage } = outcome;
+  const seenClean = context.config.circuitFailures === 0 && context.config.circuitOpenUntil === null;
+  const [row] =
+    outage || !seenClean
+      ? ((await lockForUpdate(
+          trx,
+          trx('webhook_configs').where({ id: context.config.id }).select('circuit_failures', 'circuit_open_until', 'circuit_opened_at'),
+        )) as DbRow[])
+      : [];
+  if (row) {
+    const before = circuitFromRow(row);
+    const after = afterAttempt(before, outage, outcome.startedAt + outcome.durationMs, settings);
+    if (after.failures !== before.failures || after.openUntil !== before.openUntil) {
+      Object.assign(configUpdate, {
+        circuit_failures: after.failures,
+        circuit_open_until: after.openUntil,
+        circuit_opened_at: after.openedAt,
+      });
+      if (after.openUntil !== null && after.openUntil !== before.openUntil) circuit = { change: 'opened', state: after };
+      else if (after.openUntil === null && before.openUntil !== null) circuit = { change: 'closed', state: after };
+    }
+  }
+  if (decision.failingSince !== context.config.failingSince) configUpdate.failing_since = decision.failingSince;
+  if (Object.keys(configUpdate).length > 0) await trx('webhook_configs').where({ id: context.config.id }).update(configUpdate);
+  // Only a configuration still enabled is disabled: a reason given by staff is not overwritten.
+  if (decision.disable) {
+    await trx('webhook_configs')
+      .where({ id: context.config.id, enabled: true })
+      .update({ enabled: false, disabled_reason: decision.disable, disabled_at: outcome.startedAt });
+  }
+  return { written: true, circuit };
+}
+
+/** A delivery claimed for a configuration that is disabled now: skipped, to be recovered later. */
+export async function skipDelivery(db: Knex, owner: string, deliveryId: string): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: deliveryId, lease_owner: owner })
+    .update({ status: 'ignorada', next_attempt_at: null, lease_owner: null, lease_until: null });
+}

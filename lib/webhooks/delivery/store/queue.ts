@@ -1,0 +1,146 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { isUniqueViolation, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import type { PublishEvent } from '../../delivery-contract';
+import { TEST_EVENT_TYPE } from '../../fields';
+import { TEST_MESSAGE_TEXT } from '../../message-contract';
+import { EVENT_COLUMNS } from '../../repository';
+import type { Candidate } from '../fair-share';
+import { newId } from '../ids';
+import { ensureTenantRow } from './tenants';
+
+/** Putting deliveries in the queue: an event's fan-out, a test event, a redelivery, a recovery. */
+
+export type Published = {
+  id: string;
+  entregas: number;
+  repeated: boolean;
+  /** The configurations that got a pending delivery, with their tenant (for the worker; not part of the answer). */
+  waiting: Candidate[];
+};
+
+/**
+ * Records an event and its fan-out in one transaction: a delivery for each configuration of the
+ * tenant whose flag for the event is on; `pendente` when the configuration is enabled, `ignorada`
+ * (kept for a later recovery) when it is not. The same idEvento from the same producer answers the
+ * first event and creates nothing.
+ */
+export async function publishEvent(
+  db: Knex,
+  producer: string,
+  input: PublishEvent,
+  now: number,
+  /** Runs in the transaction before anything is written (a repeat aside); a throw refuses the event (the publish rate). */
+  guard?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<Published> {
+  await ensureTenantRow(db, input.usuarioId);
+  try {
+    return await db.transaction(async (trx) => {
+      if (input.idEvento !== undefined) {
+        const earlier = await findPublished(trx, producer, input.idEvento);
+        if (earlier) return earlier;
+      }
+      await guard?.(trx);
+      const eventId = newId('evt', now);
+      await trx('webhook_events').insert({
+        id: eventId,
+        producer,
+        id_evento: input.idEvento ?? null,
+        tipo: input.tipo,
+        usuario_id: input.usuarioId,
+        dados_json: JSON.stringify(input.dados),
+        created_at: now,
+      });
+      const configs: DbRow[] = await trx('webhook_configs')
+        .where({ usuario_id: input.usuarioId, [EVENT_COLUMNS[input.tipo]]: true })
+        .select('id', 'enabled');
+      const rows = configs.map((config) => newDeliveryRow(eventId, String(config.id), toBoolean(config.enabled), now));
+      for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
+      const waiting = rows.filter((row) => row.status === 'pendente').map((row) => ({ configId: row.config_id, tenant: input.usuarioId }));
+      return { id: eventId, entregas: rows.length, repeated: false, waiting };
+    });
+  } catch (error) {
+    // The same idEvento published twice at once: the loser answers the winner's event.
+    if (input.idEvento !== undefined && isUniqueViolation(error)) {
+      const earlier = await findPublished(db, producer, input.idEvento);
+      if (earlier) return earlier;
+    }
+    throw error;
+  }
+}
+
+async function findPublished(db: Knex | Knex.Transaction, producer: string, idEvento: string): Promise<Published | undefined> {
+  const rows: DbRow[] = await db('webhook_events').where({ producer, id_evento: idEvento }).select('id');
+  if (!rows[0]) return undefined;
+  const id = String(rows[0].id);
+  const counted: DbRow[] = await db('webhook_deliveries').where({ event_id: id }).count({ count: '*' });
+  return { id, entregas: toNumber(counted[0]?.count), repeated: true, waiting: [] };
+}
+
+function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now: number) {
+  return {
+    id: newId('msg', now),
+    event_id: eventId,
+    config_id: configId,
+    status: enabled ? 'pendente' : 'ignorada',
+    attempts: 0,
+    created_at: now,
+    next_attempt_at: enabled ? now : null,
+  };
+}
+
+/** A `webhook.teste` event for one configuration, sent even while it is disabled (to check a receiver first). */
+export async function createTestDelivery(
+  db: Knex,
+  configId: string,
+  usuarioId: string,
+  producer: string,
+  now: number,
+  /** Runs in the transaction before anything is written; a throw refuses the test event (its rate). */
+  guard?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<string> {
+  await ensureTenantRow(db, usuarioId);
+  return db.transaction(async (trx) => {
+    await guard?.(trx);
+    const eventId = newId('evt', now);
+    await trx('webhook_events').insert({
+      id: eventId,
+      producer,
+      id_evento: null,
+      tipo: TEST_EVENT_TYPE,
+      usuario_id: usuarioId,
+      dados_json: JSON.stringify({ mensagem: TEST_MESSAGE_TEXT }),
+      created_at: now,
+    });
+    const row = newDeliveryRow(eventId, configId, true, now);
+    await trx('webhook_deliveries').insert(row);
+    return row.id;
+  });
+}
+
+/**
+ * Queues a delivery for an attempt now, whatever its state, unless an attempt of it is in flight
+ * (a live lease): clearing that lease would drop the attempt's record and send the message twice
+ * at once. Answers whether it was queued. The same id (webhook-id) goes out.
+ */
+export async function requeueDelivery(db: Knex, deliveryId: string, now: number): Promise<boolean> {
+  const updated = await notInFlight(db('webhook_deliveries').where({ id: deliveryId }), now).update({
+    status: 'pendente',
+    next_attempt_at: now,
+    lease_owner: null,
+    lease_until: null,
+  });
+  return updated === 1;
+}
+
+/** Failed and skipped deliveries of a configuration created since `since`, queued again; how many. */
+export async function recoverDeliveries(db: Knex, configId: string, since: number, now: number): Promise<number> {
+  return notInFlight(db('webhook_deliveries').where({ config_id: configId }), now)
+    .whereIn('status', ['falhou', 'ignorada'])
+    .andWhere('created_at', '>=', since)
+    .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null });
+}
+
+export function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
+  return query.andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now));
+}

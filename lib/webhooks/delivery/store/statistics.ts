@@ -1,0 +1,71 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { hourOf, toNumber, type DbRow } from '@/lib/db/dialect';
+
+/** Backlogs and hour-by-hour attempt counts: the metrics, the delivery health and the triage. */
+
+/** A configuration's deliveries due now, as a subquery correlated on `configIdColumn` (the triage's ranking, repository.ts). */
+export function dueDeliveriesOf(db: Knex, configIdColumn: string, now: number): Knex.QueryBuilder {
+  return db('webhook_deliveries as d')
+    .whereRaw('?? = ??', ['d.config_id', configIdColumn])
+    .andWhere('d.status', 'pendente')
+    .andWhere('d.next_attempt_at', '<=', now);
+}
+
+export type Backlog = { due: number; oldestDueAt: number | null };
+
+function backlogOf(row: DbRow | undefined): Backlog {
+  const oldest = row?.oldest;
+  return { due: toNumber(row?.due ?? 0), oldestDueAt: oldest === null || oldest === undefined ? null : toNumber(oldest) };
+}
+
+function dueNow(db: Knex, now: number) {
+  return db('webhook_deliveries')
+    .where('status', 'pendente')
+    .andWhere('next_attempt_at', '<=', now)
+    .count({ due: '*' })
+    .min({ oldest: 'next_attempt_at' });
+}
+
+/** Pending deliveries whose attempt is due, in flight or not, and the earliest due time among them: the metrics' backlog. */
+export async function backlog(db: Knex, now: number): Promise<Backlog> {
+  const row: DbRow | undefined = await dueNow(db, now).first();
+  return backlogOf(row);
+}
+
+/** The backlog of each of these configurations (at most 1,000: Oracle's IN list); one without any is left out. */
+export async function backlogByConfig(db: Knex, configIds: readonly string[], now: number): Promise<Map<string, Backlog>> {
+  if (configIds.length === 0) return new Map();
+  const rows: DbRow[] = await dueNow(db, now).select('config_id').whereIn('config_id', configIds).groupBy('config_id');
+  return new Map(rows.map((row) => [String(row.config_id), backlogOf(row)]));
+}
+
+export type HourOfAttempts = { configId: string; hour: number; delivered: number; failed: number; durationMs: number };
+
+/**
+ * Each configuration's attempts since `since`, hour by hour: how many got a 2xx, how many failed,
+ * and their summed duration (the console's delivery health). Read through webhook_attempts'
+ * (config_id, started_at) index, one range per configuration (at most 1,000: Oracle's IN list).
+ */
+export async function hourlyAttempts(db: Knex, configIds: readonly string[], since: number): Promise<HourOfAttempts[]> {
+  if (configIds.length === 0) return [];
+  const hour = hourOf(db, 'started_at');
+  const rows: DbRow[] = await db('webhook_attempts')
+    .select('config_id', db.raw('? as ??', [hour, 'hora']))
+    .select(db.raw('sum(case when ?? is null then 1 else 0 end) as ??', ['error', 'entregues']))
+    .count({ n: '*' })
+    .sum({ duracao: 'duration_ms' })
+    .whereIn('config_id', configIds)
+    .andWhere('started_at', '>=', since)
+    .groupBy('config_id', hour);
+  return rows.map((row) => {
+    const delivered = toNumber(row.entregues);
+    return {
+      configId: String(row.config_id),
+      hour: toNumber(row.hora),
+      delivered,
+      failed: toNumber(row.n) - delivered,
+      durationMs: toNumber(row.duracao),
+    };
+  });
+}
