@@ -242,8 +242,8 @@ test.describe('SIGTERM with clients holding kept-alive connections', () => {
 
       // The idle connections close while a request is still in flight: nobody waits for it.
       const idleClosedAt = await within(10_000, Promise.all(idleClosed), 'the idle kept-alive connections were not closed');
-      // No new connection is accepted.
-      expect(await connectOutcome(server.port)).toBe('ECONNREFUSED');
+      // No new connection is served.
+      expect(await newConnectionOutcome(server.port)).toMatch(/^(ECONNREFUSED|ECONNRESET)$/);
       expect(await late).toMatchObject({ status: 200 });
 
       const answeredFrom = performance.now();
@@ -286,14 +286,18 @@ async function stopTimed(server: RunningServer): Promise<{ ms: number; code: num
   return { ms: performance.now() - started, code };
 }
 
-function connectOutcome(port: number): Promise<string> {
+/**
+ * A request on a new connection: its status when answered, else the error's code. Node closes the
+ * idle connections a moment before the listening socket, so a connection made in between is
+ * accepted by the kernel and then reset, never served.
+ */
+function newConnectionOutcome(port: number): Promise<string> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
+    const request = http.get({ host: '127.0.0.1', port, path: '/api/health', agent: false }, (response) => {
+      response.resume();
+      resolve(`answered ${response.statusCode}`);
     });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    request.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
 }
 
