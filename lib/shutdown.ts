@@ -11,7 +11,8 @@ import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 /**
  * A deploy (SIGTERM, or SIGINT by hand) ends the process without losing or doubling anything
  * (issue 18): readiness answers 503 at once, so a load balancer stops sending; the HTTP servers stop
- * accepting and finish the requests they have; the delivery worker claims nothing more and waits
+ * accepting, close their idle kept-alive connections and answer the requests they have read, each
+ * with `Connection: close` (issue 27); the delivery worker claims nothing more and waits
  * for its attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS) and records them; then the
  * database pool closes, the spans still queued are sent (tracing on) and the process exits 0. An attempt still unfinished after that keeps its
  * lease, and another instance sends it when the lease runs out.
@@ -57,17 +58,19 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   }
 }
 
-/** Stops accepting connections; resolves when requests in flight are answered (or the grace ends). */
-function closeServers(): Promise<void> {
+/**
+ * Stops accepting connections and closes the idle ones at once; resolves when the requests in
+ * flight are answered (or the grace ends). From now on every answer says `Connection: close` and
+ * its connection closes once it is sent (scripts/server-entry.mjs, 7), so clients holding kept-alive
+ * connections neither reach this instance again nor hold its shutdown up.
+ */
+async function closeServers(): Promise<void> {
+  // A request that reached a kept-alive connection just before the signal is read first (the rest
+  // of this turn's I/O), so it is answered as in flight rather than reset with its idle connection.
+  await new Promise((resolve) => setImmediate(resolve));
   const servers = [...((globalThis as Record<symbol, Set<http.Server> | undefined>)[HTTP_SERVERS] ?? [])];
-  const closed = servers.map(
-    (server) =>
-      new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  );
+  // close() also closes the idle connections (Node's http.Server#close).
+  const closed = servers.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())));
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise<void>((resolve) => {
     timer = setTimeout(() => {

@@ -22,6 +22,15 @@
 //    API at the lean path's speed. Without it (the container image) Next answers them itself.
 // 6. The console's requests (pages, assets, sign-in) are timed here for the metrics, where the
 //    status Next answered is known; the API's router times the API's itself, by operation.
+// 7. A kept-alive connection is never left to fail a pooled client's next request (issue 27):
+//    - An answer sent before the request's body has all arrived (413 by Content-Length, 415, 401 to
+//      a large body) says `Connection: close`: the rest of the body is still on its way, and left
+//      unread it would stall the connection or end in a reset. That rest is read and thrown away
+//      for up to LINGER_MS before the connection closes, because closing a socket with unread
+//      bytes makes the kernel send a reset, which can reach the client before the answer does.
+//    - Once a server stops listening (SIGTERM, lib/shutdown.ts), every answer says
+//      `Connection: close` and each connection is closed as soon as it is idle, so kept-alive
+//      clients neither send more requests to a stopping instance nor hold its shutdown up.
 import http from 'node:http';
 
 process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
@@ -35,6 +44,8 @@ const SMALL_JSON_PATHS = /^\/api\/v\d+\//;
 
 const API_ROUTE = Symbol.for('integration-console.api-route'); // scripts/serve.mjs
 const OBSERVE_REQUEST = Symbol.for('integration-console.observe-request'); // lib/observability/metrics.ts
+/** How long the rest of a body answered early is read and discarded before its connection closes anyway (7). */
+const LINGER_MS = 5_000;
 
 /** Next's request listener, with the API paths sent to the lean path first (5). Once: Next's server. */
 function withApiRoute(args) {
@@ -61,12 +72,56 @@ function timed(request, response) {
   });
 }
 
+/** A body is announced (Content-Length above 0, or chunked); a request without one is complete with its headers. */
+function hasBody(request) {
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+}
+
+/** Each answer decides, as its headers go out, whether its connection may be kept alive (7). */
+function closingWhenUnsafe(server, request, response) {
+  const writeHead = response.writeHead;
+  // Every answer's headers pass here: Node's implicit headers (a first write, or end) call it too.
+  response.writeHead = function writeHeadClosingWhenUnsafe(...args) {
+    const early = !response.headersSent && hasBody(request) && !request.complete;
+    if (early || !server.listening) response.shouldKeepAlive = false;
+    // Once the answer is all written, whoever was reading the body is done with it.
+    if (early) response.once('prefinish', () => request.complete || request.destroyed || discardRestThenClose(request));
+    return writeHead.apply(this, args);
+  };
+  response.once('finish', () => {
+    // An answer whose headers promised keep-alive before the signal: Node has detached it from
+    // its socket by now, so the connection counts as idle and closes.
+    if (!server.listening) setImmediate(() => server.closeIdleConnections());
+  });
+}
+
+/**
+ * The lingering close of a connection answered early (7): the socket half-closes once the answer
+ * is sent, the rest of the body is read and discarded, and the socket closes when the body has all
+ * arrived, the client closes its side, or LINGER_MS have passed.
+ */
+function discardRestThenClose(request) {
+  const socket = request.socket;
+  if (!socket || socket.destroyed) return;
+  const close = socket.destroySoon.bind(socket); // ends, then destroys once the answer is written
+  // What Node calls once the answer is sent on a connection not kept alive: only half-close here.
+  socket.destroySoon = () => socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.once('close', () => clearTimeout(timer));
+  request.once('end', close);
+  // As Node's own drain of a body nobody read (IncomingMessage#_dump): the reader that gave up
+  // (a web stream left paused) stops receiving, and the bytes flow to nowhere.
+  request.removeAllListeners('data');
+  request.resume();
+}
+
 const createServer = http.createServer;
 http.createServer = function createServerWithEntryChecks(...args) {
   const server = createServer.apply(this, withApiRoute(args));
   servers.add(server);
   server.prependListener('request', (request, response) => {
     timed(request, response);
+    closingWhenUnsafe(server, request, response);
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? '';
     delete request.headers[SENT_METHOD_HEADER];
     if (request.method !== 'GET' && SMALL_JSON_PATHS.test(request.url ?? '')) delete request.headers['accept-encoding'];

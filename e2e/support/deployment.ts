@@ -1,5 +1,5 @@
 import { ApiRouter } from './api-router';
-import { freePort, startServer } from './server';
+import { freePort, startServer, type ServerEntry } from './server';
 
 /**
  * The servers this run's E2E_API_SERVER stands for, started for one spec with settings of its own,
@@ -40,4 +40,13 @@ export async function startDeployment(options: {
       await Promise.all([api.stop(), next.stop()]);
     },
   };
+}
+
+/**
+ * The one server command that answers the API paths in this run, for specs about that server's own
+ * connections (no balancer in between): `npm start`, `npm run start:api` (lean) or the container's.
+ */
+export function apiServerEntry(): ServerEntry {
+  const mode = process.env.E2E_API_SERVER;
+  return mode === 'lean' ? 'api' : mode === 'container' ? 'container' : 'next';
 }

@@ -33,3 +33,41 @@ describe('readJsonBody: charsets and UTF-8', () => {
     expect(await statusOf(post(latin1, 'application/json'))).toBe(400);
   });
 });
+
+describe('readJsonBody: limits', () => {
+  it('refuses a body longer than the limit with 413, leaving the rest of the stream unread and uncancelled', async () => {
+    // A stream with no end: the reader must stop at the limit. Cancelling it would destroy the
+    // request under the lean server and reset the connection before the 413 goes out.
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new Request('http://localhost/api/x', {
+      method: 'POST',
+      body: endless,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(await statusOf(request)).toBe(413);
+    expect(cancelled).toBe(false);
+    expect(pulled).toBeLessThan(10);
+    expect(request.body?.locked).toBe(false);
+  });
+
+  it('refuses a declared Content-Length over the limit before reading anything', async () => {
+    const request = new Request('http://localhost/api/x', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json', 'content-length': '70000' },
+    });
+    expect(await statusOf(request)).toBe(413);
+    expect(request.bodyUsed).toBe(false);
+  });
+});

@@ -16,7 +16,10 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Stop reading, but leave the rest alone: cancelling the stream destroys the request, and
+      // Node then resets its socket before the 413 is sent. The server discards the rest itself and
+      // closes the connection after the answer (scripts/server-entry.mjs, 7).
+      reader.releaseLock();
       throw problems.payloadTooLarge(limit);
     }
     chunks.push(value);
