@@ -1,18 +1,9 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import type { WebhookConfiguration, WebhookEventFlag, WebhookHeader } from './contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from './contract';
 import { newEncryptedSecret } from './secrets';
 import type { CircuitState } from './delivery/circuit';
-
-/** Column of each event flag; the contract's names are too long for portable identifiers. */
-export const EVENT_COLUMNS: Record<WebhookEventFlag, string> = {
-  eventoAvaliacaoSaudeAprovada: 'ev_aprovada',
-  eventoAvaliacaoSaudeAguardandoAprovacao: 'ev_aguardando',
-  eventoAvaliacaoSaudeArquivada: 'ev_arquivada',
-  eventoAvaliacaoSaudeDesarquivada: 'ev_desarquivada',
-  eventoPropostaCancelada: 'ev_proposta_cancelada',
-};
 
 /** Whether deliveries go out, and if not, why and since when (issue 10 §3); the receiver's circuit (issue 18). */
 export type DeliveryState = {
@@ -36,11 +27,8 @@ export function circuitFromRow(row: DbRow): CircuitState {
 
 export type StoredWebhook = { config: WebhookConfiguration; version: number; state: DeliveryState };
 
-function fromRow(row: DbRow): StoredWebhook {
-  const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [flag, toBoolean(row[column])])) as Record<
-    WebhookEventFlag,
-    boolean
-  >;
+function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
+  const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, events.has(flag)])) as Record<WebhookEventFlag, boolean>;
   return {
     version: toNumber(row.version),
     state: {
@@ -62,11 +50,42 @@ function fromRow(row: DbRow): StoredWebhook {
   };
 }
 
+/**
+ * Event subscriptions (issue 28): a row per configuration and event it receives
+ * (webhook_subscriptions), so a new event type is data, not a column. The API object keeps the
+ * contract's flags: each flag is whether its row exists.
+ */
+async function subscriptionsOf(db: Knex | Knex.Transaction, ids: readonly string[]): Promise<Map<string, Set<string>>> {
+  const events = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await db('webhook_subscriptions')
+      .whereIn('config_id', ids.slice(i, i + 1000))
+      .select<DbRow[]>('config_id', 'event_type');
+    for (const row of rows) events.get(String(row.config_id))?.add(String(row.event_type));
+  }
+  return events;
+}
+
+async function withSubscriptions(db: Knex | Knex.Transaction, rows: readonly DbRow[]): Promise<StoredWebhook[]> {
+  const events = await subscriptionsOf(
+    db,
+    rows.map((row) => String(row.id)),
+  );
+  return rows.map((row) => fromRow(row, events.get(String(row.id)) ?? new Set()));
+}
+
+/** The configuration's subscriptions replaced by its flags' (in the caller's transaction). */
+async function saveSubscriptions(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
+  await trx('webhook_subscriptions').where({ config_id: config.id }).delete();
+  const rows = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).map((flag) => ({ config_id: config.id, event_type: flag }));
+  if (rows.length > 0) await trx('webhook_subscriptions').insert(rows);
+}
+
 export async function findWebhook(db: Knex | Knex.Transaction, id: string, options: { lock?: boolean } = {}) {
   // By primary key, so at most one row; no .first() (a limit), which Oracle cannot lock FOR UPDATE.
   const query = db('webhook_configs').where({ id });
   const rows = (await (options.lock ? lockForUpdate(db, query) : query)) as DbRow[];
-  return rows[0] ? fromRow(rows[0]) : undefined;
+  return rows[0] ? (await withSubscriptions(db, rows))[0] : undefined;
 }
 
 export async function listWebhooks(db: Knex, filter: { usuarioId?: string; search?: string; limit: number }) {
@@ -82,15 +101,14 @@ export async function listWebhooks(db: Knex, filter: { usuarioId?: string; searc
         .orWhereRaw(...matches('client_id'));
     });
   }
-  const rows = (await query) as DbRow[];
-  return rows.map(fromRow);
+  return withSubscriptions(db, (await query) as DbRow[]);
 }
 
 /** The configurations with these ids (at most 1,000: Oracle's IN list), by id. */
 export async function findWebhooks(db: Knex, ids: readonly string[]): Promise<Map<string, StoredWebhook>> {
   if (ids.length === 0) return new Map();
-  const rows = (await db('webhook_configs').whereIn('id', [...ids])) as DbRow[];
-  return new Map(rows.map((row) => [String(row.id), fromRow(row)]));
+  const found = await withSubscriptions(db, (await db('webhook_configs').whereIn('id', [...ids])) as DbRow[]);
+  return new Map(found.map((stored) => [stored.config.id, stored]));
 }
 
 /** The configurations a caller may see (one tenant's, or every one): id, url and usuario_id, for another store's list to join. */
@@ -193,7 +211,6 @@ export async function rankTriage(
 
 /** The columns a configuration is stored in. */
 function toRow(config: WebhookConfiguration, version: number) {
-  const flags = Object.fromEntries(Object.entries(EVENT_COLUMNS).map(([flag, column]) => [column, config[flag as WebhookEventFlag]]));
   return {
     id: config.id,
     usuario_id: config.usuarioId,
@@ -201,7 +218,6 @@ function toRow(config: WebhookConfiguration, version: number) {
     client_id: config.clientId,
     url: config.url,
     headers_json: JSON.stringify(config.headers),
-    ...flags,
     version,
     updated_at: Date.now(),
   };
@@ -209,6 +225,7 @@ function toRow(config: WebhookConfiguration, version: number) {
 
 export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
   await trx('webhook_configs').insert({ ...toRow(config, 1), secret_enc: newEncryptedSecret(), enabled: true });
+  await saveSubscriptions(trx, config);
 }
 
 /** How many configurations the tenant has (the create's quota counts them under the tenant's row lock: quotas.ts). */
@@ -243,11 +260,13 @@ export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfigur
     ...changeable
   } = toRow(config, expectedVersion + 1);
   const updated = await trx('webhook_configs').where({ id, version: expectedVersion }).update(changeable);
+  if (updated === 1) await saveSubscriptions(trx, config);
   return updated === 1;
 }
 
 /** The configuration's row (its deliveries go first: deleteDeliveriesOf in the delivery store). */
 export async function deleteWebhookRow(trx: Knex.Transaction, id: string): Promise<void> {
+  await trx('webhook_subscriptions').where({ config_id: id }).delete();
   await trx('webhook_configs').where({ id }).delete();
 }
 

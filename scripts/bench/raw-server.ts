@@ -17,7 +17,7 @@ import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { jwtVerify } from 'jose';
 import { slotReservationSchema, CODIGO_P_STATUS, type SlotReservationRequest } from '@/lib/scheduling/contract';
-import { webhookUpdateSchema } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, webhookUpdateSchema } from '@/lib/webhooks/contract';
 import { ownerKey, type ApiClientPrincipal } from '@/lib/auth/principal';
 import { maskIdentifier } from '@/lib/audit/masking';
 import { activeBookingKey } from '@/lib/scheduling/active-booking';
@@ -105,10 +105,12 @@ const sql = {
     `UPDATE reservation_log SET state = 'released', released_at = ? WHERE token = ? AND nr_seq_agenda = ? AND state = 'active'`,
   ),
   webhook: db.prepare('SELECT * FROM webhook_configs WHERE id = ?'),
+  subscriptions: db.prepare('SELECT event_type FROM webhook_subscriptions WHERE config_id = ?'),
   updateWebhook: db.prepare(
-    `UPDATE webhook_configs SET url = @url, headers_json = @headers, ev_aprovada = @a, ev_aguardando = @b, ev_arquivada = @c, ev_desarquivada = @d,
-       ev_proposta_cancelada = @e, version = version + 1, updated_at = @now WHERE id = @id`,
+    `UPDATE webhook_configs SET url = @url, headers_json = @headers, version = version + 1, updated_at = @now WHERE id = @id`,
   ),
+  clearSubscriptions: db.prepare('DELETE FROM webhook_subscriptions WHERE config_id = ?'),
+  subscribe: db.prepare('INSERT INTO webhook_subscriptions (config_id, event_type) VALUES (?, ?)'),
 };
 
 const MESSAGES = {
@@ -263,17 +265,16 @@ function updateWebhook(principal: ApiClientPrincipal, id: string, body: Record<s
   if (!row || row.usuario_id !== principal.usuarioId) return undefined;
   const now = Date.now();
   const next = { ...body, id };
+  const subscribed = new Set((sql.subscriptions.all(id) as { event_type: string }[]).map((subscription) => subscription.event_type));
   sql.updateWebhook.run({
     id,
     now,
     url: String(body.url ?? row.url),
     headers: JSON.stringify(body.headers ?? JSON.parse(String(row.headers_json))),
-    a: Number(body.eventoAvaliacaoSaudeAprovada ?? row.ev_aprovada),
-    b: Number(body.eventoAvaliacaoSaudeAguardandoAprovacao ?? row.ev_aguardando),
-    c: Number(body.eventoAvaliacaoSaudeArquivada ?? row.ev_arquivada),
-    d: Number(body.eventoAvaliacaoSaudeDesarquivada ?? row.ev_desarquivada),
-    e: Number(body.eventoPropostaCancelada ?? row.ev_proposta_cancelada),
   });
+  sql.clearSubscriptions.run(id);
+  for (const flag of WEBHOOK_EVENT_FLAGS)
+    if (typeof body[flag] === 'boolean' ? body[flag] : subscribed.has(flag)) sql.subscribe.run(id, flag);
   sql.audit.run(
     randomUUID(),
     now,

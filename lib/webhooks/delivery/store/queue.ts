@@ -4,7 +4,6 @@ import { isUniqueViolation, toBoolean, toNumber, type DbRow } from '@/lib/db/dia
 import type { PublishEvent } from '../../delivery-contract';
 import { TEST_EVENT_TYPE } from '../../fields';
 import { TEST_MESSAGE_TEXT } from '../../message-contract';
-import { EVENT_COLUMNS } from '../../repository';
 import type { Candidate } from '../fair-share';
 import { newId } from '../ids';
 import { ensureTenantRow } from './tenants';
@@ -21,7 +20,7 @@ export type Published = {
 
 /**
  * Records an event and its fan-out in one transaction: a delivery for each configuration of the
- * tenant whose flag for the event is on; `pendente` when the configuration is enabled, `ignorada`
+ * tenant subscribed to the event (webhook_subscriptions); `pendente` when the configuration is enabled, `ignorada`
  * (kept for a later recovery) when it is not. The same idEvento from the same producer answers the
  * first event and creates nothing.
  */
@@ -51,9 +50,10 @@ export async function publishEvent(
         dados_json: JSON.stringify(input.dados),
         created_at: now,
       });
-      const configs: DbRow[] = await trx('webhook_configs')
-        .where({ usuario_id: input.usuarioId, [EVENT_COLUMNS[input.tipo]]: true })
-        .select('id', 'enabled');
+      const configs: DbRow[] = await trx('webhook_configs as c')
+        .join('webhook_subscriptions as s', 's.config_id', 'c.id')
+        .where({ 'c.usuario_id': input.usuarioId, 's.event_type': input.tipo })
+        .select('c.id', 'c.enabled');
       const rows = configs.map((config) => newDeliveryRow(eventId, String(config.id), toBoolean(config.enabled), now));
       for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
       const waiting = rows.filter((row) => row.status === 'pendente').map((row) => ({ configId: row.config_id, tenant: input.usuarioId }));
