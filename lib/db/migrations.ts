@@ -595,6 +595,32 @@ const webhookSubscriptions: Migration = {
   },
 };
 
+/**
+ * Delivery controls (issue 31): a configuration's rate limit (attempts a second, and its pacing's
+ * theoretical arrival time, pacing.ts), ordered delivery, and a pause its receiver asked for (a 429
+ * or 503 with Retry-After). Ordered delivery reads a configuration's oldest pending delivery
+ * through (config_id, status, created_at).
+ */
+const deliveryControls: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => {
+      t.integer('rate_limit_per_second');
+      t.double('rate_tat');
+      t.boolean('ordered').notNullable().defaultTo(false);
+      t.bigInteger('paused_until');
+    });
+    await db.schema.alterTable('webhook_deliveries', (t) =>
+      t.index(['config_id', 'status', 'created_at'], 'webhook_deliveries_config_order_ix'),
+    );
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_deliveries', (t) =>
+      t.dropIndex(['config_id', 'status', 'created_at'], 'webhook_deliveries_config_order_ix'),
+    );
+    await db.schema.alterTable('webhook_configs', (t) => t.dropColumns('rate_limit_per_second', 'rate_tat', 'ordered', 'paused_until'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -611,6 +637,7 @@ const migrations: Record<string, Migration> = {
   '013_staff_session_version': staffSessionVersion,
   '014_tenant_quotas': tenantQuotas,
   '015_webhook_subscriptions': webhookSubscriptions,
+  '016_delivery_controls': deliveryControls,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

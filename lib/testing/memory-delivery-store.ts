@@ -75,7 +75,7 @@ export class MemoryStore implements WorkerStore {
         ids.push(row.id);
       }
     }
-    return { ids, exhausted: [] };
+    return { ids, exhausted: [], wakeAt: null };
   }
 
   async contexts(ids: readonly string[]): Promise<AttemptContext[]> {

@@ -12,7 +12,16 @@ import { activeHolds, listRecentReservations, recordRelease, recordReservation }
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
 import { LONGEST_WINDOW_MS, THROTTLE_RULES } from '@/lib/auth/throttle-policy';
 import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
-import { claimDue, findDelivery, loadAttemptContexts, publishEvent, recordAttempts, requeueDelivery } from '@/lib/webhooks/delivery/store';
+import {
+  claimAmong,
+  claimDue,
+  findDelivery,
+  loadAttemptContexts,
+  publishEvent,
+  recordAttempts,
+  requeueDelivery,
+  waitingCandidates,
+} from '@/lib/webhooks/delivery/store';
 import { sweepRetention } from '@/lib/data/retention';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
 import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/repository';
@@ -489,6 +498,75 @@ function deliveryContract(): void {
     expect(closed?.circuit).toEqual({ change: 'closed', state: { failures: 0, openUntil: null, openedAt: null } });
     const [after] = (await db('webhook_configs').where({ id: WEBHOOK_IDS.b1 })) as DbRow[];
     expect(after!.circuit_open_until ?? null).toBeNull();
+  });
+
+  it('delivery controls: ordered delivery sends the head alone, a rate limit paces claims across instances, a pause holds them', async () => {
+    const db = await getDb();
+    const now = 1_875_000_000_000;
+    await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
+    const b1 = WEBHOOK_IDS.b1;
+    const settings = { leaseMs: 30_000, perEndpoint: 4, perTenant: 8, limit: 10 };
+    const publish = async (count: number, at: number) => {
+      for (let i = 0; i < count; i++) {
+        await publishEvent(db, 'controles', { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_B.usuarioId, dados: { i } }, at + i);
+      }
+    };
+    const record = async (id: string, at: number, status: 'entregue' | 'pendente', nextAttemptAt: number | null, owner = 'instancia-1') => {
+      const [context] = await loadAttemptContexts(db, [id]);
+      const outcome = {
+        startedAt: at,
+        durationMs: 1,
+        status: status === 'entregue' ? 204 : 500,
+        body: '',
+        error: null,
+        outage: false,
+        requestHeaders: {},
+      };
+      return recordAttempts(db, owner, [{ context: context!, outcome, decision: { status, nextAttemptAt, failingSince: null } }], circuit);
+    };
+    const order = async (ids: string[]) =>
+      (await db('webhook_deliveries').whereIn('id', ids).orderBy('created_at').select<DbRow[]>('id')).map((row) => String(row.id));
+
+    // Ordered: one at a time, the oldest first, even while it waits for a retry.
+    await db('webhook_configs').where({ id: b1 }).update({ ordered: true });
+    await publish(3, now);
+    const all = await order(await db('webhook_deliveries').where({ config_id: b1, status: 'pendente' }).pluck('id'));
+    expect(await claimDue(db, 'instancia-1', { ...settings, now: now + 10 })).toEqual([all[0]]);
+    expect(await claimDue(db, 'instancia-2', { ...settings, now: now + 11 })).toEqual([]);
+    await record(all[0]!, now + 12, 'pendente', now + 5_000);
+    expect(await claimDue(db, 'instancia-2', { ...settings, now: now + 13 })).toEqual([]);
+    expect(await claimDue(db, 'instancia-2', { ...settings, now: now + 5_001 })).toEqual([all[0]]);
+    await record(all[0]!, now + 5_002, 'entregue', null, 'instancia-2');
+    expect(await claimDue(db, 'instancia-1', { ...settings, now: now + 5_003 })).toEqual([all[1]]);
+    await db('webhook_configs').where({ id: b1 }).update({ ordered: false });
+    await db('webhook_deliveries')
+      .where({ config_id: b1 })
+      .update({ status: 'falhou', next_attempt_at: null, lease_owner: null, lease_until: null });
+
+    // 10 a second: a burst of 1, then one every 100 ms, whichever instance claims; the claim says when to come back.
+    await db('webhook_configs').where({ id: b1 }).update({ rate_limit_per_second: 10, rate_tat: null });
+    const later = now + 60_000;
+    await publish(20, later);
+    const claimed = async (owner: string, at: number) =>
+      await claimAmong(db, owner, { ...settings, now: at }, await waitingCandidates(db, at));
+    expect((await claimed('instancia-1', later + 100)).ids).toHaveLength(1);
+    const held = await claimed('instancia-2', later + 150);
+    expect(held.ids).toEqual([]);
+    expect(held.wakeAt).toBe(later + 200);
+    expect((await claimed('instancia-2', later + 200)).ids).toHaveLength(1);
+    expect((await claimed('instancia-1', later + 450)).ids).toHaveLength(1);
+    await db('webhook_configs').where({ id: b1 }).update({ rate_limit_per_second: null, rate_tat: null });
+
+    // Paused by its receiver: not a candidate until then.
+    await db('webhook_configs')
+      .where({ id: b1 })
+      .update({ paused_until: later + 10_000 });
+    expect((await waitingCandidates(db, later + 500)).map((candidate) => candidate.configId)).not.toContain(b1);
+    expect((await waitingCandidates(db, later + 10_000)).map((candidate) => candidate.configId)).toContain(b1);
+    await db('webhook_configs').where({ id: b1 }).update({ paused_until: null });
+    await db('webhook_deliveries')
+      .where({ config_id: b1 })
+      .update({ status: 'falhou', next_attempt_at: null, lease_owner: null, lease_until: null });
   });
 
   it('does not requeue a delivery whose attempt is in flight, and does once its lease is over', async () => {

@@ -83,6 +83,26 @@ const eventFlagShape = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [fla
   z.ZodOptional<z.ZodBoolean>
 >;
 
+export const MAX_DELIVERIES_PER_SECOND = 10_000;
+
+/** Delivery controls (issue 31), beyond the contract: optional in a PUT or POST, answered by the GET. */
+const deliveryControlsShape = {
+  limiteEntregasPorSegundo: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_DELIVERIES_PER_SECOND)
+    .nullable()
+    .optional()
+    .meta({
+      description: `Beyond the contract: at most this many attempts a second to this configuration, across every instance (1–${MAX_DELIVERIES_PER_SECOND}); null removes the limit. Deliveries waiting for it keep their order and say \`aguardando: limite-de-taxa\`.`,
+    }),
+  entregaOrdenada: z.boolean().optional().meta({
+    description:
+      'Beyond the contract: one attempt at a time, in publication order; a delivery waits (`aguardando: entrega-anterior`) until the one before it is delivered or has exhausted its retries. Costs throughput: off by default.',
+  }),
+};
+
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
 export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
   return z
@@ -111,6 +131,7 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
       .boolean()
       .optional()
       .meta({ description: 'Beyond the contract: false stops deliveries (events are kept as skipped); true resumes them.' }),
+    ...deliveryControlsShape,
   });
 }
 
@@ -166,6 +187,12 @@ export type DisabledReason = (typeof DISABLED_REASONS)[number];
  */
 export const webhookViewSchema = webhookConfigurationSchema.extend({
   ativo: z.boolean().meta({ description: 'Beyond the contract: whether events are delivered to this configuration.' }),
+  limiteEntregasPorSegundo: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'Beyond the contract: the rate limit, attempts a second (null: none).' }),
+  entregaOrdenada: z.boolean().meta({ description: 'Beyond the contract: whether deliveries go one at a time, in publication order.' }),
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

@@ -82,7 +82,8 @@ const lastResponseSchema = z.object({
 });
 
 /** Why a pending delivery is not being attempted although it is due. */
-export const DELIVERY_WAITS = ['circuito-aberto'] as const;
+export const DELIVERY_WAITS = ['circuito-aberto', 'pausa-do-receptor', 'limite-de-taxa', 'entrega-anterior'] as const;
+export type DeliveryWait = (typeof DELIVERY_WAITS)[number];
 
 export const deliverySchema = z.object({
   id: z.string().meta({ description: 'The `webhook-id` header: the same on every attempt.' }),
@@ -95,7 +96,8 @@ export const deliverySchema = z.object({
   proximaTentativaEm: z.string().nullable(),
   emAndamento: z.boolean().meta({ description: 'An attempt is being made right now; a redelivery waits until it ends (409).' }),
   aguardando: z.enum(DELIVERY_WAITS).nullable().meta({
-    description: 'Why a pending delivery waits: `circuito-aberto`, the receiver looks down (see the configuration’s `circuito`).',
+    description:
+      'Why a pending delivery waits: `circuito-aberto`, the receiver looks down (see the configuration’s `circuito`); `pausa-do-receptor`, the receiver asked for a pause (429 or 503 with Retry-After); `limite-de-taxa`, the configuration’s `limiteEntregasPorSegundo`; `entrega-anterior`, with `entregaOrdenada`, an earlier delivery goes first.',
   }),
   ultimaResposta: lastResponseSchema.nullable(),
 });

@@ -13,6 +13,8 @@ export type DeliveryState = {
   /** Since when every attempt has failed (null: the last one succeeded); the disable-after-a-window rule counts from it. */
   failingSince: number | null;
   circuit: CircuitState;
+  /** Until when its receiver asked for a pause (a 429 or 503 with Retry-After). */
+  pausedUntil: number | null;
 };
 
 const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
@@ -25,18 +27,27 @@ export function circuitFromRow(row: DbRow): CircuitState {
   };
 }
 
-export type StoredWebhook = { config: WebhookConfiguration; version: number; state: DeliveryState };
+/**
+ * How deliveries to a configuration go (issue 31): at most `ratePerSecond` attempts a second, across
+ * every instance (null: no limit), and `ordered`, one at a time in publication order.
+ */
+export type DeliveryControls = { ratePerSecond: number | null; ordered: boolean };
+export const NO_CONTROLS: DeliveryControls = { ratePerSecond: null, ordered: false };
+
+export type StoredWebhook = { config: WebhookConfiguration; version: number; state: DeliveryState; controls: DeliveryControls };
 
 function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, events.has(flag)])) as Record<WebhookEventFlag, boolean>;
   return {
     version: toNumber(row.version),
+    controls: { ratePerSecond: optionalNumber(row.rate_limit_per_second), ordered: toBoolean(row.ordered ?? false) },
     state: {
       enabled: toBoolean(row.enabled),
       disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,
       disabledAt: optionalNumber(row.disabled_at),
       failingSince: optionalNumber(row.failing_since),
       circuit: circuitFromRow(row),
+      pausedUntil: optionalNumber(row.paused_until),
     },
     config: {
       id: String(row.id),
@@ -223,8 +234,8 @@ function toRow(config: WebhookConfiguration, version: number) {
   };
 }
 
-export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
-  await trx('webhook_configs').insert({ ...toRow(config, 1), secret_enc: newEncryptedSecret(), enabled: true });
+export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration, controls = NO_CONTROLS): Promise<void> {
+  await trx('webhook_configs').insert({ ...toRow(config, 1), ...controlsRow(controls), secret_enc: newEncryptedSecret(), enabled: true });
   await saveSubscriptions(trx, config);
 }
 
@@ -234,7 +245,8 @@ export async function countTenantWebhooks(trx: Knex.Transaction, usuarioId: stri
   return toNumber(row?.n ?? 0);
 }
 
-const CLOSED_CIRCUIT = { circuit_failures: 0, circuit_open_until: null, circuit_opened_at: null };
+/** A closed circuit, and no pause its receiver asked for: deliveries may go at once. */
+const CLOSED_CIRCUIT = { circuit_failures: 0, circuit_open_until: null, circuit_opened_at: null, paused_until: null };
 
 /** Switches deliveries on (clearing why they were off, and the circuit) or off (for `reason`); part of the version. */
 export async function saveDeliveryState(trx: Knex.Transaction, id: string, enabled: boolean, reason: string | null, now: number) {
@@ -244,7 +256,7 @@ export async function saveDeliveryState(trx: Knex.Transaction, id: string, enabl
   await trx('webhook_configs').where({ id }).update(values);
 }
 
-/** Deliveries to this configuration may be attempted again at once (its receiver URL changed). */
+/** Deliveries to this configuration may be attempted again at once (its receiver URL changed): circuit closed, pause lifted. */
 export async function closeCircuit(trx: Knex.Transaction, id: string) {
   await trx('webhook_configs').where({ id }).update(CLOSED_CIRCUIT);
 }
@@ -262,6 +274,15 @@ export async function saveWebhook(trx: Knex.Transaction, config: WebhookConfigur
   const updated = await trx('webhook_configs').where({ id, version: expectedVersion }).update(changeable);
   if (updated === 1) await saveSubscriptions(trx, config);
   return updated === 1;
+}
+
+function controlsRow(controls: DeliveryControls) {
+  return { rate_limit_per_second: controls.ratePerSecond, ordered: controls.ordered };
+}
+
+/** A configuration's delivery controls (part of its version, written with saveWebhook). */
+export async function saveControls(trx: Knex.Transaction, id: string, controls: DeliveryControls): Promise<void> {
+  await trx('webhook_configs').where({ id }).update(controlsRow(controls));
 }
 
 /** The configuration's row (its deliveries go first: deleteDeliveriesOf in the delivery store). */

@@ -23,6 +23,9 @@ import {
   saveDeliveryState,
   type DeliveryState,
   saveWebhook,
+  saveControls,
+  NO_CONTROLS,
+  type DeliveryControls,
   type StoredWebhook,
 } from './repository';
 import { FieldRejected } from '@/lib/validation/field-rejected';
@@ -48,7 +51,27 @@ export function etagOf(stored: StoredWebhook): string {
 
 /** The PUT's answer: the contract's object and whether deliveries go out. */
 export function viewOf(stored: StoredWebhook): WebhookView {
-  return { ...stored.config, ativo: stored.state.enabled };
+  return {
+    ...stored.config,
+    ativo: stored.state.enabled,
+    limiteEntregasPorSegundo: stored.controls.ratePerSecond,
+    entregaOrdenada: stored.controls.ordered,
+  };
+}
+
+/** The controls after a PUT or POST: fields present replace stored ones. */
+function controlsAfter(
+  current: DeliveryControls,
+  input: Pick<WebhookUpdate, 'limiteEntregasPorSegundo' | 'entregaOrdenada'>,
+): DeliveryControls {
+  return {
+    ratePerSecond: input.limiteEntregasPorSegundo === undefined ? current.ratePerSecond : input.limiteEntregasPorSegundo,
+    ordered: input.entregaOrdenada ?? current.ordered,
+  };
+}
+
+function auditControls(controls: DeliveryControls) {
+  return { limiteEntregasPorSegundo: controls.ratePerSecond, entregaOrdenada: controls.ordered };
 }
 
 /** The GET's answer: also why and since when deliveries stopped. */
@@ -101,17 +124,21 @@ export async function updateWebhook(
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
       throw refuse.stale('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
     }
-    const { ativo, ...fields } = update;
+    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, ...fields } = update;
     const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
     if (!(await saveWebhook(trx, next, current.version))) {
       throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
     }
+    const controls = controlsAfter(current.controls, { limiteEntregasPorSegundo, entregaOrdenada });
+    if (controls.ratePerSecond !== current.controls.ratePerSecond || controls.ordered !== current.controls.ordered) {
+      await saveControls(trx, id, controls);
+    }
     let state =
       ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
-    // A new receiver URL starts with a closed circuit: the old one's outage says nothing about it.
-    if (next.url !== current.config.url && state.circuit.openUntil !== null) {
+    // A new receiver URL starts with a closed circuit and no pause: the old one's outage says nothing about it.
+    if (next.url !== current.config.url && (state.circuit.openUntil !== null || state.pausedUntil !== null)) {
       await closeCircuit(trx, id);
-      state = { ...state, circuit: CLOSED };
+      state = { ...state, circuit: CLOSED, pausedUntil: null };
     }
     await recordAudit(trx, {
       principal,
@@ -119,10 +146,10 @@ export async function updateWebhook(
       target: `webhook:${id}`,
       outcome: 'updated',
       httpStatus: 200,
-      before: { ...auditView(current.config), ativo: current.state.enabled },
-      after: { ...auditView(next), ativo: state.enabled },
+      before: { ...auditView(current.config), ativo: current.state.enabled, ...auditControls(current.controls) },
+      after: { ...auditView(next), ativo: state.enabled, ...auditControls(controls) },
     });
-    return { config: next, version: current.version + 1, state };
+    return { config: next, version: current.version + 1, state, controls };
   });
 }
 
@@ -158,11 +185,11 @@ async function switchDeliveries(
   await saveDeliveryState(trx, id, enabled, enabled ? null : 'manual', now);
   // Switched back on: staff ask for deliveries now, so a circuit left open is closed too, and the failing streak starts over.
   return enabled
-    ? { enabled, disabledReason: null, disabledAt: null, failingSince: null, circuit: CLOSED }
+    ? { enabled, disabledReason: null, disabledAt: null, failingSince: null, circuit: CLOSED, pausedUntil: null }
     : { ...current, enabled, disabledReason: 'manual', disabledAt: now };
 }
 
-function definedOnly(update: Omit<WebhookUpdate, 'ativo'>): Partial<WebhookConfiguration> {
+function definedOnly(update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada'>): Partial<WebhookConfiguration> {
   return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
 }
 
@@ -187,11 +214,12 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, input[flag] ?? false])) as Record<WebhookEventFlag, boolean>;
   const config: WebhookConfiguration = { id: crypto.randomUUID(), ...tenant, url: input.url, headers: input.headers ?? [], ...flags };
   const enabled = input.ativo ?? true;
+  const controls = controlsAfter(NO_CONTROLS, input);
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
     await assertConfigurationRoom(trx, config.usuarioId);
-    await insertWebhook(trx, config);
+    await insertWebhook(trx, config, controls);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
       principal,
@@ -199,11 +227,12 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
       target: `webhook:${config.id}`,
       outcome: 'created',
       httpStatus: 201,
-      after: { ...auditView(config), ativo: enabled },
+      after: { ...auditView(config), ativo: enabled, ...auditControls(controls) },
     });
   });
   return {
     config,
+    controls,
     version: 1,
     state: {
       enabled,
@@ -211,6 +240,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
       disabledAt: enabled ? null : Date.now(),
       failingSince: null,
       circuit: CLOSED,
+      pausedUntil: null,
     },
   };
 }

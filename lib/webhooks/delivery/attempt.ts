@@ -46,6 +46,7 @@ async function sendAndRecord(deps: AttemptDeps, context: AttemptContext, attempt
     error: verdict.result === 'delivered' ? null : verdict.reason,
     outage: verdict.result === 'retry' && verdict.outage,
     requestHeaders,
+    ...pauseOf(sent, deps.retry),
   };
   const recorded = await recordOrFallBack(deps, { context, outcome, decision });
   recordAttemptSpan(span, sent, decision, recorded.written);
@@ -65,6 +66,18 @@ async function sendAndRecord(deps: AttemptDeps, context: AttemptContext, attempt
   }
   if (recorded.circuit?.change === 'closed') log.info('webhook.circuit_closed', { configId });
   if (decision.disable && recorded.written) log.warn('webhook.config_disabled', { configId, reason: decision.disable });
+}
+
+/**
+ * A receiver that answers 429 or 503 with Retry-After asks the sender to slow down (Standard
+ * Webhooks): the whole configuration pauses until then (at most the schedule's longest step, as the
+ * retry itself), not only this delivery.
+ */
+function pauseOf(sent: Sent, retry: RetrySettings): { pauseUntil?: number } {
+  const { verdict } = sent;
+  if (verdict.result !== 'retry' || verdict.retryAfterSeconds === undefined) return {};
+  const seconds = Math.min(verdict.retryAfterSeconds, Math.max(...retry.scheduleSeconds));
+  return seconds > 0 ? { pauseUntil: sent.startedAt + sent.durationMs + Math.round(seconds * 1000) } : {};
 }
 
 /**

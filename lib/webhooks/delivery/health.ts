@@ -9,7 +9,7 @@ import {
   type PageQuery,
   type TriagePage,
 } from '../health-contract';
-import { findWebhooks, rankTriage, type DeliveryState } from '../repository';
+import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '../repository';
 import { getWebhook } from '../service';
 import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';
@@ -50,9 +50,23 @@ function stateOf(
   return { estado: 'saudavel', desde: null, ate: null, motivo: null };
 }
 
-function situationOf(state: DeliveryState, backlog: Backlog, now: number) {
-  const { estado, desde, ate, motivo } = stateOf(state, now);
-  return { estado, desde: iso(desde), ate: iso(ate), motivo, devidas: backlog.due, maisAntigaDevidaDesde: iso(backlog.oldestDueAt) };
+/** A backlog held back by the configuration's rate limit, or by a pause its receiver asked for. */
+function heldBackBy({ state, controls }: Pick<StoredWebhook, 'state' | 'controls'>, backlog: Backlog, now: number) {
+  if (state.pausedUntil !== null && state.pausedUntil > now) return 'pausa-do-receptor' as const;
+  return controls.ratePerSecond !== null && backlog.due > 0 ? ('limite-de-taxa' as const) : null;
+}
+
+function situationOf(stored: Pick<StoredWebhook, 'state' | 'controls'>, backlog: Backlog, now: number) {
+  const { estado, desde, ate, motivo } = stateOf(stored.state, now);
+  return {
+    estado,
+    desde: iso(desde),
+    ate: iso(ate),
+    motivo,
+    devidas: backlog.due,
+    maisAntigaDevidaDesde: iso(backlog.oldestDueAt),
+    retidaPor: heldBackBy(stored, backlog, now),
+  };
 }
 
 /** One configuration's health over the window: a 404 for another tenant's, as everywhere. */
@@ -77,7 +91,7 @@ export async function deliveryHealth(principal: Principal, id: string, window: H
     janela: window,
     horas: points,
     totais: totalsOf(rows),
-    situacao: situationOf(stored.state, backlogs.get(id) ?? NO_BACKLOG, now),
+    situacao: situationOf(stored, backlogs.get(id) ?? NO_BACKLOG, now),
   };
 }
 
@@ -114,7 +128,7 @@ export async function deliveryTriage(principal: Principal, { limite, pagina }: P
     const stored = configs.get(id);
     // Deleted between the ranking and this read: left out of the page.
     if (!stored) return [];
-    const { config, state } = stored;
+    const { config } = stored;
     const own = rowsByConfig.get(id) ?? [];
     const byHour = new Map(own.map((row) => [row.hour, row]));
     const alert = alertOf.get(id);
@@ -124,7 +138,7 @@ export async function deliveryTriage(principal: Principal, { limite, pagina }: P
         url: config.url,
         usuarioId: config.usuarioId,
         clientId: config.clientId,
-        situacao: situationOf(state, backlogs.get(id) ?? NO_BACKLOG, now),
+        situacao: situationOf(stored, backlogs.get(id) ?? NO_BACKLOG, now),
         alerta: alert ? { tipo: alert.kind, desde: new Date(alert.since).toISOString() } : null,
         totais: totalsOf(own),
         horas: hours.map((hour) => ({ entregues: byHour.get(hour)?.delivered ?? 0, falhas: byHour.get(hour)?.failed ?? 0 })),

@@ -5,18 +5,19 @@ import { recordAudit } from '@/lib/audit/audit-trail';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import type { Delivery, DeliveryDetail, DeliveryStatus, PublishEvent, PublishedEvent } from '../delivery-contract';
+import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from '../delivery-contract';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
-import { readEncryptedSecret, replaceEncryptedSecret } from '../repository';
+import { readEncryptedSecret, replaceEncryptedSecret, type DeliveryControls, type DeliveryState, type StoredWebhook } from '../repository';
 import { getWebhook } from '../service';
 import { assertPublishRoom, assertTestEventRoom } from '../quotas';
-import { phaseOf, type CircuitState } from './circuit';
+import { phaseOf } from './circuit';
 import { eventType, messageBody } from './message';
 import {
   createTestDelivery,
   findDelivery,
   listDeliveries,
   publishEvent,
+  queueHead,
   recoverDeliveries,
   requeueDelivery,
   type DeliveryRow,
@@ -51,9 +52,22 @@ function iso(ms: number | null): string | null {
 
 type EventRef = { tipo: string; idEvento: string; eventId: string };
 
-function deliveryView(delivery: DeliveryRow, event: EventRef, circuit: CircuitState, now: number): Delivery {
+/** What a configuration's pending deliveries may be waiting for, besides their own next attempt. */
+type Holds = { state: DeliveryState; controls: DeliveryControls; head: string | null };
+
+/** Why a pending delivery that is not in flight waits, and until when if known: worst first. */
+function waitOf(delivery: DeliveryRow, { state, controls, head }: Holds, now: number): { why: DeliveryWait; until: number | null } | null {
+  if (phaseOf(state.circuit, now) === 'open') return { why: 'circuito-aberto', until: state.circuit.openUntil };
+  if (state.pausedUntil !== null && state.pausedUntil > now) return { why: 'pausa-do-receptor', until: state.pausedUntil };
+  if (controls.ordered && head !== null && head !== delivery.id) return { why: 'entrega-anterior', until: null };
+  const due = delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now;
+  if (controls.ratePerSecond !== null && due) return { why: 'limite-de-taxa', until: null };
+  return null;
+}
+
+function deliveryView(delivery: DeliveryRow, event: EventRef, holds: Holds, now: number): Delivery {
   const inFlight = delivery.leaseUntil !== null && delivery.leaseUntil >= now;
-  const waiting = delivery.status === 'pendente' && !inFlight && phaseOf(circuit, now) === 'open';
+  const wait = delivery.status === 'pendente' && !inFlight ? waitOf(delivery, holds, now) : null;
   return {
     id: delivery.id,
     idEvento: event.idEvento,
@@ -62,14 +76,19 @@ function deliveryView(delivery: DeliveryRow, event: EventRef, circuit: CircuitSt
     status: delivery.status,
     tentativas: delivery.attempts,
     criadaEm: new Date(delivery.createdAt).toISOString(),
-    proximaTentativaEm: iso(waiting ? Math.max(circuit.openUntil!, delivery.nextAttemptAt ?? 0) : delivery.nextAttemptAt),
+    proximaTentativaEm: iso(wait?.until ? Math.max(wait.until, delivery.nextAttemptAt ?? 0) : delivery.nextAttemptAt),
     emAndamento: inFlight,
-    aguardando: waiting ? 'circuito-aberto' : null,
+    aguardando: wait?.why ?? null,
     ultimaResposta:
       delivery.lastAttemptAt === null
         ? null
         : { status: delivery.lastStatus, duracaoMs: delivery.lastDurationMs ?? 0, corpo: delivery.lastBody, erro: delivery.lastError },
   };
+}
+
+async function holdsOf(stored: StoredWebhook): Promise<Holds> {
+  const head = stored.controls.ordered ? await queueHead(await getDb(), stored.config.id) : null;
+  return { state: stored.state, controls: stored.controls, head };
 }
 
 export async function deliveriesOf(
@@ -85,21 +104,22 @@ export async function deliveriesOf(
     event: query.evento,
   });
   const now = Date.now();
-  return rows.map((row) => deliveryView(row.delivery, row, stored.state.circuit, now));
+  const holds = await holdsOf(stored);
+  return rows.map((row) => deliveryView(row.delivery, row, holds, now));
 }
 
 async function visibleDelivery(principal: Principal, configId: string, deliveryId: string) {
   const stored = await getWebhook(principal, configId);
   const found = DELIVERY_ID.test(deliveryId) ? await findDelivery(await getDb(), configId, deliveryId) : undefined;
   if (!found) throw refuse.notFound('Delivery not found.');
-  return { ...found, circuit: stored.state.circuit };
+  return { ...found, holds: await holdsOf(stored) };
 }
 
 export async function deliveryDetail(principal: Principal, configId: string, deliveryId: string): Promise<DeliveryDetail> {
-  const { context, attempts, circuit } = await visibleDelivery(principal, configId, deliveryId);
+  const { context, attempts, holds } = await visibleDelivery(principal, configId, deliveryId);
   const { event } = context;
   return {
-    ...deliveryView(context.delivery, { tipo: event.tipo, idEvento: event.idEvento ?? event.id, eventId: event.id }, circuit, Date.now()),
+    ...deliveryView(context.delivery, { tipo: event.tipo, idEvento: event.idEvento ?? event.id, eventId: event.id }, holds, Date.now()),
     requisicao: { url: context.config.url, corpo: messageBody(event) },
     tentativasDetalhadas: attempts.map((attempt) => ({
       numero: attempt.number,

@@ -109,6 +109,8 @@ export class DeliveryWorker {
   private again = false;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
+  /** A wake at the moment a configuration held back by its rate limit or a pause may go again. */
+  private heldBack: { at: number; timer: NodeJS.Timeout } | undefined;
   private drained: (() => void) | undefined;
   /**
    * The configurations with due deliveries, from the last look (the store's `waiting`), kept for up
@@ -149,6 +151,7 @@ export class DeliveryWorker {
     this.stopping = true;
     clearInterval(this.timer);
     this.timer = undefined;
+    clearTimeout(this.heldBack?.timer);
     if (this.inFlight > 0) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
@@ -225,6 +228,7 @@ export class DeliveryWorker {
         },
         this.candidates,
       );
+      if (claim.wakeAt !== null) this.wakeAt(claim.wakeAt);
       if (claim.exhausted.length > 0) {
         const exhausted = new Set(claim.exhausted);
         this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));
@@ -241,6 +245,24 @@ export class DeliveryWorker {
           });
       }
     }
+  }
+
+  /**
+   * Wakes at `at` (the earliest wanted, if several): a rate-limited configuration's next slot comes
+   * sooner than the poll, and its attempts must go out when it does.
+   */
+  private wakeAt(at: number): void {
+    if (this.heldBack && this.heldBack.at <= at) return;
+    clearTimeout(this.heldBack?.timer);
+    const timer = setTimeout(
+      () => {
+        this.heldBack = undefined;
+        this.wake();
+      },
+      Math.max(0, at - this.deps.clock()),
+    );
+    timer.unref();
+    this.heldBack = { at, timer };
   }
 
   /**

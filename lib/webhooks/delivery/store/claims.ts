@@ -1,8 +1,9 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, type DbRow } from '@/lib/db/dialect';
-import { attemptCap } from '../circuit';
 import { fairShares, type Candidate, type InFlight } from '../fair-share';
+import { advancePacing, capAfterClaim, controlsOf, earliest, roomOf, type Controls } from './controls';
+import { headOfQueue } from './queue';
 import { optionalNumber } from './rows';
 import { ensureTenantRow, lockTenants } from './tenants';
 
@@ -39,6 +40,8 @@ export type Claim = {
   ids: string[];
   /** Candidates that had fewer due deliveries than the slots offered: nothing more to claim for now. */
   exhausted: string[];
+  /** The earliest moment a candidate held back by its rate limit or its receiver's pause may go again. */
+  wakeAt: number | null;
 };
 
 /**
@@ -49,35 +52,36 @@ export type Claim = {
  *    instance at a time claims for a tenant, so the attempts it counts in flight (live leases) are
  *    every instance's, and both caps (per tenant, per configuration) hold across them; a tenant
  *    another instance is claiming for right now is skipped, not waited for. SQLite has one writer;
- * 3. shares handed out again among the locked tenants, each configuration capped by its circuit as
- *    it is now (the per-endpoint cap; 1 while half-open; 0 while open);
- * 4. each configuration's oldest due deliveries for its slots, leased to this process.
+ * 3. shares handed out again among the locked tenants, each configuration capped by its controls as
+ *    they are now (roomOf: circuit, pause, ordering, rate limit);
+ * 4. each configuration's oldest due deliveries for its slots (the head of its queue, when
+ *    ordered), leased to this process, and its pacing moved on.
  * The lease outlives one attempt; the outcome write clears it.
  */
 export async function claimAmong(db: Knex, owner: string, settings: ClaimSettings, candidates: readonly Candidate[]): Promise<Claim> {
   const { limit, now, leaseMs, perEndpoint, perTenant } = settings;
-  if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [] };
+  if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [], wakeAt: null };
   return db.transaction(async (trx) => {
     const counted = await attemptsInFlight(trx, now, candidates);
     const chosen = fairShares(candidates, counted, { limit, perTenant, capOf: () => perEndpoint });
     const tenants = new Set(candidates.filter((candidate) => chosen.has(candidate.configId)).map((candidate) => candidate.tenant));
     const locked = await lockTenants(trx, [...tenants]);
     const mine = candidates.filter((candidate) => locked.has(candidate.tenant));
-    const circuits = await circuitsOf(
+    const controls = await controlsOf(
       trx,
       mine.map((candidate) => candidate.configId),
     );
     const inFlight = dialectOf(trx) === 'sqlite' ? counted : await attemptsInFlight(trx, now, candidates);
-    const capOf = (configId: string) => attemptCap({ openUntil: circuits.get(configId) ?? null }, now, perEndpoint);
-    // A configuration deleted since the look has no circuit row: it gets nothing.
+    const room = roomOf(controls, now, perEndpoint);
+    // A configuration deleted since the look has no row: it gets nothing.
     const shares = [
       ...fairShares(
-        mine.filter((candidate) => circuits.has(candidate.configId)),
+        mine.filter((candidate) => controls.has(candidate.configId)),
         inFlight,
-        { limit, perTenant, capOf },
+        { limit, perTenant, capOf: (configId) => capAfterClaim(room.get(configId), inFlight.configs.get(configId) ?? 0) },
       ),
     ];
-    const picked = await oldestDue(trx, now, shares);
+    const picked = await pickDue(trx, now, shares, controls);
     const ids = picked.map((row) => row.id);
     const exhausted = shares
       .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
@@ -87,13 +91,32 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
         .whereIn('id', ids.slice(i, i + 100))
         .update({ lease_owner: owner, lease_until: now + leaseMs });
     }
-    return { ids, exhausted };
+    await advancePacing(trx, picked, room);
+    return { ids, exhausted, wakeAt: earliest([...room.values()].map((entry) => entry.wakeAt)) };
   });
 }
 
 /** Looks for the waiting configurations and claims among them: one call (tests, tools). */
 export async function claimDue(db: Knex, owner: string, settings: ClaimSettings): Promise<string[]> {
   return (await claimAmong(db, owner, settings, await waitingCandidates(db, settings.now))).ids;
+}
+
+/**
+ * The deliveries each share goes to: a configuration's `count` oldest due ones; with ordered
+ * delivery, its oldest pending one (publication order: created_at, then id), and only when that one
+ * is due and not in flight: a later delivery never overtakes it.
+ */
+async function pickDue(trx: Knex.Transaction, now: number, shares: readonly [string, number][], controls: ReadonlyMap<string, Controls>) {
+  const ordered = shares.filter(([configId]) => controls.get(configId)?.ordered);
+  const unordered = shares.filter(([configId]) => !controls.get(configId)?.ordered);
+  return [
+    ...(await oldestDue(trx, now, unordered)),
+    ...(await dueHeads(
+      trx,
+      now,
+      ordered.map(([configId]) => configId),
+    )),
+  ];
 }
 
 /**
@@ -123,9 +146,24 @@ async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [s
   return picked;
 }
 
+/** The head of each ordered configuration's queue (config_id, status, created_at), when it may go now. */
+async function dueHeads(trx: Knex.Transaction, now: number, configIds: readonly string[]) {
+  const picked: { id: string; configId: string }[] = [];
+  for (const configId of configIds) {
+    const rows = await headOfQueue(trx, configId).select<DbRow[]>('id', 'next_attempt_at', 'lease_until');
+    const head = rows[0];
+    if (!head) continue;
+    const due = optionalNumber(head.next_attempt_at);
+    const lease = optionalNumber(head.lease_until);
+    if (due !== null && due <= now && (lease === null || lease < now)) picked.push({ id: String(head.id), configId });
+  }
+  return picked;
+}
+
 /**
  * Configurations with due deliveries whose circuit lets an attempt through (closed, or open with
- * its period over: the probe), those whose deliveries have waited longest first. One index probe
+ * its period over: the probe) and whose receiver has not asked for a pause, those whose deliveries
+ * have waited longest first. One index probe
  * per configuration (config_id, status, next_attempt_at) whatever the backlog. Deliveries in flight
  * count as waiting here: the claim's count of attempts in flight sorts them out.
  */
@@ -138,6 +176,7 @@ function waitingConfigs(db: Knex, now: number) {
   const configs = db('webhook_configs as c')
     .leftJoin('webhook_tenants as t', 't.usuario_id', 'c.usuario_id')
     .where((query) => void query.whereNull('c.circuit_open_until').orWhere('c.circuit_open_until', '<=', now))
+    .andWhere((query) => void query.whereNull('c.paused_until').orWhere('c.paused_until', '<=', now))
     .select('c.id as config_id', 'c.usuario_id', 't.usuario_id as tenant_row', oldestDue.as('oldest'));
   return db
     .from(configs.as('w'))
@@ -153,18 +192,6 @@ export function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
     .where('status', 'pendente')
     .andWhere('next_attempt_at', '<=', now)
     .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', now));
-}
-
-/** Each configuration's circuit (`openUntil`), read under the claim's tenant locks; a deleted one is missing. */
-async function circuitsOf(trx: Knex.Transaction, configIds: readonly string[]): Promise<Map<string, number | null>> {
-  const circuits = new Map<string, number | null>();
-  for (let i = 0; i < configIds.length; i += 1000) {
-    const rows = await trx('webhook_configs')
-      .whereIn('id', configIds.slice(i, i + 1000))
-      .select<DbRow[]>('id', 'circuit_open_until');
-    for (const row of rows) circuits.set(String(row.id), optionalNumber(row.circuit_open_until));
-  }
-  return circuits;
 }
 
 /**

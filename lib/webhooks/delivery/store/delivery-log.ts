@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
 import { loadAttemptContexts } from './outcomes';
+import { headOfQueue } from './queue';
 import { deliveryFromRow, optionalNumber, optionalString, type DeliveryRow } from './rows';
 
 /** A configuration's deliveries and their attempts, as the delivery log reads them. */
@@ -48,4 +49,10 @@ export async function findDelivery(db: Knex, configId: string, deliveryId: strin
       headers: JSON.parse(String(row.request_headers_json)) as Record<string, string>,
     })),
   };
+}
+
+/** The head of a configuration's queue: its oldest pending delivery (publication order), the one ordered delivery sends next. */
+export async function queueHead(db: Knex, configId: string): Promise<string | null> {
+  const rows = await headOfQueue(db, configId).select<DbRow[]>('id');
+  return rows[0] ? String(rows[0].id) : null;
 }

@@ -6,6 +6,7 @@
  * the only ones that query the delivery tables (lib/data/table-ownership.test.ts).
  */
 export * from './claims';
+export * from './controls';
 export * from './delivery-log';
 export * from './outcomes';
 export * from './queue';

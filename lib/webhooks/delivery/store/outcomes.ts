@@ -155,6 +155,13 @@ async function recordOne(
     }
   }
   if (decision.failingSince !== context.config.failingSince) configUpdate.failing_since = decision.failingSince;
+  if (outcome.pauseUntil !== undefined) {
+    // The later of two pauses wins: an earlier answer's pause is not cut short.
+    await trx('webhook_configs')
+      .where({ id: context.config.id })
+      .andWhere((query) => void query.whereNull('paused_until').orWhere('paused_until', '<', outcome.pauseUntil!))
+      .update({ paused_until: outcome.pauseUntil });
+  }
   if (Object.keys(configUpdate).length > 0) await trx('webhook_configs').where({ id: context.config.id }).update(configUpdate);
   // Only a configuration still enabled is disabled: a reason given by staff is not overwritten.
   if (decision.disable) {

@@ -144,3 +144,11 @@ export async function recoverDeliveries(db: Knex, configId: string, since: numbe
 export function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
   return query.andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now));
 }
+
+/**
+ * A configuration's queue head, as a query the caller selects from: its oldest pending delivery in
+ * publication order (created_at, then id), through (config_id, status, created_at).
+ */
+export function headOfQueue(db: Knex | Knex.Transaction, configId: string): Knex.QueryBuilder {
+  return db('webhook_deliveries').where({ config_id: configId, status: 'pendente' }).orderBy('created_at').orderBy('id').limit(1);
+}

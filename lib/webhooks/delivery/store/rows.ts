@@ -97,6 +97,8 @@ export type AttemptOutcome = {
   error: AttemptError | null;
   /** The destination could not be reached (the circuit counts it): its verdict's word (destinations/destination.ts). */
   outage: boolean;
+  /** The receiver asked for a pause (429 or 503 with Retry-After): no attempt to this configuration before then. */
+  pauseUntil?: number;
   requestHeaders: Record<string, string>;
 };
 

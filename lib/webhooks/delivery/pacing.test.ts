@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { allowance, burstOf, type Pace } from './pacing';
+
+/** Claims as often as `everyMs` for `seconds`, taking all that is allowed: the start times. */
+function simulate(perSecond: number, everyMs: number, seconds: number): number[] {
+  let pace: Pace = { perSecond, tat: null };
+  const starts: number[] = [];
+  for (let now = 0; now < seconds * 1000; now += everyMs) {
+    const { allowed, tatAfter } = allowance(pace, now);
+    for (let i = 0; i < allowed; i++) starts.push(now);
+    if (allowed > 0) pace = { perSecond, tat: tatAfter(allowed) };
+  }
+  return starts;
+}
+
+function busiestWindow(starts: number[], windowMs: number): number {
+  let best = 0;
+  for (let i = 0, j = 0; i < starts.length; i++) {
+    while (starts[i]! - starts[j]! >= windowMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+describe('pacing (GCRA)', () => {
+  it('never lets more than 2 % over the limit through in any 10 s window, however often it is asked', () => {
+    for (const perSecond of [1, 7, 50, 333, 1000]) {
+      for (const everyMs of [1, 13, 100]) {
+        const starts = simulate(perSecond, everyMs, 30);
+        expect(busiestWindow(starts, 10_000)).toBeLessThanOrEqual(Math.floor(perSecond * 10 * 1.02));
+      }
+    }
+  });
+
+  it('reaches the limit when asked about as often as it allows, late claims catching up within the burst', () => {
+    // 10 s at 50/s, plus the burst's 4 at the very start.
+    expect(simulate(50, 20, 10)).toHaveLength(504);
+    expect(simulate(50, 23, 10).length).toBeGreaterThanOrEqual(495);
+    const { allowed, nextAt } = allowance({ perSecond: 50, tat: 1_000 }, 900);
+    expect(allowed).toBe(0);
+    expect(nextAt).toBe(920);
+  });
+
+  it('does not save up idle time beyond its burst', () => {
+    expect(allowance({ perSecond: 1000, tat: 0 }, 60_000).allowed).toBe(burstOf(1000));
+    expect(burstOf(50)).toBe(5);
+    expect(burstOf(5)).toBe(1);
+  });
+});

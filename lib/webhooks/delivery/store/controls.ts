@@ -1,0 +1,95 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { toBoolean, type DbRow } from '@/lib/db/dialect';
+import { attemptCap } from '../circuit';
+import { allowance, type Allowance } from '../pacing';
+import { optionalNumber } from './rows';
+
+/**
+ * A configuration's delivery controls as a claim applies them (issue 31): its circuit, a pause its
+ * receiver asked for, ordered delivery and its rate limit's pacing, read and moved on under the
+ * claim's tenant lock.
+ */
+
+/** What decides a configuration's room in a claim, read under the claim's tenant locks. */
+export type Controls = {
+  openUntil: number | null;
+  pausedUntil: number | null;
+  ordered: boolean;
+  perSecond: number | null;
+  tat: number | null;
+};
+
+/** Each configuration's circuit, pause, ordering and pacing; a deleted one is missing. */
+export async function controlsOf(trx: Knex.Transaction, configIds: readonly string[]): Promise<Map<string, Controls>> {
+  const controls = new Map<string, Controls>();
+  for (let i = 0; i < configIds.length; i += 1000) {
+    const rows = await trx('webhook_configs')
+      .whereIn('id', configIds.slice(i, i + 1000))
+      .select<DbRow[]>('id', 'circuit_open_until', 'paused_until', 'ordered', 'rate_limit_per_second', 'rate_tat');
+    for (const row of rows) {
+      controls.set(String(row.id), {
+        openUntil: optionalNumber(row.circuit_open_until),
+        pausedUntil: optionalNumber(row.paused_until),
+        ordered: toBoolean(row.ordered),
+        perSecond: optionalNumber(row.rate_limit_per_second),
+        tat: optionalNumber(row.rate_tat),
+      });
+    }
+  }
+  return controls;
+}
+
+/**
+ * What a configuration may have in flight now (`cap`), how many more may start now under its rate
+ * limit (`pace`), and when one held back may go again.
+ */
+export type Room = { cap: number; wakeAt: number | null; pace?: Allowance };
+
+/** The most attempts of the configuration in flight after this claim: its cap, and no more new ones than its pacing allows. */
+export function capAfterClaim(room: Room | undefined, inFlight: number): number {
+  if (!room) return 0;
+  return room.pace ? Math.min(room.cap, inFlight + room.pace.allowed) : room.cap;
+}
+
+/**
+ * Each configuration's room in this claim: the per-endpoint cap, or its circuit's (1 half-open, 0
+ * open); 0 while its receiver's pause lasts; 1 with ordered delivery (one attempt at a time, the
+ * oldest first); and what its rate limit allows to start now (pacing.ts).
+ */
+export function roomOf(controls: ReadonlyMap<string, Controls>, now: number, perEndpoint: number): Map<string, Room> {
+  const room = new Map<string, Room>();
+  for (const [configId, control] of controls) {
+    if (control.pausedUntil !== null && control.pausedUntil > now) {
+      room.set(configId, { cap: 0, wakeAt: control.pausedUntil });
+      continue;
+    }
+    let cap = attemptCap({ openUntil: control.openUntil }, now, perEndpoint);
+    if (control.ordered) cap = Math.min(cap, 1);
+    if (control.perSecond === null) {
+      room.set(configId, { cap, wakeAt: null });
+      continue;
+    }
+    const pace = allowance({ perSecond: control.perSecond, tat: control.tat }, now);
+    room.set(configId, { cap, wakeAt: pace.allowed === 0 ? pace.nextAt : null, pace });
+  }
+  return room;
+}
+
+/** A rate-limited configuration's pacing moves on by what was claimed for it (under the tenant's lock). */
+export async function advancePacing(trx: Knex.Transaction, picked: readonly { configId: string }[], room: ReadonlyMap<string, Room>) {
+  const claimed = new Map<string, number>();
+  for (const { configId } of picked) claimed.set(configId, (claimed.get(configId) ?? 0) + 1);
+  for (const [configId, count] of claimed) {
+    const pace = room.get(configId)?.pace;
+    if (pace)
+      await trx('webhook_configs')
+        .where({ id: configId })
+        .update({ rate_tat: pace.tatAfter(count) });
+  }
+}
+
+export function earliest(times: readonly (number | null)[]): number | null {
+  const known = times.filter((time): time is number => time !== null);
+  return known.length > 0 ? Math.min(...known) : null;
+}
