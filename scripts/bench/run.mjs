@@ -3,9 +3,10 @@
 // the same run (absolute times on a shared 2-core machine are noise; ratios are what to read).
 // It prints figures and asserts nothing. Needs `npm run build` first (it runs it when missing).
 //   1. the reservation API (reserve, conflicting reserve, release of real free slots), closed loop,
-//      rounds interleaved: the product server against a raw node:http baseline (raw-server.ts), once
-//      with one commit per request ('raw') and once committing as the product does ('raw+group');
-//      and the product with OpenTelemetry traces on ('traced'), exported to a sink in this process
+//      rounds interleaved: the product server (logging as deployed, at LOG_LEVEL's default) against
+//      the yardstick ('raw', raw-server.ts: a node:http server doing the same work, committing as the
+//      product does); and the product with OpenTelemetry traces on ('traced'), exported to a sink in
+//      this process
 //   2. open-loop latency at half the product's capacity, corrected for coordinated omission
 //   3. the webhook PUT, the same way
 //   4. two instances on PostgreSQL against one
@@ -83,9 +84,12 @@ async function startProcess(label, command, args, env, port, placement = { cpu: 
     const release = limitCpu(child.pid, placement.quota, `${label.replace(/\W+/g, '-')}-${port}`);
     child.once('exit', release);
   }
+  // The server's last lines, for the error below: the product logs every request (as deployed), so
+  // keeping all of its output would grow this process for the whole run.
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  const keep = (chunk) => (output = (output + chunk).slice(-20_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   children.add(child);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
@@ -115,7 +119,6 @@ const productEnv = (dataDir, port, extra = {}) => ({
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   SEED_FILE: path.join(dataDir, 'seed.json'),
-  LOG_LEVEL: 'warn',
   NEXT_TELEMETRY_DISABLED: '1',
   ...extra,
 });
@@ -123,14 +126,36 @@ const startProduct = (dataDir, port, extra, placement) =>
   startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, placement);
 const startLeanApi = (dataDir, port, extra, placement) =>
   startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, placement);
-const startRaw = (dataDir, port, groupCommit = false) =>
-  startProcess(
-    groupCommit ? 'raw baseline (group commit)' : 'raw baseline',
+/**
+ * The yardstick, bundled as the lean API server is (esbuild, packages from node_modules) and run by
+ * node itself: no TypeScript loader in the process it is compared with.
+ */
+const RAW_BUNDLE = path.join(ROOT, '.bench', 'raw-server.mjs');
+async function bundleRaw() {
+  const { build } = await import('esbuild');
+  const { serverOnly } = await import('../esbuild-server-only.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'scripts', 'bench', 'raw-server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    plugins: [serverOnly],
+    outfile: RAW_BUNDLE,
+    logLevel: 'warning',
+  });
+}
+const startRaw = async (dataDir, port) => {
+  await bundleRaw(); // each time: it imports lib/, which may have changed since
+  return startProcess(
+    'raw baseline',
     process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', 'scripts/bench/raw-server.ts'],
-    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production', RAW_GROUP_COMMIT: groupCommit ? '1' : '0' },
+    [RAW_BUNDLE],
+    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
     port,
   );
+};
 
 async function token(url) {
   const response = await fetch(`${url}/api/v1/auth/token`, {
@@ -240,7 +265,6 @@ console.log(`closed loop: ${ROUNDS} interleaved rounds × ${SECONDS} s, ${CONNEC
 let product;
 let api;
 let raw;
-let rawGroup;
 let traced;
 let traceSink;
 let capacity;
@@ -261,7 +285,6 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
   };
   const apiDir = copyOf('api');
   const rawDir = copyOf('raw');
-  const rawGroupDir = copyOf('raw-group');
   const tracedDir = copyOf('traced');
   product = await startProduct(productDir, BASE_PORT);
   product.token = await token(product.url);
@@ -270,8 +293,6 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     api.token = product.token;
     raw = await startRaw(rawDir, BASE_PORT + 1);
     raw.token = product.token;
-    rawGroup = await startRaw(rawGroupDir, BASE_PORT + 5, true);
-    rawGroup.token = product.token;
   }
   if (ONLY.has(1)) {
     // Every request sampled, in the default protocol (protobuf) and batch settings.
@@ -282,8 +303,8 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
 }
 
 if (ONLY.has(1)) {
-  const summary = await interleaved({ product, traced, 'start:api': api, raw, 'raw+group': rawGroup }, reservationRequests);
-  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary, ['raw', 'raw+group']);
+  const summary = await interleaved({ product, traced, 'start:api': api, raw }, reservationRequests);
+  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary);
   console.log(`  traced / product: ${fmt(summary.traced.rps / summary.product.rps, 2)}× throughput (traces on against off)`);
   await traced.stop();
   console.log(`  traced sent ${traceSink.exports} OTLP exports, ${fmt(traceSink.bytes / 1024 / 1024)} MiB, to the sink`);
@@ -300,7 +321,7 @@ if (ONLY.has(2)) {
   };
   disk('before');
   console.log('  target        rate/s    sent    p50 ms   p99 ms   max ms   late starts   CPU stolen');
-  for (const [name, target] of Object.entries({ product, 'start:api': api, raw, 'raw+group': rawGroup })) {
+  for (const [name, target] of Object.entries({ product, 'start:api': api, raw })) {
     const measured = capacity?.[name] ?? (await cannon(target.url, target.token, reservationRequests())).requests.average;
     const rate = Math.max(10, Math.round(measured / 2));
     const before = machineCpu();
@@ -337,7 +358,6 @@ if (ONLY.has(7)) {
   await on.stop();
 }
 await raw?.stop();
-await rawGroup?.stop();
 await api?.stop();
 
 if (ONLY.has(5)) {
