@@ -1,5 +1,20 @@
 import { problems } from './errors';
 
+/** A request body as a server in front of the router hands it over: a Node stream (node:http's request). */
+type NodeBody = AsyncIterable<Uint8Array> & { destroy(): void };
+
+/**
+ * Bodies the lean API server (lib/api-server/serve.ts) leaves in their Node stream instead of
+ * wrapping it in a web ReadableStream for the Request: that wrapping, and reading through it, cost
+ * more CPU per reservation than parsing and validating its JSON. Read here only, under the same limit.
+ */
+const nodeBodies = new WeakMap<Request, NodeBody>();
+
+/** The body of `request` is `body`, a Node stream, not `request.body` (which the server left empty). */
+export function attachNodeBody(request: Request, body: NodeBody): void {
+  nodeBodies.set(request, body);
+}
+
 /**
  * Reads a request body as text without ever holding more than `limit` bytes, whatever
  * Content-Length claims (it may be absent or wrong with chunked encoding).
@@ -7,27 +22,27 @@ import { problems } from './errors';
 export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw problems.payloadTooLarge(limit);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+  // Web streams are async iterable in Node; TypeScript's DOM types do not say so.
+  const source = (nodeBodies.get(request) ?? request.body) as AsyncIterable<Uint8Array> | null;
+  if (!source) return '';
   const chunks: Uint8Array[] = [];
   let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw problems.payloadTooLarge(limit);
-    }
-    chunks.push(value);
+  // Leaving the loop early (the limit) cancels a web stream and destroys a Node one, as before.
+  for await (const chunk of source) {
+    received += chunk.byteLength;
+    if (received > limit) throw problems.payloadTooLarge(limit);
+    chunks.push(chunk);
   }
   try {
     // Fatal: a byte sequence that is not UTF-8 is refused, never silently replaced by U+FFFD.
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   } catch {
     throw problems.invalidUtf8();
   }
 }
+
+/** One decoder: without `stream`, each decode starts afresh, so it can be shared. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The `charset` parameter of a Content-Type, lowercased and unquoted; undefined when absent. */
 function charsetOf(contentType: string): string | undefined {

@@ -109,7 +109,8 @@ async function inspector() {
 function summarize(profile, top) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
-  for (let i = 0; i < profile.samples.length; i++) {
+  // The first sample's delta is the time from Profiler.start to it, not time spent in its function.
+  for (let i = 1; i < profile.samples.length; i++) {
     const id = profile.samples[i];
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
