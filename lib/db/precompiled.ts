@@ -52,16 +52,20 @@ export class PrecompiledQuery<P extends unknown[]> {
     return compiled;
   }
 
-  private execute(db: Executor, parameters: P): Promise<unknown> {
-    const { sql, bindings } = this.compile(db);
-    const values = bindings.map((binding) => ('parameter' in binding ? (parameters[binding.parameter] ?? null) : binding.constant));
-    if (db instanceof DirectSqliteTransaction) return Promise.resolve(db.execute(sql, values));
-    return db.raw(sql, values as Knex.RawBinding[]);
-  }
-
   /** The statement as it runs on `db`'s database (diagnostics, tests). */
   sql(db: Knex | DirectSqliteTransaction): string {
     return this.compile(db).sql;
+  }
+
+  private values(compiled: Compiled, parameters: P): unknown[] {
+    return compiled.bindings.map((binding) => ('parameter' in binding ? (parameters[binding.parameter] ?? null) : binding.constant));
+  }
+
+  private execute(db: Executor, parameters: P): Promise<unknown> {
+    const compiled = this.compile(db);
+    const values = this.values(compiled, parameters);
+    if (db instanceof DirectSqliteTransaction) return Promise.resolve(db.execute(compiled.sql, values));
+    return db.raw(compiled.sql, values as Knex.RawBinding[]);
   }
 
   /** The rows a SELECT answers. */
@@ -72,8 +76,15 @@ export class PrecompiledQuery<P extends unknown[]> {
     return Array.isArray(rows) ? (rows as DbRow[]) : [];
   }
 
-  async first(db: Executor, ...parameters: P): Promise<DbRow | undefined> {
-    return (await this.rows(db, ...parameters))[0];
+  /** A SELECT's first row; in a direct SQLite transaction, read without collecting the others. */
+  first(db: Executor, ...parameters: P): Promise<DbRow | undefined> {
+    if (!(db instanceof DirectSqliteTransaction)) return this.rows(db, ...parameters).then((rows) => rows[0]);
+    try {
+      const compiled = this.compile(db);
+      return Promise.resolve(db.first(compiled.sql, this.values(compiled, parameters)) as DbRow | undefined);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /** How many rows an INSERT, UPDATE or DELETE touched. */
