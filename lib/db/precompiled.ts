@@ -77,14 +77,10 @@ export class PrecompiledQuery<P extends unknown[]> {
   }
 
   /** A SELECT's first row; in a direct SQLite transaction, read without collecting the others. */
-  first(db: Executor, ...parameters: P): Promise<DbRow | undefined> {
-    if (!(db instanceof DirectSqliteTransaction)) return this.rows(db, ...parameters).then((rows) => rows[0]);
-    try {
-      const compiled = this.compile(db);
-      return Promise.resolve(db.first(compiled.sql, this.values(compiled, parameters)) as DbRow | undefined);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  async first(db: Executor, ...parameters: P): Promise<DbRow | undefined> {
+    if (!(db instanceof DirectSqliteTransaction)) return (await this.rows(db, ...parameters))[0];
+    const compiled = this.compile(db);
+    return db.first(compiled.sql, this.values(compiled, parameters)) as DbRow | undefined;
   }
 
   /** How many rows an INSERT, UPDATE or DELETE touched. */
