@@ -104,7 +104,8 @@ function createLogger(destination?: DestinationStream): Logger {
 
 /**
  * Standard output, written asynchronously and in batches: lines gather in memory until 4 KiB or
- * FLUSH_INTERVAL_MS, whichever comes first, then go out in one write. A synchronous write per line
+ * FLUSH_INTERVAL_MS, whichever comes first, then go out in one write; a warning or an error sends
+ * them at once. A synchronous write per line
  * made every API request wait for a system call. pino writes what is left when the process exits
  * (an uncaught error included); a SIGKILL loses at most the last interval's lines.
  */
@@ -112,7 +113,7 @@ const FLUSH_INTERVAL_MS = 200;
 function standardOutput(): DestinationStream {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   let pending = false;
-  setInterval(() => {
+  const flush = () => {
     if (!pending) return;
     pending = false;
     try {
@@ -120,13 +121,20 @@ function standardOutput(): DestinationStream {
     } catch {
       // Closed (the process is ending): pino has written what was left.
     }
-  }, FLUSH_INTERVAL_MS).unref();
+  };
+  setInterval(flush, FLUSH_INTERVAL_MS).unref();
+  holder.__integrationConsoleLogFlush = flush;
   return {
     write: (line: string) => {
       pending = true;
       destination.write(line);
     },
   };
+}
+
+/** Writes the pending lines now (on globalThis, like the logger): warnings and errors are rare, and wanted at once. */
+function flushNow(): void {
+  holder.__integrationConsoleLogFlush?.();
 }
 
 /**
@@ -145,7 +153,7 @@ function prettyStream(): DestinationStream | undefined {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: Logger };
+const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: Logger; __integrationConsoleLogFlush?: () => void };
 
 function logger(): Logger {
   holder.__integrationConsoleLogger ??= createLogger();
@@ -159,8 +167,14 @@ export function setLogDestinationForTests(destination: DestinationStream | undef
 
 export const log = {
   info: (event: string, fields: Fields = {}) => logger().info(fields, event),
-  warn: (event: string, fields: Fields = {}) => logger().warn(fields, event),
-  error: (event: string, fields: Fields = {}) => logger().error(fields, event),
+  warn: (event: string, fields: Fields = {}) => {
+    logger().warn(fields, event);
+    flushNow();
+  },
+  error: (event: string, fields: Fields = {}) => {
+    logger().error(fields, event);
+    flushNow();
+  },
 };
 
 /** Class, code and the first line of the message: enough to find the cause, never the bind values. */
