@@ -31,7 +31,36 @@ const SENSITIVE_KEYS = [
   'valor',
   'segredo',
 ];
-export const REDACT_PATHS = [...SENSITIVE_KEYS, ...SENSITIVE_KEYS.map((key) => `*.${key}`), 'headers[*].valor'];
+const SENSITIVE = new Set(SENSITIVE_KEYS);
+const CENSOR = '[redacted]';
+
+/**
+ * The fields with every sensitive key censored: at the top, one level down, and `valor` in each
+ * item of `headers` (a webhook's custom headers). Done here rather than by pino's `redact`, which
+ * cost more per line than writing it; the caller's object is never changed.
+ */
+export function redacted(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    const censored = SENSITIVE.has(key) ? CENSOR : value !== null && typeof value === 'object' ? redactedNested(key, value) : value;
+    if (censored !== value) (copy ??= { ...fields })[key] = censored;
+  }
+  return copy ?? fields;
+}
+
+function redactedNested(key: string, value: object): unknown {
+  if (Array.isArray(value)) {
+    if (key !== 'headers') return value;
+    const items: unknown[] = value.map((item: unknown) =>
+      item !== null && typeof item === 'object' && 'valor' in item ? { ...item, valor: CENSOR } : item,
+    );
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const inner in value) if (SENSITIVE.has(inner)) (copy ??= { ...value })[inner] = CENSOR;
+  return copy ?? value;
+}
 
 /**
  * One per process, on globalThis like the logger: Next bundles this module more than once (routes,
@@ -61,8 +90,7 @@ function createLogger(destination?: DestinationStream): Logger {
     messageKey: 'event',
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    formatters: { level: (label) => ({ level: label }), log: redacted },
     mixin: () => {
       const request = requestContext.getStore();
       // Tracing off, there is never an active span: OpenTelemetry's API answers undefined at once.
@@ -71,8 +99,42 @@ function createLogger(destination?: DestinationStream): Logger {
       return { ...(request ? { requestId: request.requestId } : {}), traceId: span.traceId, spanId: span.spanId };
     },
   };
-  const stream = destination ?? prettyStream();
-  return stream ? pino(options, stream) : pino(options);
+  return pino(options, destination ?? prettyStream() ?? standardOutput());
+}
+
+/**
+ * Standard output, written asynchronously and in batches: lines gather in memory until 4 KiB or
+ * FLUSH_INTERVAL_MS, whichever comes first, then go out in one write; a warning or an error sends
+ * them at once. A synchronous write per line
+ * made every API request wait for a system call. pino writes what is left when the process exits
+ * (an uncaught error included); a SIGKILL loses at most the last interval's lines.
+ */
+const FLUSH_INTERVAL_MS = 200;
+function standardOutput(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  let pending = false;
+  const flush = () => {
+    if (!pending) return;
+    pending = false;
+    try {
+      destination.flush();
+    } catch {
+      // Closed (the process is ending): pino has written what was left.
+    }
+  };
+  setInterval(flush, FLUSH_INTERVAL_MS).unref();
+  holder.__integrationConsoleLogFlush = flush;
+  return {
+    write: (line: string) => {
+      pending = true;
+      destination.write(line);
+    },
+  };
+}
+
+/** Writes the pending lines now (on globalThis, like the logger): warnings and errors are rare, and wanted at once. */
+function flushNow(): void {
+  holder.__integrationConsoleLogFlush?.();
 }
 
 /**
@@ -91,7 +153,7 @@ function prettyStream(): DestinationStream | undefined {
   }
 }
 
-const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: Logger };
+const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: Logger; __integrationConsoleLogFlush?: () => void };
 
 function logger(): Logger {
   holder.__integrationConsoleLogger ??= createLogger();
@@ -105,8 +167,14 @@ export function setLogDestinationForTests(destination: DestinationStream | undef
 
 export const log = {
   info: (event: string, fields: Fields = {}) => logger().info(fields, event),
-  warn: (event: string, fields: Fields = {}) => logger().warn(fields, event),
-  error: (event: string, fields: Fields = {}) => logger().error(fields, event),
+  warn: (event: string, fields: Fields = {}) => {
+    logger().warn(fields, event);
+    flushNow();
+  },
+  error: (event: string, fields: Fields = {}) => {
+    logger().error(fields, event);
+    flushNow();
+  },
 };
 
 /** Class, code and the first line of the message: enough to find the cause, never the bind values. */

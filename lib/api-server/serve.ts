@@ -1,9 +1,9 @@
 import 'server-only';
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import { BASELINE_HEADERS } from '@/lib/http/baseline-headers.mjs';
 import { problems } from '@/lib/http/errors';
-import { problemResponse } from '@/lib/http/problem';
+import { attachNodeBody } from '@/lib/http/body';
+import { bodyTextOf, problemResponse } from '@/lib/http/problem';
 import { log, redactError } from '@/lib/log';
 import { startServer } from '@/lib/startup';
 import { dispatch } from '@/lib/api/dispatch';
@@ -20,7 +20,12 @@ import { dispatch } from '@/lib/api/dispatch';
 const BASELINE: [string, string][] = BASELINE_HEADERS.map(({ key, value }) => [key, value]);
 const BODYLESS = new Set(['GET', 'HEAD']);
 
-function toRequest(incoming: http.IncomingMessage, url: URL): Request {
+/**
+ * The standard Request the router takes. Its body stays in the Node stream, handed to the body
+ * reader beside it (lib/http/body.ts), rather than wrapped in a web stream; the URL is a string,
+ * parsed once, by the Request.
+ */
+function toRequest(incoming: http.IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -28,16 +33,22 @@ function toRequest(incoming: http.IncomingMessage, url: URL): Request {
     else headers.set(name, value);
   }
   const method = incoming.method ?? 'GET';
-  return new Request(url, {
-    method,
-    headers,
-    ...(BODYLESS.has(method) ? {} : { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' }),
-  });
+  const base = `http://${incoming.headers.host ?? 'localhost'}`;
+  const target = incoming.url ?? '/';
+  // An origin-form target ('/path?query') joins the base as it is; anything else ('//x', an
+  // absolute URL, '*') is resolved against it as before.
+  const url = target.startsWith('/') && !target.startsWith('//') ? base + target : new URL(target, base).href;
+  const request = new Request(url, { method, headers });
+  if (!BODYLESS.has(method)) attachNodeBody(request, incoming);
+  return request;
 }
 
 async function send(outgoing: http.ServerResponse, response: Response, method: string): Promise<void> {
-  // Answers are small JSON documents: one buffer, one write, with its length.
-  const body = method === 'HEAD' ? Buffer.alloc(0) : Buffer.from(await response.arrayBuffer());
+  // Answers are small JSON documents: one buffer, one write, with its length. The router's own
+  // responses give their text without reading it back through the Response's stream.
+  const text = method === 'HEAD' ? undefined : bodyTextOf(response);
+  const body =
+    method === 'HEAD' ? Buffer.alloc(0) : text !== undefined ? Buffer.from(text, 'utf8') : Buffer.from(await response.arrayBuffer());
   const headers: [string, string][] = [...BASELINE];
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie' && name !== 'content-length') headers.push([name, value]);
@@ -52,7 +63,7 @@ async function send(outgoing: http.ServerResponse, response: Response, method: s
 async function answer(incoming: http.IncomingMessage): Promise<Response> {
   let request: Request;
   try {
-    request = toRequest(incoming, new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? 'localhost'}`));
+    request = toRequest(incoming);
   } catch {
     // A Host that is not a host name.
     return problemResponse(problems.malformedPath());

@@ -80,6 +80,18 @@ const OWNER_KEY_MAX = 200; // the idempotency_keys.owner column
  * marked `#` (which encoding never produces).
  */
 export function ownerKey(principal: Principal): string {
+  // A request asks for it several times (idempotency, the back-end, the read model): made once per principal.
+  let key = ownerKeys.get(principal);
+  if (key === undefined) {
+    key = makeOwnerKey(principal);
+    ownerKeys.set(principal, key);
+  }
+  return key;
+}
+
+const ownerKeys = new WeakMap<Principal, string>();
+
+function makeOwnerKey(principal: Principal): string {
   if (principal.kind === 'staff') return `staff:${encodeURIComponent(principal.userId)}`;
   const prefix = ['api-client', principal.issuer, principal.usuarioId].map(encodeURIComponent).join(':');
   const key = `${prefix}:${encodeURIComponent(principal.clientId)}`;

@@ -15,7 +15,12 @@ import { inStatementSpan } from './query-spans';
  * waits for a knex transaction) and the transaction begins IMMEDIATE, taking the write lock first,
  * as knex's do on SQLite (see cachePreparedStatements in connection.ts for why). Server databases use a knex transaction.
  */
-type SqliteStatement = { reader: boolean; all(bindings: unknown[]): unknown[]; run(bindings: unknown[]): { changes: number } };
+type SqliteStatement = {
+  reader: boolean;
+  all(bindings: unknown[]): unknown[];
+  get(bindings: unknown[]): unknown;
+  run(bindings: unknown[]): { changes: number };
+};
 type SqliteConnection = {
   prepare(sql: string): SqliteStatement;
   exec(sql: string): void;
@@ -31,15 +36,39 @@ export class DirectSqliteTransaction {
 
   /** A SELECT's rows, or a write's `{ changes }`, as knex's better-sqlite3 client answers raw SQL. */
   execute(sql: string, bindings: unknown[]): unknown {
+    const statement = this.statement(sql);
+    const values = sqliteValues(bindings);
+    return inStatementSpan(sql, () => (statement.reader ? statement.all(values) : statement.run(values)));
+  }
+
+  /** A SELECT's first row (undefined: none), without collecting the others. */
+  first(sql: string, bindings: unknown[]): unknown {
+    const statement = this.statement(sql);
+    const values = sqliteValues(bindings);
+    return inStatementSpan(sql, () => statement.get(values));
+  }
+
+  private statement(sql: string): SqliteStatement {
     // Once SQLite has ended the transaction on an error of its own (I/O, disk full), a further write
     // would commit by itself, outside the batch that is about to fail: refuse it.
     if (!this.connection.inTransaction) throw new GroupCommitFailed('the transaction has ended');
-    return inStatementSpan(sql, () => {
-      const statement = this.connection.prepare(sql);
-      const values = bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value));
-      return statement.reader ? statement.all(values) : statement.run(values);
-    });
+    return this.connection.prepare(sql);
   }
+}
+
+/** better-sqlite3 binds no booleans: SQLite stores them as 0 and 1. */
+function sqliteValues(bindings: unknown[]): unknown[] {
+  return bindings.some((value) => typeof value === 'boolean')
+    ? bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value))
+    : bindings;
+}
+
+/**
+ * A statement without rows that every work of a batch runs (SAVEPOINT, RELEASE): prepared, so the
+ * pool's connection (connection.ts) keeps it, where `exec` would compile its text again each time.
+ */
+function runStatement(connection: SqliteConnection, sql: string): void {
+  connection.prepare(sql).run([]);
 }
 
 type Work<T> = (tx: DirectSqliteTransaction | Knex.Transaction) => Promise<T>;
@@ -101,18 +130,18 @@ class SqliteCommitGroup {
     try {
       connection.exec(SQLITE_BEGIN);
       for (const waiting of batch) {
-        connection.exec('SAVEPOINT work');
+        runStatement(connection, 'SAVEPOINT work');
         try {
           const value = await context.with(waiting.caller, () => waiting.work(new DirectSqliteTransaction(connection, this.db)));
-          connection.exec('RELEASE work');
+          runStatement(connection, 'RELEASE work');
           waiting.ran = { ok: true, value };
         } catch (error) {
           waiting.ran = { ok: false, error };
           // SQLite rolled the whole transaction back (I/O error, disk full…): the batch fails below.
           if (!connection.inTransaction) throw error;
           // Otherwise the transaction is still open and ROLLBACK TO undoes this work alone.
-          connection.exec('ROLLBACK TO work');
-          connection.exec('RELEASE work');
+          runStatement(connection, 'ROLLBACK TO work');
+          runStatement(connection, 'RELEASE work');
         }
       }
       connection.exec('COMMIT');

@@ -1,5 +1,20 @@
 import { problems } from './errors';
 
+/** A request body as a server in front of the router hands it over: a Node stream (node:http's request). */
+type NodeBody = AsyncIterable<Uint8Array> & { destroy(): void };
+
+/**
+ * Bodies the lean API server (lib/api-server/serve.ts) leaves in their Node stream instead of
+ * wrapping it in a web ReadableStream for the Request: that wrapping, and reading through it, cost
+ * more CPU per reservation than parsing and validating its JSON. Read here only, under the same limit.
+ */
+const nodeBodies = new WeakMap<Request, NodeBody>();
+
+/** The body of `request` is `body`, a Node stream, not `request.body` (which the server left empty). */
+export function attachNodeBody(request: Request, body: NodeBody): void {
+  nodeBodies.set(request, body);
+}
+
 /**
  * Reads a request body as text without ever holding more than `limit` bytes, whatever
  * Content-Length claims (it may be absent or wrong with chunked encoding).
@@ -7,30 +22,37 @@ import { problems } from './errors';
 export async function readBodyText(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw problems.payloadTooLarge(limit);
-  if (!request.body) return '';
-  const reader = request.body.getReader();
+  // Web streams are async iterable in Node; TypeScript's DOM types do not say so.
+  const source = (nodeBodies.get(request) ?? request.body) as AsyncIterable<Uint8Array> | null;
+  if (!source) return '';
   const chunks: Uint8Array[] = [];
   let received = 0;
+  // Read chunk by chunk, and past the limit just stop: ending the iteration (as a for-await loop
+  // left early does) would cancel a web stream or destroy a Node one, and Node then resets the
+  // socket before the 413 is sent. The server discards the rest itself and closes the connection
+  // after the answer (scripts/server-entry.mjs, 7). A web stream's reader lets go of it.
+  const web = source instanceof ReadableStream ? source.getReader() : undefined;
+  const chunksOf = web ? { next: () => web.read() } : source[Symbol.asyncIterator]();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await chunksOf.next();
     if (done) break;
     received += value.byteLength;
     if (received > limit) {
-      // Stop reading, but leave the rest alone: cancelling the stream destroys the request, and
-      // Node then resets its socket before the 413 is sent. The server discards the rest itself and
-      // closes the connection after the answer (scripts/server-entry.mjs, 7).
-      reader.releaseLock();
+      web?.releaseLock();
       throw problems.payloadTooLarge(limit);
     }
     chunks.push(value);
   }
   try {
     // Fatal: a byte sequence that is not UTF-8 is refused, never silently replaced by U+FFFD.
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   } catch {
     throw problems.invalidUtf8();
   }
 }
+
+/** One decoder: without `stream`, each decode starts afresh, so it can be shared. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The `charset` parameter of a Content-Type, lowercased and unquoted; undefined when absent. */
 function charsetOf(contentType: string): string | undefined {

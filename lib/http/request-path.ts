@@ -12,3 +12,15 @@ export function pathDecodes(pathname: string): boolean {
     return false;
   }
 }
+
+const pathnames = new WeakMap<Request, string>();
+
+/** The request's path, parsed from its URL once however many parts of a request ask (router, log lines). */
+export function pathnameOf(request: Request): string {
+  let pathname = pathnames.get(request);
+  if (pathname === undefined) {
+    pathname = new URL(request.url).pathname;
+    pathnames.set(request, pathname);
+  }
+  return pathname;
+}

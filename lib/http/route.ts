@@ -19,6 +19,7 @@ import { readJsonBody } from './body';
 import { ApiError, problemOf, problems } from './errors';
 import { problemResponse } from './problem';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
+import { pathnameOf } from './request-path';
 import { isSameOrigin } from './same-origin';
 import { SENT_METHOD_HEADER } from './entry-headers';
 import { strictTransportSecurity } from './security-headers';
@@ -135,7 +136,7 @@ function traced(route: BoundHandler): BoundHandler {
       // The path only: query strings are the caller's text, and bodies never reach a log.
       log.info('api.request', {
         method: request.headers.get(SENT_METHOD_HEADER) ?? request.method,
-        path: new URL(request.url).pathname,
+        path: pathnameOf(request),
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       });
@@ -217,7 +218,7 @@ function errorResponse(error: unknown, request: Request, locale: Locale): Respon
     const { field, pointer, code, detail } = error;
     return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, messagesFor(locale)) }], detail));
   }
-  const where = { method: request.method, path: new URL(request.url).pathname };
+  const where = { method: request.method, path: pathnameOf(request) };
   // A caller that hung up mid-request is not a server fault: no one reads this answer anyway.
   if (request.signal.aborted || (error instanceof Error && error.name === 'AbortError')) {
     log.info('api.client_aborted', where);

@@ -15,8 +15,6 @@ export type ProcedureAnswer = {
   failure?: BackendFailure;
   /** With CODIGO_P 0, when the back-end lets the hold lapse (epoch ms); absent: held until released. */
   expiresAt?: number;
-  /** True when the back-end ran the context's `recordOutcome` in its own transaction (committed with it). */
-  recorded?: boolean;
 };
 
 /**
@@ -39,20 +37,23 @@ export type ProcedureCallContext = {
   actsForHospital?: boolean;
   /** Active reservations the owner may hold; a reserve past it throws HoldQuotaExceeded. */
   holdLimit?: number;
-  /**
-   * The service's own rows for an answer (audit, reservation log). A back-end that keeps its data in
-   * the app database writes them in its own transaction, so a reservation costs one durable commit
-   * and is never answered without its audit row; it then marks the answer `recorded`. Others leave
-   * them to the service, which writes them in one transaction of its own.
-   */
-  recordOutcome?: (trx: Executor, answer: ProcedureAnswer) => Promise<void>;
 };
+
+/** Writes the service's rows for an answer (audit, reservation log) in the transaction it is given. */
+export type RecordAnswer = (trx: Executor, answer: ProcedureAnswer) => Promise<void>;
 
 export interface SchedulingBackend {
   readonly name: 'embedded' | 'oracle';
   /** The back-end counts the owner's active holds itself, in the transaction that reserves. */
   readonly enforcesHoldQuota: boolean;
-  reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext): Promise<ProcedureAnswer>;
+  /**
+   * The back-end keeps its data in the app database, so the service's rows for an answer can be
+   * written in the transaction that decides it: reserveOrRelease is then given `record` and runs it
+   * there (one durable commit; never a reservation without its audit row). Otherwise it is not given
+   * one, and the service writes them once the back-end has answered (lib/scheduling/service.ts).
+   */
+  readonly recordsInItsTransaction: boolean;
+  reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext, record?: RecordAnswer): Promise<ProcedureAnswer>;
   listFreeSlots(query: FreeSlotQuery, context?: ProcedureCallContext): Promise<FreeSlot[]>;
   /**
    * Every slot of a window with its state (free, held by a reservation the caller may see, taken).

@@ -120,7 +120,6 @@ export type FreeSlotQuery = z.infer<typeof freeSlotQuerySchema>;
  * someone else, or covered by a longer reservation that starts in an earlier slot).
  */
 export const SLOT_STATES = ['livre', 'reservado', 'ocupado'] as const;
-export type SlotState = (typeof SLOT_STATES)[number];
 
 /** One slot of the schedule grid: the free slot's fields, its state, and when a hold on it lapses. */
 export const slotSchema = freeSlotSchema.extend({

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import type { DirectSqliteTransaction } from '@/lib/db/direct-transaction';
+import type { Executor } from '@/lib/db/precompiled';
 import { RequestFieldRejected, type ProcedureCallContext } from './backend';
 import type { SlotQuery, SlotReservationRequest } from './contract';
 import { EmbeddedScheduler } from './embedded-scheduler';
@@ -149,15 +150,12 @@ describe('EmbeddedScheduler (the procedure contract on a real SQLite database)',
   });
 
   it('a failure recording the outcome rolls the reservation back and answers 9, even a unique violation (not 5)', async () => {
-    const context: ProcedureCallContext = {
-      clientId: '',
-      actsForHospital: true,
-      // A real unique violation inside the scheduler's (direct SQLite) transaction: a slot's key again.
-      recordOutcome: async (trx) => {
-        (trx as DirectSqliteTransaction).execute('INSERT INTO slots SELECT * FROM slots WHERE nr_seq_agenda = 11', []);
-      },
+    const context: ProcedureCallContext = { clientId: '', actsForHospital: true };
+    // A real unique violation inside the scheduler's (direct SQLite) transaction: a slot's key again.
+    const record = async (trx: Executor) => {
+      (trx as DirectSqliteTransaction).execute('INSERT INTO slots SELECT * FROM slots WHERE nr_seq_agenda = 11', []);
     };
-    const answer = await scheduler.reserveOrRelease(request(), context);
+    const answer = await scheduler.reserveOrRelease(request(), context, record);
     expect(answer).toMatchObject({ CODIGO_P: '9', IE_RESERVADO_P: 'N' });
     expect(await db('reservations').count({ n: '*' }).first()).toEqual({ n: 0 });
     expect((await scheduler.reserveOrRelease(request())).CODIGO_P).toBe('0');

@@ -7,7 +7,14 @@ import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompi
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
 import type { FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
-import { answer, RequestFieldRejected, type ProcedureAnswer, type ProcedureCallContext, type SchedulingBackend } from './backend';
+import {
+  answer,
+  RequestFieldRejected,
+  type ProcedureAnswer,
+  type ProcedureCallContext,
+  type RecordAnswer,
+  type SchedulingBackend,
+} from './backend';
 import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
 
 /**
@@ -130,6 +137,7 @@ class OutcomeNotRecorded extends Error {}
 export class EmbeddedScheduler implements SchedulingBackend {
   readonly name = 'embedded' as const;
   readonly enforcesHoldQuota = true;
+  readonly recordsInItsTransaction = true;
 
   constructor(
     private readonly database: () => Promise<Knex>,
@@ -137,16 +145,22 @@ export class EmbeddedScheduler implements SchedulingBackend {
     private readonly policy: EmbeddedPolicy = UNBOUNDED,
   ) {}
 
-  async reserveOrRelease(request: SlotReservationRequest, context: ProcedureCallContext = HOSPITAL): Promise<ProcedureAnswer> {
+  /** Decides in one write transaction, and writes the service's rows for the answer (`record`) in it. */
+  async reserveOrRelease(
+    request: SlotReservationRequest,
+    context: ProcedureCallContext = HOSPITAL,
+    record?: RecordAnswer,
+  ): Promise<ProcedureAnswer> {
     const db = await this.database();
     try {
       return await fastWriteTransaction(db, async (trx) => {
         const decided = request.ieOpcao === 'R' ? await this.reserve(trx, request, context) : await this.release(trx, request, context);
-        if (!context.recordOutcome) return decided;
-        await context.recordOutcome(trx, decided).catch((error: unknown) => {
-          throw new OutcomeNotRecorded('recording the outcome failed', { cause: error });
-        });
-        return { ...decided, recorded: true };
+        if (record) {
+          await record(trx, decided).catch((error: unknown) => {
+            throw new OutcomeNotRecorded('recording the outcome failed', { cause: error });
+          });
+        }
+        return decided;
       });
     } catch (error) {
       if (error instanceof RequestFieldRejected || error instanceof HoldQuotaExceeded) throw error;

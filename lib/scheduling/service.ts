@@ -29,6 +29,7 @@ import {
   type BackendFailure,
   type ProcedureAnswer,
   type ProcedureCallContext,
+  type RecordAnswer,
   type SchedulingBackend,
 } from './backend';
 import { schedulingBackend } from './backends';
@@ -69,11 +70,6 @@ function callContext(principal: Principal): ProcedureCallContext {
  * Throws HoldQuotaExceeded, before anything is reserved, when an API client already holds its
  * quota of active reservations: the embedded scheduler counts inside its transaction; for other
  * back-ends the service counts in its read model first.
- *
- * The audit row and the reservation-log row of an answer are written by recordAnswer: inside the
- * embedded scheduler's own transaction (no reservation without its audit row, and one durable
- * commit for it: its own, or the one it shares with the reservations of the same moment), or, for a back-end with a database of its own (Oracle), in one
- * transaction of the app database after the procedure answered.
  */
 export async function reserveOrRelease(principal: Principal, request: SlotReservationRequest): Promise<ReservationOutcome> {
   const backend = schedulingBackend();
@@ -87,10 +83,7 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
   const started = performance.now();
   try {
     answer = await inSpan(backendSpanName(request), backendSpanOptions(backend.name, request), async (span) => {
-      const answered = await backend.reserveOrRelease(request, {
-        ...context,
-        recordOutcome: (trx, decided) => recordAnswer(trx, principal, request, decided),
-      });
+      const answered = await answerAndRecord(backend, principal, request, context);
       recordBackendAnswer(span, answered);
       return answered;
     });
@@ -113,19 +106,36 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
   }
 
   if (!isCodigoP(answer.CODIGO_P)) throw badGateway('CODIGO_P');
-  if (!answer.recorded) {
-    // The back-end has committed by now: a failed write of our rows must not cost the caller its
-    // answer (and its TOKEN_RESERVA_P). It is logged for operators instead.
-    try {
-      const decided = answer;
-      await (await getDb()).transaction((trx) => recordAnswer(trx, principal, request, decided));
-    } catch (error) {
-      log.error('scheduling.record_failed', { codigo: answer.CODIGO_P, ...redactError(error) });
-    }
-  }
   const { status, body, failure } = outcomeOf({ ...answer, CODIGO_P: answer.CODIGO_P });
   const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
   return { status, body, headers };
+}
+
+/**
+ * The back-end's answer, with its audit row and reservation-log row written (recordAnswer): the one
+ * place a reservation is recorded. A back-end that keeps its data in the app database (the
+ * embedded scheduler) writes them in the transaction that decides, so no reservation is answered
+ * without its audit row and it costs one durable commit (its own, or the one it shares with the
+ * reservations of the same moment). For one with a database of its own (Oracle) they go in one
+ * transaction of the app database once it has answered.
+ */
+async function answerAndRecord(
+  backend: SchedulingBackend,
+  principal: Principal,
+  request: SlotReservationRequest,
+  context: ProcedureCallContext,
+): Promise<ProcedureAnswer> {
+  const record: RecordAnswer = (trx, answer) => recordAnswer(trx, principal, request, answer);
+  if (backend.recordsInItsTransaction) return backend.reserveOrRelease(request, context, record);
+  const answer = await backend.reserveOrRelease(request, context);
+  try {
+    await (await getDb()).transaction((trx) => record(trx, answer));
+  } catch (error) {
+    // The back-end has committed by now: a failed write of our rows must not cost the caller its
+    // answer (and its TOKEN_RESERVA_P). It is logged for operators instead.
+    log.error('scheduling.record_failed', { codigo: answer.CODIGO_P, ...redactError(error) });
+  }
+  return answer;
 }
 
 /** The call's time and its CODIGO_P (or `error` when the back-end failed without one) in the metrics. */
@@ -143,7 +153,7 @@ function observeCall(
 
 /** The HTTP status and body of a back-end's answer; CODIGO_P 9 gets our own message, never the database's. */
 function outcomeOf(answer: ProcedureAnswer & { CODIGO_P: CodigoP }) {
-  const { failure, expiresAt, recorded: _recorded, ...fields } = answer;
+  const { failure, expiresAt, ...fields } = answer;
   const body: SlotReservationResponse =
     answer.CODIGO_P === '9' ? { ...fields, MENSAGEM_P: FAILURE_MESSAGES[failure?.kind ?? 'failed'] } : fields;
   return { status: CODIGO_P_STATUS[answer.CODIGO_P], body, failure, expiresAt };

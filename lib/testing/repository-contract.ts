@@ -145,32 +145,24 @@ export function repositoryContract(): void {
     const scheduler = new EmbeddedScheduler(getDb);
     const request = { ...contractRequest, nrSeqAgenda: slotOf(938, 20), cdPessoaFisica: 938201 };
     const recorded: string[] = [];
-    const kept = await scheduler.reserveOrRelease(request, {
-      clientId: 'contract',
-      actsForHospital: true,
-      recordOutcome: async (trx, answer) => {
-        await recordAudit(trx, {
-          principal: staff,
-          action: 'slot.reserve',
-          target: 'slot:contract-tx',
-          outcome: `CODIGO_P=${answer.CODIGO_P}`,
-        });
-        recorded.push(answer.TOKEN_RESERVA_P);
-      },
+    const kept = await scheduler.reserveOrRelease(request, { clientId: 'contract', actsForHospital: true }, async (trx, answer) => {
+      await recordAudit(trx, {
+        principal: staff,
+        action: 'slot.reserve',
+        target: 'slot:contract-tx',
+        outcome: `CODIGO_P=${answer.CODIGO_P}`,
+      });
+      recorded.push(answer.TOKEN_RESERVA_P);
     });
-    expect(kept).toMatchObject({ CODIGO_P: '0', recorded: true });
+    expect(kept).toMatchObject({ CODIGO_P: '0' });
     expect(recorded).toEqual([kept.TOKEN_RESERVA_P]);
     expect(await listAudit({ alvo: 'slot:contract-tx' })).toHaveLength(1);
 
     // The audit row cannot be written: the reservation is not kept either, and the caller hears 9.
     const other = { ...request, nrSeqAgenda: slotOf(938, 22), cdPessoaFisica: 938202 };
-    const failed = await scheduler.reserveOrRelease(other, {
-      clientId: 'contract',
-      actsForHospital: true,
-      recordOutcome: async (trx) => {
-        await recordAudit(trx, { principal: staff, action: 'slot.reserve', target: 'slot:contract-tx', outcome: 'rolled back' });
-        throw new Error('audit store unavailable');
-      },
+    const failed = await scheduler.reserveOrRelease(other, { clientId: 'contract', actsForHospital: true }, async (trx) => {
+      await recordAudit(trx, { principal: staff, action: 'slot.reserve', target: 'slot:contract-tx', outcome: 'rolled back' });
+      throw new Error('audit store unavailable');
     });
     expect(failed).toMatchObject({ CODIGO_P: '9', IE_RESERVADO_P: 'N' });
     expect(await listAudit({ alvo: 'slot:contract-tx' })).toHaveLength(1);

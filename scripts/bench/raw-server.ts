@@ -1,15 +1,16 @@
-// The raw baseline of `npm run bench`: a plain node:http server doing the reservation API's work
-// with nothing else. Per request: the same HS256 access-token check (typ, iss, aud, lifetime, the
-// client's state cached 30 s), the body read and JSON.parse, the same zod schema
+// The yardstick of `npm run bench`: a plain node:http server doing exactly the reservation API's
+// work and nothing else. Per request: the same HS256 access-token check with jose (typ, iss, aud,
+// lifetime, the client's state cached 30 s), the body read and JSON.parse, the same zod schema
 // (lib/scheduling/contract.ts), and one SQLite transaction with the embedded scheduler's own reads,
-// its reservation insert or release update, the audit row and the reservation-log row, on the
-// product's own database file at WAL and synchronous=FULL (one commit, fsync'd, before the answer).
-// With RAW_GROUP_COMMIT=1 a reservation commits as the product's does (lib/db/direct-transaction.ts): the requests
-// of one event-loop turn in one transaction, each in a savepoint of its own, one COMMIT for them all,
-// and every answer after that COMMIT.
+// its reservation insert or release update, the audit row (identifiers and tokens masked, as the
+// service writes it) and the reservation-log row, on the product's own database file at WAL and
+// synchronous=FULL, committed as the product commits (lib/db/direct-transaction.ts): the requests
+// of one event-loop turn in one transaction, each in a savepoint of its own, one durable COMMIT for
+// them all, and every answer after that COMMIT.
 // The webhook PUT gets the same treatment: token, schema (lib/webhooks/contract.ts), one transaction
-// reading, updating and auditing the configuration.
-//   tsx --conditions react-server scripts/bench/raw-server.ts  (PORT, DATA_DIR; run by scripts/bench/run.mjs)
+// reading, updating and auditing the configuration, committed on its own as the product's is.
+// run.mjs bundles it with esbuild, as the lean API server is bundled, and runs it with node:
+//   PORT=… DATA_DIR=… node .bench/raw-server.mjs
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
@@ -19,7 +20,7 @@ import { jwtVerify } from 'jose';
 import { slotReservationSchema, CODIGO_P_STATUS, type SlotReservationRequest } from '@/lib/scheduling/contract';
 import { WEBHOOK_EVENT_FLAGS, webhookUpdateSchema } from '@/lib/webhooks/contract';
 import { ownerKey, type ApiClientPrincipal } from '@/lib/auth/principal';
-import { maskIdentifier } from '@/lib/audit/masking';
+import { maskIdentifier, maskToken } from '@/lib/audit/masking';
 import { activeBookingKey } from '@/lib/scheduling/active-booking';
 
 const dataDir = process.env.DATA_DIR!;
@@ -27,7 +28,12 @@ const db = new Database(path.join(dataDir, 'integration-console.sqlite'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
-const key = createSecretKey(Buffer.from(fs.readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim()));
+// Imported into WebCrypto once, as the product's is (jose verifies with WebCrypto).
+const key = createSecretKey(Buffer.from(fs.readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim())).toCryptoKey(
+  { name: 'HMAC', hash: 'SHA-256' },
+  false,
+  ['verify'],
+);
 
 const TTL = 900;
 async function principalOf(request: http.IncomingMessage): Promise<ApiClientPrincipal | undefined> {
@@ -129,12 +135,17 @@ const answer = (codigo: Codigo, token = '') => ({
   MENSAGEM_P: MESSAGES[codigo],
 });
 
-const HOLD_MS = 30 * 60_000;
-const GROUP_COMMIT = process.env.RAW_GROUP_COMMIT === '1';
+const HOLD_MS = 30 * 60_000; // RESERVATION_HOLD_MINUTES' default
+const HOLD_LIMIT = 200; // MAX_ACTIVE_HOLDS_PER_CLIENT's default
 // Called inside an open transaction, a better-sqlite3 transaction function runs in a savepoint.
 const inTransaction = db.transaction((work: () => unknown) => work());
 let batch: Array<{ work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
 
+/**
+ * The product's group commit (lib/db/direct-transaction.ts): the reservations of one event-loop
+ * turn in one BEGIN IMMEDIATE transaction, each in a savepoint of its own, one durable COMMIT for
+ * them all, and every answer after that COMMIT.
+ */
 function commitBatch() {
   const jobs = batch;
   batch = [];
@@ -166,14 +177,32 @@ function commitBatch() {
   });
 }
 
-/** `work` in a write transaction of its own (BEGIN IMMEDIATE), or in the turn's group commit. */
+/** `work` in the turn's group commit, resolved once the COMMIT holding it has returned. */
 function committed<T>(work: () => T): Promise<T> {
-  // BEGIN IMMEDIATE, as the product's transactions on SQLite take the write lock first (lib/db/connection.ts).
-  if (!GROUP_COMMIT) return Promise.resolve(inTransaction.immediate(work) as T);
   return new Promise<T>((resolve, reject) => {
     batch.push({ work, resolve: resolve as (value: unknown) => void, reject });
     if (batch.length === 1) setImmediate(commitBatch);
   });
+}
+
+/** The audit row's `after`, as the service writes it: identifiers and reservation tokens masked. */
+function auditView(request: SlotReservationRequest, result: ReturnType<typeof answer>) {
+  return {
+    ieOpcao: request.ieOpcao,
+    nrSeqAgenda: request.nrSeqAgenda,
+    nrSeqProcInterno: request.nrSeqProcInterno,
+    nrMinDuracao: request.nrMinDuracao,
+    ieLado: request.ieLado ?? null,
+    cdPessoaFisica: maskIdentifier(request.cdPessoaFisica),
+    cdUsuarioConvenio: maskIdentifier(request.cdUsuarioConvenio, 4),
+    cdConvenio: request.cdConvenio,
+    cdCategoria: request.cdCategoria,
+    cdPlano: request.cdPlano,
+    nmUsuario: request.nmUsuario,
+    tokenReservaCanc: maskToken(request.tokenReservaCanc),
+    ...result,
+    TOKEN_RESERVA_P: maskToken(result.TOKEN_RESERVA_P),
+  };
 }
 
 function reserveOrRelease(principal: ApiClientPrincipal, request: SlotReservationRequest) {
@@ -187,22 +216,16 @@ function reserveOrRelease(principal: ApiClientPrincipal, request: SlotReservatio
     result = request.ieOpcao === 'R' ? reserve(request, slot, owner, now) : release(request, owner, now);
   }
   const action = request.ieOpcao === 'R' ? 'slot.reserve' : 'slot.release';
-  const after = {
-    ...request,
-    cdPessoaFisica: maskIdentifier(request.cdPessoaFisica),
-    cdUsuarioConvenio: maskIdentifier(request.cdUsuarioConvenio, 4),
-    ...result,
-  };
   sql.audit.run(
     randomUUID(),
-    now,
+    Date.now(),
     principal.clientId,
     action,
     `slot:${request.nrSeqAgenda}`,
     `CODIGO_P=${result.CODIGO_P}`,
     CODIGO_P_STATUS[result.CODIGO_P],
     null,
-    JSON.stringify(after),
+    JSON.stringify(auditView(request, result)),
   );
   if (result.CODIGO_P === '0') {
     sql.logReservation.run(
@@ -231,10 +254,13 @@ function reserveOrRelease(principal: ApiClientPrincipal, request: SlotReservatio
 function reserve(request: SlotReservationRequest, slot: { cd_agenda: number; start_ms: number }, owner: string, now: number) {
   const procedure = sql.procedure.get(request.nrSeqProcInterno) as { requires_side: number; default_minutes: number } | undefined;
   if (!procedure) throw new Error('unknown procedure');
+  if (procedure.requires_side && !request.ieLado) throw new Error('ieLado required');
+  if (request.nrMinDuracao > 4 * procedure.default_minutes) throw new Error('nrMinDuracao too long'); // MAX_DURATION_FACTOR's default
   const start = Number(slot.start_ms);
   const end = start + request.nrMinDuracao * 60_000;
   if (start <= now) return answer('2');
-  sql.quota.get({ owner, now });
+  const holds = sql.quota.get({ owner, now }) as { n: number };
+  if (holds.n >= HOLD_LIMIT) throw new Error('hold quota exceeded');
   if (sql.overlap.get({ agenda: slot.cd_agenda, now, start, end })) return answer('2');
   const booking = activeBookingKey(request.cdPessoaFisica, request.nrSeqProcInterno);
   sql.expireLapsed.run(booking, now);

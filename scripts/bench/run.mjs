@@ -3,9 +3,10 @@
 // the same run (absolute times on a shared 2-core machine are noise; ratios are what to read).
 // It prints figures and asserts nothing. Needs `npm run build` first (it runs it when missing).
 //   1. the reservation API (reserve, conflicting reserve, release of real free slots), closed loop,
-//      rounds interleaved: the product server against a raw node:http baseline (raw-server.ts), once
-//      with one commit per request ('raw') and once committing as the product does ('raw+group');
-//      and the product with OpenTelemetry traces on ('traced'), exported to a sink in this process
+//      rounds interleaved: the product server (logging as deployed, at LOG_LEVEL's default) against
+//      the yardstick ('raw', raw-server.ts: a node:http server doing the same work, committing as the
+//      product does); and the product with OpenTelemetry traces on ('traced'), exported to a sink in
+//      this process
 //   2. open-loop latency at half the product's capacity, corrected for coordinated omission
 //   3. the webhook PUT, the same way
 //   4. two instances on PostgreSQL against one
@@ -37,6 +38,11 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     only: { type: 'string', default: '1,2,3,4,5,6,7' },
     'base-port': { type: 'string', default: '4310' },
+    // Section 1 only: another checkout's build (a worktree of main, say) as targets 'compare' and
+    // 'compare:api' in the same interleaved rounds, for a before/after on one noisy machine.
+    compare: { type: 'string', default: '' },
+    // Section 1 only: the targets to run, comma-separated (default: every one).
+    targets: { type: 'string', default: '' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -76,16 +82,19 @@ process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
  * A server, resolved when `ready` answers. Placement: `{ cpu }` pins it to that CPU; `{ quota }`
  * leaves it free to run on any CPU but caps it at that many CPUs' time, as a container limit would.
  */
-async function startProcess(label, command, args, env, port, placement = { cpu: '0' }) {
+async function startProcess(label, command, args, env, port, placement = { cpu: '0' }, cwd = ROOT) {
   const pinned = multiCore && placement.cpu !== undefined ? ['taskset', ['-c', placement.cpu, command, ...args]] : [command, args];
-  const child = spawn(pinned[0], pinned[1], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(pinned[0], pinned[1], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   if (placement.quota !== undefined) {
     const release = limitCpu(child.pid, placement.quota, `${label.replace(/\W+/g, '-')}-${port}`);
     child.once('exit', release);
   }
+  // The server's last lines, for the error below: the product logs every request (as deployed), so
+  // keeping all of its output would grow this process for the whole run.
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
+  const keep = (chunk) => (output = (output + chunk).slice(-20_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   children.add(child);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
@@ -115,22 +124,43 @@ const productEnv = (dataDir, port, extra = {}) => ({
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   SEED_FILE: path.join(dataDir, 'seed.json'),
-  LOG_LEVEL: 'warn',
   NEXT_TELEMETRY_DISABLED: '1',
   ...extra,
 });
-const startProduct = (dataDir, port, extra, placement) =>
-  startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, placement);
-const startLeanApi = (dataDir, port, extra, placement) =>
-  startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, placement);
-const startRaw = (dataDir, port, groupCommit = false) =>
-  startProcess(
-    groupCommit ? 'raw baseline (group commit)' : 'raw baseline',
+const startProduct = (dataDir, port, extra, placement, root = ROOT) =>
+  startProcess('product', process.execPath, ['scripts/serve.mjs'], productEnv(dataDir, port, extra), port, placement, root);
+const startLeanApi = (dataDir, port, extra, placement, root = ROOT) =>
+  startProcess('lean API server', process.execPath, ['scripts/serve-api.mjs'], productEnv(dataDir, port, extra), port, placement, root);
+/**
+ * The yardstick, bundled as the lean API server is (esbuild, packages from node_modules) and run by
+ * node itself: no TypeScript loader in the process it is compared with.
+ */
+const RAW_BUNDLE = path.join(ROOT, '.bench', 'raw-server.mjs');
+async function bundleRaw() {
+  const { build } = await import('esbuild');
+  const { serverOnly } = await import('../esbuild-server-only.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'scripts', 'bench', 'raw-server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    plugins: [serverOnly],
+    outfile: RAW_BUNDLE,
+    logLevel: 'warning',
+  });
+}
+const startRaw = async (dataDir, port) => {
+  await bundleRaw(); // each time: it imports lib/, which may have changed since
+  return startProcess(
+    'raw baseline',
     process.execPath,
-    ['--conditions=react-server', '--import', 'tsx', 'scripts/bench/raw-server.ts'],
-    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production', RAW_GROUP_COMMIT: groupCommit ? '1' : '0' },
+    [RAW_BUNDLE],
+    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
     port,
   );
+};
 
 async function token(url) {
   const response = await fetch(`${url}/api/v1/auth/token`, {
@@ -194,7 +224,13 @@ async function interleaved(targets, requestsFor) {
     const names = Object.keys(targets);
     if (round % 2 === 1) names.reverse();
     for (const name of names) {
-      results[name].push(await cannon(targets[name].url, targets[name].token, requestsFor(round)));
+      // The server's own CPU seconds for the run: on a machine shared with other work, CPU per
+      // request moves far less than throughput does, which also counts time the server waited for a CPU.
+      const pid = targets[name].child?.pid;
+      const before = pid ? processCpuSeconds([pid]) : undefined;
+      const result = await cannon(targets[name].url, targets[name].token, requestsFor(round));
+      if (pid) result.cpuSeconds = processCpuSeconds([pid]) - before;
+      results[name].push(result);
     }
   }
   return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, summarize(list)]));
@@ -207,8 +243,12 @@ function summarize(results) {
   const statuses = {};
   for (const result of results)
     for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = (statuses[code] ?? 0) + stat.count;
+  const cpu = results.every((result) => result.cpuSeconds !== undefined)
+    ? results.reduce((sum, result) => sum + result.cpuSeconds, 0)
+    : undefined;
   return {
     rps: total / seconds,
+    cpuMsPerRequest: cpu === undefined ? undefined : (1000 * cpu) / total,
     p50: median(results.map((result) => result.latency.p50)),
     p99: median(results.map((result) => result.latency.p99)),
     errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
@@ -219,18 +259,23 @@ function summarize(results) {
 const fmt = (n, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
 function printComparison(title, summary, baselines = ['raw']) {
   console.log(`\n${title}`);
-  console.log('  target         req/s     p50 ms   p99 ms   statuses');
+  console.log('  target         req/s     p50 ms   p99 ms   CPU ms/req   statuses');
   for (const [name, s] of Object.entries(summary)) {
     const statuses = Object.entries(s.statuses)
       .map(([code, count]) => `${code}×${count}`)
       .join(' ');
     console.log(
-      `  ${name.padEnd(12)} ${fmt(s.rps).padStart(8)} ${fmt(s.p50).padStart(9)} ${fmt(s.p99).padStart(8)}   ${statuses}${s.errors ? ` errors×${s.errors}` : ''}`,
+      `  ${name.padEnd(12)} ${fmt(s.rps).padStart(8)} ${fmt(s.p50).padStart(9)} ${fmt(s.p99).padStart(8)} ${fmt(s.cpuMsPerRequest, 3).padStart(12)}   ${statuses}${s.errors ? ` errors×${s.errors}` : ''}`,
     );
   }
   const names = Object.keys(summary).filter((name) => !baselines.includes(name));
   for (const baseline of baselines) {
-    for (const name of names) console.log(`  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput`);
+    for (const name of names) {
+      const cpu = summary[name].cpuMsPerRequest && summary[baseline].cpuMsPerRequest / summary[name].cpuMsPerRequest;
+      console.log(
+        `  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput${cpu ? `, ${fmt(cpu, 2)}× by CPU per request` : ''}`,
+      );
+    }
   }
 }
 
@@ -240,7 +285,8 @@ console.log(`closed loop: ${ROUNDS} interleaved rounds × ${SECONDS} s, ${CONNEC
 let product;
 let api;
 let raw;
-let rawGroup;
+let compare;
+let compareApi;
 let traced;
 let traceSink;
 let capacity;
@@ -261,7 +307,6 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
   };
   const apiDir = copyOf('api');
   const rawDir = copyOf('raw');
-  const rawGroupDir = copyOf('raw-group');
   const tracedDir = copyOf('traced');
   product = await startProduct(productDir, BASE_PORT);
   product.token = await token(product.url);
@@ -270,8 +315,6 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     api.token = product.token;
     raw = await startRaw(rawDir, BASE_PORT + 1);
     raw.token = product.token;
-    rawGroup = await startRaw(rawGroupDir, BASE_PORT + 5, true);
-    rawGroup.token = product.token;
   }
   if (ONLY.has(1)) {
     // Every request sampled, in the default protocol (protobuf) and batch settings.
@@ -279,12 +322,29 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     traced = await startProduct(tracedDir, BASE_PORT + 6, { OTEL_EXPORTER_OTLP_ENDPOINT: traceSink.url });
     traced.token = product.token;
   }
+  if (ONLY.has(1) && values.compare) {
+    const root = path.resolve(values.compare);
+    compare = await startProduct(copyOf('compare'), BASE_PORT + 10, {}, undefined, root);
+    compare.token = product.token;
+    compareApi = await startLeanApi(copyOf('compare-api'), BASE_PORT + 11, {}, undefined, root);
+    compareApi.token = product.token;
+  }
 }
 
 if (ONLY.has(1)) {
-  const summary = await interleaved({ product, traced, 'start:api': api, raw, 'raw+group': rawGroup }, reservationRequests);
-  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary, ['raw', 'raw+group']);
-  console.log(`  traced / product: ${fmt(summary.traced.rps / summary.product.rps, 2)}× throughput (traces on against off)`);
+  const all = { product, traced, 'start:api': api, ...(compare ? { compare, 'compare:api': compareApi } : {}), raw };
+  const chosen = values.targets ? new Set(['raw', ...values.targets.split(',')]) : undefined;
+  const summary = await interleaved(
+    Object.fromEntries(Object.entries(all).filter(([name]) => !chosen || chosen.has(name))),
+    reservationRequests,
+  );
+  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary);
+  if (summary.traced && summary.product) {
+    console.log(`  traced / product: ${fmt(summary.traced.rps / summary.product.rps, 2)}× throughput (traces on against off)`);
+  }
+  if (compare) console.log(`  compare, compare:api: ${values.compare}`);
+  await compare?.stop();
+  await compareApi?.stop();
   await traced.stop();
   console.log(`  traced sent ${traceSink.exports} OTLP exports, ${fmt(traceSink.bytes / 1024 / 1024)} MiB, to the sink`);
   await traceSink.stop();
@@ -300,7 +360,7 @@ if (ONLY.has(2)) {
   };
   disk('before');
   console.log('  target        rate/s    sent    p50 ms   p99 ms   max ms   late starts   CPU stolen');
-  for (const [name, target] of Object.entries({ product, 'start:api': api, raw, 'raw+group': rawGroup })) {
+  for (const [name, target] of Object.entries({ product, 'start:api': api, raw })) {
     const measured = capacity?.[name] ?? (await cannon(target.url, target.token, reservationRequests())).requests.average;
     const rate = Math.max(10, Math.round(measured / 2));
     const before = machineCpu();
@@ -337,7 +397,6 @@ if (ONLY.has(7)) {
   await on.stop();
 }
 await raw?.stop();
-await rawGroup?.stop();
 await api?.stop();
 
 if (ONLY.has(5)) {

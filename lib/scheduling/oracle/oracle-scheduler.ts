@@ -24,6 +24,8 @@ export class OracleScheduler implements SchedulingBackend {
   readonly name = 'oracle' as const;
   /** The hospital's procedure keeps no owner quota: the service counts holds in its read model. */
   readonly enforcesHoldQuota = false;
+  /** The hospital's database is not the app's: the service records each answer after it. */
+  readonly recordsInItsTransaction = false;
   private readonly block: string;
 
   constructor(

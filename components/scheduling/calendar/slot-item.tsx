@@ -1,0 +1,61 @@
+'use client';
+import { useT } from '@/lib/i18n/client';
+import { brasiliaMinute, clock, type PlacedSlot } from '@/lib/scheduling/calendar';
+import { PX_PER_MINUTE } from './geometry';
+import { STATE_CLASSES, StateIcon } from './slot-state';
+
+/** One slot on the grid: a free one is a button that picks it; a held or taken one says so in words. */
+export function SlotItem({
+  slot,
+  date,
+  top,
+  active,
+  onPick,
+}: {
+  slot: PlacedSlot;
+  date: string;
+  top: number;
+  active: boolean;
+  onPick: (slot: PlacedSlot) => void;
+}) {
+  const t = useT();
+  const time = clock(slot.start);
+  const facts = { time, date, agenda: slot.CD_AGENDA, minutes: slot.NR_MIN_DURACAO, slot: slot.NR_SEQ_AGENDA };
+  // Below 4.5rem (seven days on a phone) a slot shows its time, or its state's icon, alone.
+  const box = `absolute inset-x-px flex flex-col items-center overflow-hidden rounded py-0.5 text-center text-[0.6875rem] leading-[0.875rem] @[4.5rem]:inset-x-1 @[4.5rem]:items-start @[4.5rem]:px-1.5 @[4.5rem]:text-left ${STATE_CLASSES[slot.situacao]}`;
+  const position = { top: top + 1, height: Math.max(slot.NR_MIN_DURACAO * PX_PER_MINUTE - 2, 14) };
+  if (slot.situacao === 'livre') {
+    return (
+      <li>
+        <button
+          type="button"
+          data-slot={slot.NR_SEQ_AGENDA}
+          tabIndex={active ? 0 : -1}
+          aria-label={t('calendar.freeLabel', facts)}
+          onClick={() => onPick(slot)}
+          className={`${box} hover:bg-indigo-50 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-700`}
+          style={position}
+        >
+          <span className="font-semibold tabular-nums">{time}</span>
+          <span className="hidden @[4.5rem]:block">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</span>
+        </button>
+      </li>
+    );
+  }
+  const until = slot.situacao === 'reservado' && slot.expiraEm ? clock(brasiliaMinute(Date.parse(slot.expiraEm))) : undefined;
+  return (
+    <li data-slot={slot.NR_SEQ_AGENDA} data-state={slot.situacao} className={box} style={position}>
+      <span aria-hidden className="flex items-center gap-1 font-semibold tabular-nums">
+        <StateIcon state={slot.situacao} />
+        <span className="hidden @[4.5rem]:inline">{time}</span>
+      </span>
+      <span aria-hidden className="hidden @[4.5rem]:block">
+        {t(`calendar.state.${slot.situacao}`)}
+      </span>
+      <span className="sr-only">
+        {time} {t(`calendar.state.${slot.situacao}`)}
+        {until ? ` ${t('calendar.heldUntil', { time: until })}` : ''}, {t('calendar.details', facts)}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,145 @@
+'use client';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useLocale, useT } from '@/lib/i18n/client';
+import {
+  clock,
+  hourRange,
+  moveFocus,
+  NAVIGATION_KEYS,
+  type CalendarColumn,
+  type CalendarView,
+  type NavigationKey,
+  type PlacedSlot,
+} from '@/lib/scheduling/calendar';
+import type { FreeSlot } from '@/lib/scheduling/contract';
+import { asDate, dayFormat } from './day-format';
+import { AXIS_PX, COLUMN_PX, PX_PER_MINUTE, WEEK_COLUMN_PX } from './geometry';
+import { SlotItem } from './slot-item';
+
+/**
+ * The columns (agendas of a day, or days of a week) side by side under a time axis, each slot
+ * placed by its São Paulo time. One free slot is in the tab order at a time; arrow keys move
+ * between them.
+ */
+export function TimeGrid({
+  columns,
+  view,
+  onPick,
+  labelledBy,
+  describedBy,
+}: {
+  columns: CalendarColumn[];
+  view: CalendarView;
+  onPick: (slot: FreeSlot) => void;
+  labelledBy: string;
+  describedBy: string;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  const gridRef = useRef<HTMLDivElement>(null);
+  const { from, to } = hourRange(columns);
+  const free = columns.flatMap((column) => column.slots.filter((slot) => slot.situacao === 'livre'));
+  const [chosen, setChosen] = useState<number>();
+  // The one free slot in the tab order: the last one moved to or picked while it stays free, else the first.
+  const active = free.some((slot) => slot.NR_SEQ_AGENDA === chosen) ? chosen : free[0]?.NR_SEQ_AGENDA;
+  const weekday = dayFormat(locale, { weekday: 'short' });
+  // English short dates (11/26/26) read as several days: English gets the month's name (as brasiliaDateTime does).
+  const dayMonth = dayFormat(locale, locale === 'en' ? { month: 'short', day: 'numeric' } : { day: '2-digit', month: '2-digit' });
+  const columnPx = view === 'day' ? COLUMN_PX : WEEK_COLUMN_PX;
+  const dateOnly = dayFormat(locale, { dateStyle: locale === 'en' ? 'medium' : 'short' });
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const target = event.target as HTMLElement;
+    const current = Number(target.dataset.slot);
+    if (!NAVIGATION_KEYS.includes(event.key) || !current || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    const next = moveFocus(columns, current, event.key as NavigationKey);
+    setChosen(next);
+    gridRef.current?.querySelector<HTMLElement>(`button[data-slot="${next}"]`)?.focus();
+  }
+
+  function pick(slot: PlacedSlot) {
+    setChosen(slot.NR_SEQ_AGENDA);
+    onPick({
+      NR_SEQ_AGENDA: slot.NR_SEQ_AGENDA,
+      CD_AGENDA: slot.CD_AGENDA,
+      DT_AGENDA: slot.DT_AGENDA,
+      NR_MIN_DURACAO: slot.NR_MIN_DURACAO,
+    });
+  }
+
+  const height = (to - from) * PX_PER_MINUTE;
+  const hours = Array.from({ length: (to - from) / 60 }, (_, index) => from + index * 60);
+  return (
+    <div
+      ref={gridRef}
+      role="group"
+      aria-labelledby={labelledBy}
+      aria-describedby={describedBy}
+      onKeyDown={onKeyDown}
+      // With no free slot there is nothing to tab to: the box itself takes focus so it can be scrolled.
+      tabIndex={free.length === 0 ? 0 : undefined}
+      className="max-h-[26rem] overflow-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      <div
+        className="grid"
+        style={{
+          gridTemplateColumns: `${AXIS_PX}px repeat(${columns.length}, minmax(${columnPx}px, 1fr))`,
+          minWidth: AXIS_PX + columns.length * columnPx,
+        }}
+      >
+        <div className="sticky top-0 left-0 z-20 border-b border-slate-200 bg-white" />
+        {columns.map((column) => (
+          <div
+            key={column.key}
+            aria-hidden
+            className="sticky top-0 z-10 border-b border-l border-slate-200 bg-white px-0.5 py-1.5 text-center text-xs font-semibold text-slate-800"
+          >
+            {view === 'day' ? (
+              t('calendar.agendaColumn', { agenda: column.agenda ?? '' })
+            ) : (
+              <>
+                <span className="block">{weekday.format(asDate(column.day))}</span>
+                <span className="block font-normal">{dayMonth.format(asDate(column.day))}</span>
+              </>
+            )}
+          </div>
+        ))}
+        <div aria-hidden className="sticky left-0 z-10 border-r border-slate-200 bg-white" style={{ height }}>
+          {hours.map((hour) => (
+            <span
+              key={hour}
+              className="absolute right-1.5 text-[0.6875rem] text-slate-600 tabular-nums"
+              style={{ top: (hour - from) * PX_PER_MINUTE + 2 }}
+            >
+              {clock(hour)}
+            </span>
+          ))}
+        </div>
+        {columns.map((column) => (
+          <ul
+            key={column.key}
+            aria-label={
+              view === 'day'
+                ? t('calendar.agendaColumn', { agenda: column.agenda ?? '' })
+                : dayFormat(locale, { dateStyle: 'full' }).format(asDate(column.day))
+            }
+            className="@container relative border-l border-slate-200 bg-[linear-gradient(to_bottom,var(--color-slate-200)_1px,transparent_1px)]"
+            style={{ height, backgroundSize: `100% ${60 * PX_PER_MINUTE}px` }}
+          >
+            {column.slots.map((slot) => (
+              <SlotItem
+                key={slot.NR_SEQ_AGENDA}
+                slot={slot}
+                date={dateOnly.format(asDate(slot.day))}
+                top={(slot.start - from) * PX_PER_MINUTE}
+                active={slot.NR_SEQ_AGENDA === active}
+                onPick={pick}
+              />
+            ))}
+          </ul>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env node
+// A CPU profile of one server answering the bench's reservation stream (streams.mjs), and its top
+// functions by self time. The server runs with the inspector on, pinned to CPU 0 like the bench's;
+// after a warm-up, the profiler records only the load's seconds (not start-up), and the profile is
+// written to .bench/profiles/<target>-<time>.cpuprofile (Chrome DevTools, speedscope).
+//   node scripts/bench/profile.mjs [--target start|api|raw] [--seconds 10] [--connections 16] [--top 30]
+// `start` is `npm start` (the lean API path in front of Next), `api` is `npm run start:api`, `raw`
+// the bench's yardstick (raw-server.ts). Needs `npm run build` first.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { buildSeed, BENCH_CLIENT } from './seed.mjs';
+import { reservationRequests } from './streams.mjs';
+
+const { values } = parseArgs({
+  options: {
+    target: { type: 'string', default: 'api' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+    top: { type: 'string', default: '30' },
+    port: { type: 'string', default: '4360' },
+  },
+});
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const PORT = Number(values.port);
+const INSPECT_PORT = PORT + 1;
+const OUT = path.join(ROOT, '.bench', 'profiles');
+const multiCore = os.availableParallelism() > 1;
+if (multiCore) {
+  try {
+    execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    // no taskset: unpinned
+  }
+}
+
+function start(script, args, env, inspect) {
+  const node = [...(inspect ? [`--inspect=127.0.0.1:${INSPECT_PORT}`] : []), script, ...args];
+  const [command, argv] = multiCore ? ['taskset', ['-c', '0', process.execPath, ...node]] : [process.execPath, node];
+  const child = spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-20_000)));
+  return { child, errors: () => errors };
+}
+
+async function ready(server) {
+  for (let i = 0; i < 240; i++) {
+    if (server.child.exitCode !== null) throw new Error(`server exited:\n${server.errors()}`);
+    try {
+      await fetch(`http://127.0.0.1:${PORT}/api/health`);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`server did not start:\n${server.errors()}`);
+}
+
+const stop = (server) =>
+  new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
+
+function load(token, seconds) {
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: `http://127.0.0.1:${PORT}`,
+        connections: Number(values.connections),
+        duration: seconds,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        requests: reservationRequests(),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+}
+
+/** The inspector's Profiler over its WebSocket (Chrome DevTools Protocol). */
+async function inspector() {
+  const [{ webSocketDebuggerUrl }] = await (await fetch(`http://127.0.0.1:${INSPECT_PORT}/json/list`)).json();
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = reject;
+  });
+  let id = 0;
+  const pending = new Map();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    pending.get(message.id)?.(message);
+    pending.delete(message.id);
+  };
+  const send = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const messageId = ++id;
+      pending.set(messageId, (message) => (message.error ? reject(new Error(message.error.message)) : resolve(message.result)));
+      socket.send(JSON.stringify({ id: messageId, method, params }));
+    });
+  return { send, close: () => socket.close() };
+}
+
+/** Self time per function (name, file, line) and per place (package, node internals, the app), in % of busy samples. */
+function summarize(profile, top) {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  // The first sample's delta is the time from Profiler.start to it, not time spent in its function.
+  for (let i = 1; i < profile.samples.length; i++) {
+    const id = profile.samples[i];
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
+  const byFunction = new Map();
+  const byPlace = new Map();
+  let busy = 0;
+  let idle = 0;
+  for (const [id, micros] of self) {
+    const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+    if (functionName === '(idle)') {
+      idle += micros;
+      continue;
+    }
+    busy += micros;
+    const file = url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
+    const name = `${functionName || '(anonymous)'}  ${file ? `${file}:${lineNumber + 1}` : ''}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+    const place =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ??
+      (file.startsWith('node:') ? 'node internals' : file ? file.split('/').slice(0, 2).join('/') : functionName);
+    byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
+  }
+  const pct = (micros) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
+  console.log(`busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s of the profiled window`);
+  console.log(`\ntop ${top} functions by self time (% of busy time):`);
+  for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(micros)}  ${name}`);
+  console.log('\nself time by place:');
+  for (const [place, micros] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${pct(micros)}  ${place}`);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-profile-'));
+fs.writeFileSync(path.join(dataDir, 'seed.json'), JSON.stringify(buildSeed()));
+const env = {
+  NODE_ENV: 'production',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  SEED_FILE: path.join(dataDir, 'seed.json'),
+};
+const scripts = { start: 'scripts/serve.mjs', api: 'scripts/serve-api.mjs' };
+
+// The database and a token come from the lean API server, whatever the target.
+let server = start(scripts.api, [], env, false);
+await ready(server);
+const tokenResponse = await fetch(`http://127.0.0.1:${PORT}/api/v1/auth/token`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: BENCH_CLIENT.clientId,
+    client_secret: BENCH_CLIENT.clientSecret,
+  }),
+});
+const token = (await tokenResponse.json()).access_token;
+await stop(server);
+
+if (values.target === 'raw') {
+  const { build } = await import('esbuild');
+  const { serverOnly } = await import('../esbuild-server-only.mjs');
+  const outfile = path.join(ROOT, '.bench', 'raw-server.mjs');
+  await build({
+    entryPoints: [path.join(ROOT, 'scripts', 'bench', 'raw-server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    plugins: [serverOnly],
+    outfile,
+    logLevel: 'warning',
+  });
+  server = start(outfile, [], env, true);
+} else if (scripts[values.target]) {
+  server = start(scripts[values.target], [], env, true);
+} else {
+  throw new Error('--target: start, api or raw');
+}
+try {
+  await ready(server);
+  await load(token, 3); // warm-up: JIT, caches, the first statements prepared
+  const profiler = await inspector();
+  await profiler.send('Profiler.enable');
+  await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+  await profiler.send('Profiler.start');
+  const result = await load(token, Number(values.seconds));
+  const { profile } = await profiler.send('Profiler.stop');
+  profiler.close();
+  fs.mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, `${values.target}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  console.log(
+    `${values.target}: ${(result.requests.total / result.duration).toFixed(1)} req/s under the profiler, ${values.connections} connections`,
+  );
+  console.log(`profile: ${path.relative(ROOT, file)}`);
+  summarize(profile, Number(values.top));
+} finally {
+  await stop(server);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
