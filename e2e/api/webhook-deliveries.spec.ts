@@ -246,6 +246,8 @@ test('a test event goes to that configuration alone; a redelivery sends the same
   const [first] = await receiver.waitFor('/a7', 1);
   expect(first!.headers['webhook-id']).toBe(id);
   expect(JSON.parse(first!.body)).toMatchObject({ type: 'webhook.teste', data: { usuarioId: TENANT_A.usuarioId } });
+  // The receiver has answered; the outcome is recorded a moment later (until then a redelivery is 409).
+  await waitForStatus('a7', 'entregue');
 
   const again = await api.post(apiPath(routes.redeliver, { id: WEBHOOK_IDS.a7, entregaId: id }), { headers: tenantA });
   expect(again.status()).toBe(202);
