@@ -26,14 +26,22 @@ test.describe('webhook configuration (§4.1)', () => {
     tenantB = bearer(await tokenFor(request, TENANT_B));
   });
 
-  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, and whether the receiver is paused', async ({
+  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, whether the receiver is paused, and the delivery controls', async ({
     request,
   }) => {
     const response = await request.get(webhookPath(WEBHOOK_IDS.a6), { headers: tenantA });
     expect(response.status()).toBe(200);
     const config = await response.json();
-    expect(Object.keys(config).sort()).toEqual([...CONFIG_KEYS, 'ativo', 'desativacao', 'circuito'].sort());
-    expect(config).toMatchObject({ ativo: true, desativacao: null, circuito: null });
+    expect(Object.keys(config).sort()).toEqual(
+      [...CONFIG_KEYS, 'ativo', 'desativacao', 'circuito', 'limiteEntregasPorSegundo', 'entregaOrdenada'].sort(),
+    );
+    expect(config).toMatchObject({
+      ativo: true,
+      desativacao: null,
+      circuito: null,
+      limiteEntregasPorSegundo: null,
+      entregaOrdenada: false,
+    });
     expect(config).toMatchObject({ id: WEBHOOK_IDS.a6, usuarioId: TENANT_A.usuarioId, sistemaOrigem: 3, clientId: TENANT_A.clientId });
   });
 

@@ -6,22 +6,25 @@ import type { AddressInfo } from 'node:net';
  * body, arrival time) by path and answers what the spec scripted for that path, in order (the last
  * answer repeats). Nothing is mocked: the server under test connects to it over TCP.
  */
-export type Received = { path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
+export type Received = { path: string; headers: http.IncomingHttpHeaders; body: string; at: number; answered?: number };
 /** `hang`: read the request and never answer (a receiver that accepts connections and hangs). */
 export type Answer = { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; hang?: true };
 
 export class Receiver {
   readonly received: Received[] = [];
   private readonly scripts = new Map<string, Answer[]>();
+  private readonly deciders = new Map<string, (request: Received) => Answer>();
   private readonly server = http.createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
-      this.received.push({ path, headers: request.headers, body, at: Date.now() });
+      const received: Received = { path, headers: request.headers, body, at: Date.now() };
+      this.received.push(received);
       const script = this.scripts.get(path) ?? [];
-      const answer = (script.length > 1 ? script.shift() : script[0]) ?? { status: 204 };
+      const answer = this.deciders.get(path)?.(received) ?? (script.length > 1 ? script.shift() : script[0]) ?? { status: 204 };
+      received.answered = answer.hang ? undefined : answer.status;
       if (answer.hang) return;
       const reply = () => {
         if (!response.destroyed) response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
@@ -43,6 +46,11 @@ export class Receiver {
   /** The answers for `path`, in order; the last one repeats. */
   script(path: string, ...answers: Answer[]): void {
     this.scripts.set(path, answers);
+  }
+
+  /** Answers for `path` decided request by request (a receiver failing at random, say). */
+  decide(path: string, decider: (request: Received) => Answer): void {
+    this.deciders.set(path, decider);
   }
 
   at(path: string): Received[] {

@@ -31,11 +31,12 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   // left early does) would cancel a web stream or destroy a Node one, and Node then resets the
   // socket before the 413 is sent. The server discards the rest itself and closes the connection
   // after the answer (scripts/server-entry.mjs, 7). A web stream's reader lets go of it.
-  const web = source instanceof ReadableStream ? source.getReader() : undefined;
-  const chunksOf = web ? { next: () => web.read() } : source[Symbol.asyncIterator]();
+  const web = source instanceof ReadableStream ? (source.getReader() as ReadableStreamDefaultReader<Uint8Array>) : undefined;
+  const iterator = web ? undefined : source[Symbol.asyncIterator]();
+  const next = (): Promise<{ done?: boolean; value?: Uint8Array }> => (web ? web.read() : iterator!.next());
   for (;;) {
-    const { done, value } = await chunksOf.next();
-    if (done) break;
+    const { done, value } = await next();
+    if (done || !value) break;
     received += value.byteLength;
     if (received > limit) {
       web?.releaseLock();

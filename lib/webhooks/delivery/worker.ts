@@ -248,8 +248,8 @@ export class DeliveryWorker {
   }
 
   /**
-   * Wakes at `at` (the earliest wanted, if several): a rate-limited configuration's next slot comes
-   * sooner than the poll, and its attempts must go out when it does.
+   * Wakes at `at` (the earliest wanted, if several): a rate-limited configuration's next slot, or an
+   * ordered one's head coming due for its retry, comes sooner than the poll, and must go when it does.
    */
   private wakeAt(at: number): void {
     if (this.heldBack && this.heldBack.at <= at) return;
@@ -257,6 +257,8 @@ export class DeliveryWorker {
     const timer = setTimeout(
       () => {
         this.heldBack = undefined;
+        // A fresh look: the configuration may have left the candidates when it had nothing to give.
+        this.lookedAt = Number.NEGATIVE_INFINITY;
         this.wake();
       },
       Math.max(0, at - this.deps.clock()),

@@ -40,7 +40,7 @@ export type Claim = {
   ids: string[];
   /** Candidates that had fewer due deliveries than the slots offered: nothing more to claim for now. */
   exhausted: string[];
-  /** The earliest moment a candidate held back by its rate limit or its receiver's pause may go again. */
+  /** The earliest moment a candidate held back (its rate limit, its receiver's pause, its ordered head's retry) may go again. */
   wakeAt: number | null;
 };
 
@@ -81,7 +81,7 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
         { limit, perTenant, capOf: (configId) => capAfterClaim(room.get(configId), inFlight.configs.get(configId) ?? 0) },
       ),
     ];
-    const picked = await pickDue(trx, now, shares, controls);
+    const { picked, headsDueAt } = await pickDue(trx, now, shares, controls);
     const ids = picked.map((row) => row.id);
     const exhausted = shares
       .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
@@ -92,7 +92,7 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
         .update({ lease_owner: owner, lease_until: now + leaseMs });
     }
     await advancePacing(trx, picked, room);
-    return { ids, exhausted, wakeAt: earliest([...room.values()].map((entry) => entry.wakeAt)) };
+    return { ids, exhausted, wakeAt: earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]) };
   });
 }
 
@@ -109,14 +109,12 @@ export async function claimDue(db: Knex, owner: string, settings: ClaimSettings)
 async function pickDue(trx: Knex.Transaction, now: number, shares: readonly [string, number][], controls: ReadonlyMap<string, Controls>) {
   const ordered = shares.filter(([configId]) => controls.get(configId)?.ordered);
   const unordered = shares.filter(([configId]) => !controls.get(configId)?.ordered);
-  return [
-    ...(await oldestDue(trx, now, unordered)),
-    ...(await dueHeads(
-      trx,
-      now,
-      ordered.map(([configId]) => configId),
-    )),
-  ];
+  const heads = await dueHeads(
+    trx,
+    now,
+    ordered.map(([configId]) => configId),
+  );
+  return { picked: [...(await oldestDue(trx, now, unordered)), ...heads.picked], headsDueAt: heads.dueAt };
 }
 
 /**
@@ -146,9 +144,13 @@ async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [s
   return picked;
 }
 
-/** The head of each ordered configuration's queue (config_id, status, created_at), when it may go now. */
+/**
+ * The head of each ordered configuration's queue (config_id, status, created_at), when it may go
+ * now; and the earliest moment a head waiting for its retry comes due (nothing behind it may go first).
+ */
 async function dueHeads(trx: Knex.Transaction, now: number, configIds: readonly string[]) {
   const picked: { id: string; configId: string }[] = [];
+  const waiting: number[] = [];
   for (const configId of configIds) {
     const rows = await headOfQueue(trx, configId).select<DbRow[]>('id', 'next_attempt_at', 'lease_until');
     const head = rows[0];
@@ -156,8 +158,9 @@ async function dueHeads(trx: Knex.Transaction, now: number, configIds: readonly 
     const due = optionalNumber(head.next_attempt_at);
     const lease = optionalNumber(head.lease_until);
     if (due !== null && due <= now && (lease === null || lease < now)) picked.push({ id: String(head.id), configId });
+    else if (due !== null && due > now) waiting.push(due);
   }
-  return picked;
+  return { picked, dueAt: waiting.length > 0 ? Math.min(...waiting) : null };
 }
 
 /**

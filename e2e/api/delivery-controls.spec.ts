@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiPath, routes } from '@/lib/api/routes';
+import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
+import { adminDatabaseUrl, createDatabase, dropDatabase, privateDatabase } from '../support/databases';
+import { Receiver, type Received } from '../support/receiver';
+import { withDatabaseAt } from '../support/server-db';
+import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
+import { PRODUCER, TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
+
+/**
+ * Delivery controls (issue 31), through real receivers: ordered delivery keeps publication order
+ * through random failures, retries and a kill -9 of the instance sending the head; a rate limit
+ * paces a configuration's attempts without holding up another's; a receiver's 429 with Retry-After
+ * pauses its configuration. Rates are asserted loosely here and measured by
+ * `npm run bench:deliveries -- --only rate-limit`.
+ */
+const relaxed = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MAX_EVENTS_PER_SECOND: '100000' };
+const adminUrl = adminDatabaseUrl();
+
+function configPath(id: string) {
+  return apiPath(routes.updateWebhookConfiguration, { id });
+}
+
+async function configure(api: APIRequestContext, tenant: typeof TENANT_A, id: string, data: Record<string, unknown>) {
+  const response = await api.put(configPath(id), {
+    headers: bearer(await tokenFor(api, tenant)),
+    data: { headers: [], ...FLAGS_OFF, ...data },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+async function publishAll(api: APIRequestContext, tenant: typeof TENANT_A, prefix: string, count: number) {
+  const producer = bearer(await tokenFor(api, PRODUCER));
+  for (let i = 0; i < count; i++) {
+    const response = await api.post(apiPath(routes.publishEvent), {
+      headers: producer,
+      data: { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: tenant.usuarioId, idEvento: `${prefix}-${i}`, dados: { i } },
+    });
+    expect(response.status()).toBe(202);
+  }
+}
+
+const indexOf = (request: Received) => (JSON.parse(request.body) as { data: { i: number } }).data.i;
+
+type DeliveryRow = { id: string; status: string; tentativas: number; aguardando: string | null; idEvento: string };
+
+test('ordered delivery: 500 events through random failures and a kill -9 of the instance sending the head arrive in publication order', async ({
+  playwright,
+}) => {
+  test.setTimeout(240_000);
+  const receiver = await new Receiver().start();
+  // 30 % of the answers fail, at random; a few deliveries exhaust their five attempts.
+  receiver.decide('/ordem', () => (Math.random() < 0.3 ? { status: 500 } : { status: 204 }));
+  const databaseUrl = adminUrl ? await createDatabase(adminUrl, 'ordered') : undefined;
+  const env = {
+    ...relaxed,
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05,0.05',
+    WEBHOOK_CIRCUIT_FAILURES: '1000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
+  };
+  // Two instances on a server database; on the embedded one, one instance killed and started again on its data.
+  const options = await Promise.all(
+    (databaseUrl ? [0, 1] : [0]).map(async (index) => ({ port: await freePort(), dataDir: newDataDir(`ordered-${index}`), env })),
+  );
+  const servers: RunningServer[] = [];
+  for (const option of options) servers.push(await startServer(option));
+  try {
+    const api = await playwright.request.newContext({ baseURL: servers[0]!.url });
+    const view = await configure(api, TENANT_A, WEBHOOK_IDS.a1, {
+      url: receiver.url('/ordem'),
+      eventoAvaliacaoSaudeArquivada: true,
+      entregaOrdenada: true,
+    });
+    expect(view).toMatchObject({ entregaOrdenada: true, limiteEntregasPorSegundo: null });
+    await publishAll(api, TENANT_A, 'ordem', 500);
+
+    // Once a third has arrived, kill the instance that holds the head's lease (the one sending it).
+    await expect.poll(() => receiver.at('/ordem').length, { timeout: 120_000 }).toBeGreaterThan(150);
+    const holder = async () =>
+      withDatabaseAt(
+        { dataDir: options[0]!.dataDir, databaseUrl },
+        async (db) =>
+          (await db('webhook_deliveries').where('lease_until', '>=', Date.now()).first('lease_owner'))?.lease_owner as string | undefined,
+      );
+    let owner: string | undefined;
+    await expect.poll(async () => (owner = await holder()), { timeout: 10_000, intervals: [5] }).toBeTruthy();
+    const victim = servers.findIndex((server) => owner!.startsWith(`${server.process.pid}-`));
+    expect(victim).toBeGreaterThanOrEqual(0);
+    await servers[victim]!.stop('SIGKILL');
+    // Its lease runs out (2 × 1 s + 5 s) and another takes the head over: the other instance, or this one restarted.
+    if (!databaseUrl) servers[victim] = await startServer(options[victim]!);
+
+    const list = async () =>
+      (await (
+        await api2.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200`, {
+          headers: bearer(await tokenFor(api2, TENANT_A)),
+        })
+      ).json()) as DeliveryRow[];
+    const alive = servers.find((server) => server.process.exitCode === null && server.process.signalCode === null)!;
+    const api2 = await playwright.request.newContext({ baseURL: alive.url });
+    const tenantA = bearer(await tokenFor(api2, TENANT_A));
+    const pending = async () => {
+      const response = await api2.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200&status=pendente`, {
+        headers: tenantA,
+      });
+      expect(response.status(), await response.text()).toBe(200);
+      return ((await response.json()) as DeliveryRow[]).length;
+    };
+    await expect.poll(pending, { timeout: 180_000, intervals: [1000] }).toBe(0);
+
+    // Accepted answers, first per webhook-id (a head sent again after the kill is the same message): in publication order.
+    const accepted: number[] = [];
+    const seen = new Set<string>();
+    for (const request of receiver.at('/ordem')) {
+      const id = String(request.headers['webhook-id']);
+      if (request.answered !== 204 || seen.has(id)) continue;
+      seen.add(id);
+      accepted.push(indexOf(request));
+    }
+    expect(accepted).toEqual([...accepted].sort((a, b) => a - b));
+    // No gap but the exhausted ones, which the delivery log names.
+    const failed = (
+      (await (
+        await api2.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=200&status=falhou`, {
+          headers: tenantA,
+        })
+      ).json()) as DeliveryRow[]
+    ).map((row) => Number(row.idEvento.replace('ordem-', '')));
+    expect(failed.every((index) => !accepted.includes(index))).toBe(true);
+    expect(new Set([...accepted, ...failed]).size).toBe(500);
+    expect((await list()).every((row) => row.status !== 'falhou' || row.tentativas === 5)).toBe(true);
+    await api.dispose();
+    await api2.dispose();
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver.stop();
+    if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
+  }
+});
+
+test('a rate limit paces one configuration, says why its deliveries wait, and holds up no other; a 429 with Retry-After pauses it', async ({
+  playwright,
+}) => {
+  test.setTimeout(90_000);
+  const receiver = await new Receiver().start();
+  const database = await privateDatabase('rate');
+  // One attempt at a time to a configuration: the 429 below is answered before anything else is sent to it.
+  const server = await startServer({
+    dataDir: newDataDir('rate'),
+    env: { ...relaxed, ...database.env, WEBHOOK_ENDPOINT_CONCURRENCY: '1' },
+  });
+  try {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    const view = await configure(api, TENANT_A, WEBHOOK_IDS.a2, {
+      url: receiver.url('/limitado'),
+      eventoAvaliacaoSaudeArquivada: true,
+      limiteEntregasPorSegundo: 20,
+    });
+    expect(view).toMatchObject({ limiteEntregasPorSegundo: 20, entregaOrdenada: false });
+    await configure(api, TENANT_B, WEBHOOK_IDS.b1, { url: receiver.url('/livre'), eventoAvaliacaoSaudeArquivada: true });
+    await publishAll(api, TENANT_A, 'limitado', 100);
+    const tenantA = bearer(await tokenFor(api, TENANT_A));
+    const waiting = (await (
+      await api.get(apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a2 }), { headers: tenantA })
+    ).json()) as DeliveryRow[];
+    expect(waiting.some((row) => row.aguardando === 'limite-de-taxa')).toBe(true);
+    const health = (await (await api.get(apiPath(routes.deliveryHealth, { id: WEBHOOK_IDS.a2 }), { headers: tenantA })).json()) as {
+      situacao: { retidaPor: string | null };
+    };
+    expect(health.situacao.retidaPor).toBe('limite-de-taxa');
+
+    // Meanwhile another tenant's events go out at once.
+    const sent = Date.now();
+    await publishAll(api, TENANT_B, 'livre', 5);
+    await receiver.waitFor('/livre', 5, 5_000);
+    expect(Date.now() - sent).toBeLessThan(3_000);
+
+    await receiver.waitFor('/limitado', 100, 30_000);
+    const starts = receiver.at('/limitado').map((request) => request.at);
+    // 100 at 20 a second (a burst of 2): about 5 s, and never more than 22 in any second.
+    expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(4_500);
+    for (let i = 0, j = 0; i < starts.length; i++) {
+      while (starts[i]! - starts[j]! >= 1000) j++;
+      expect(i - j + 1).toBeLessThanOrEqual(22);
+    }
+
+    // A 429 with Retry-After: 2 pauses the configuration: the next events wait for it, visibly.
+    receiver.script('/limitado', { status: 429, headers: { 'retry-after': '2' } }, { status: 204 });
+    const before = receiver.at('/limitado').length;
+    await publishAll(api, TENANT_A, 'pausa', 3);
+    await receiver.waitFor('/limitado', before + 1, 5_000);
+    const refusedAt = receiver.at('/limitado')[before]!.at;
+    await expect
+      .poll(async () =>
+        (
+          (await (await api.get(apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a2 }), { headers: tenantA })).json()) as DeliveryRow[]
+        ).some((row) => row.aguardando === 'pausa-do-receptor'),
+      )
+      .toBe(true);
+    await receiver.waitFor('/limitado', before + 4, 10_000);
+    expect(receiver.at('/limitado')[before + 1]!.at - refusedAt).toBeGreaterThanOrEqual(1_900);
+    await api.dispose();
+  } finally {
+    await server.stop();
+    await receiver.stop();
+    await database.drop();
+  }
+});
