@@ -23,6 +23,11 @@ const testOperation = {
     404: answer.problem('No such patient.'),
   },
 } as const;
+/** zod's plain object lets unknown fields through (and strips them); the document it is published as does not. */
+const lenientOperation = {
+  ...testOperation,
+  responses: { 200: answer.json(z.object({ nome: z.string() }), 'A patient, by a schema that strips what it does not name.') },
+} as const;
 
 /** What a handler may answer at run time, whatever the types say: the check is for what they cannot see. */
 type Anything = { status: number; body?: unknown; headers?: Record<string, string> };
@@ -90,6 +95,17 @@ describe('in check mode (tests and development by default)', () => {
     expect(response.status).toBe(500);
     expect(mismatches()[0]).toMatchObject({ at: '', issue: 'unrecognized_keys: cpf' });
     expect(rawLines.join('\n')).not.toContain('123.456.789-09');
+  });
+
+  it('holds a body to the JSON Schema the document publishes too: no field it does not name', async () => {
+    const route = publicRoute(
+      lenientOperation,
+      (() => ({ status: 200, body: { nome: 'Maria', senhaHash: 'scrypt$…' } })) as never,
+      'lerPaciente',
+    );
+    expect((await call(route)).status).toBe(500);
+    expect(mismatches()[0]).toMatchObject({ at: '', issue: 'unrecognized_keys: senhaHash' });
+    expect(rawLines.join('\n')).not.toContain('scrypt$');
   });
 
   it('answers 500 for a status the operation does not declare, or a body where it declares none', async () => {

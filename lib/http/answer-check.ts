@@ -1,17 +1,19 @@
 import 'server-only';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { standardProblems } from '@/lib/api/answers';
 import type { Operation } from '@/lib/api/operation';
 import { env } from '@/lib/config/env';
 import { log } from '@/lib/log';
+import { jsonSchema } from '@/lib/openapi/jsonschema';
 import { problems } from './errors';
 import { problemResponse } from './problem';
 
 /**
  * Every answer an operation gives, checked against what it declares (lib/api/answers.ts) in tests
  * and development, or wherever API_CHECK_RESPONSES says so (the e2e suite runs the production build
- * with it on): a JSON body must match its status's schema, a status must be declared, a problem
- * must have a status the operation declares or every operation of its kind may answer. A mismatch
+ * with it on): a JSON body must match its status's schema, and the JSON Schema the OpenAPI document
+ * publishes for it (which also refuses fields the schema does not name), a status must be declared,
+ * a problem must have a status the operation declares or every operation of its kind may answer. A mismatch
  * is answered 500 (problem+json) and logged with the operation, the status and where in the body it
  * is, never the body. In production, unless asked for, answers pass untouched.
  */
@@ -61,6 +63,17 @@ export async function mismatchOf(operation: Operation, response: Response): Prom
   }
 }
 
+/** The answer's JSON Schema as the document publishes it, as a validator (made once per schema). */
+const published = new WeakMap<z.ZodType, z.ZodType>();
+function publishedValidator(schema: z.ZodType): z.ZodType {
+  let validator = published.get(schema);
+  if (!validator) {
+    validator = z.fromJSONSchema(jsonSchema(schema, 'output') as Parameters<typeof z.fromJSONSchema>[0]);
+    published.set(schema, validator);
+  }
+  return validator;
+}
+
 function bodyMismatch(schema: z.ZodType, text: string): Mismatch | undefined {
   let body: unknown;
   try {
@@ -68,7 +81,9 @@ function bodyMismatch(schema: z.ZodType, text: string): Mismatch | undefined {
   } catch {
     return { at: '', issue: 'malformed_json' };
   }
-  const result = schema.safeParse(body);
+  // The schema itself (its refinements too), then what the document says of it (no field it does not name).
+  const own = schema.safeParse(body);
+  const result = own.success ? publishedValidator(schema).safeParse(body) : own;
   if (result.success) return undefined;
   const [first] = result.error.issues;
   // Field names only, never values: an unexpected field's name says what leaked, its value would leak it again.
