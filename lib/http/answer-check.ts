@@ -68,7 +68,7 @@ const published = new WeakMap<z.ZodType, z.ZodType>();
 function publishedValidator(schema: z.ZodType): z.ZodType {
   let validator = published.get(schema);
   if (!validator) {
-    validator = z.fromJSONSchema(jsonSchema(schema, 'output') as Parameters<typeof z.fromJSONSchema>[0]);
+    validator = z.fromJSONSchema(jsonSchema(schema, 'output'));
     published.set(schema, validator);
   }
   return validator;

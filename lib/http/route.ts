@@ -109,12 +109,12 @@ export function apiRoute<O extends Operation & { capability: Capability }>(
             await handler({ request, params: parsedParams, query, principal, locale, body: () => readBody(operation, request, locale) }),
           );
         } catch (error) {
-          const refused = operation.onRefused && refusalProblem(error, locale);
-          if (refused && refused.status < 500) {
-            await operation.onRefused!(
-              { status: refused.status, type: refused.type, errors: refused.extra.errors ?? [] },
-              { request, params: parsedParams, principal },
-            );
+          // The operation hears of a refusal of the request it handled (not of a fault: those are 5xx), as the problem answered.
+          const { onRefused } = operation;
+          const refused = onRefused && refusalProblem(error, locale);
+          if (onRefused && refused && refused.status < 500) {
+            const { status, type, extra } = refused;
+            await onRefused({ status, type, errors: extra.errors ?? [] }, { request, params: parsedParams, principal });
           }
           throw error;
         }
