@@ -11,11 +11,11 @@ import { problemResponse } from './problem';
 /**
  * Every answer an operation gives, checked against what it declares (lib/api/answers.ts) in tests
  * and development, or wherever API_CHECK_RESPONSES says so (the e2e suite runs the production build
- * with it on): a JSON body must match its status's schema, and the JSON Schema the OpenAPI document
- * publishes for it (which also refuses fields the schema does not name), a status must be declared,
- * a problem must have a status the operation declares or every operation of its kind may answer. A mismatch
- * is answered 500 (problem+json) and logged with the operation, the status and where in the body it
- * is, never the body. In production, unless asked for, answers pass untouched.
+ * with it on): a JSON body must match its status's schema and the JSON Schema the OpenAPI document
+ * publishes for it (which also refuses fields the schema does not name); a status must be declared;
+ * a problem must have a status the operation declares or every operation of its kind may answer.
+ * A mismatch is answered 500 (problem+json) and logged with the operation, the status and where in
+ * the body it is, never the body. In production, unless asked for, answers pass untouched.
  */
 export function checksAnswers(): boolean {
   const settings = env();

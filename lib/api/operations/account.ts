@@ -16,7 +16,10 @@ export const accountOperations = {
       path: '/api/v1/auth/definir-senha',
       body: setPasswordSchema,
       capability: 'public',
-      responses: { 204: answer.empty('Set; sign in with it.') },
+      responses: {
+        204: answer.empty('Set; sign in with it.'),
+        503: answer.problem('The database is unavailable for a moment; retry after Retry-After seconds.'),
+      },
       doc: {
         summary: 'Set a password with a one-time link',
         tags: ['Autenticação'],
