@@ -61,6 +61,8 @@ test.describe('with back-ends that cannot be reached', () => {
     });
     expect(response.status()).toBe(500);
     expect(response.headers()['retry-after']).toBe('9');
+    // The contract's own body (§7.2), not a problem: the back-end's failure is a refusal that carries it.
+    expect(response.headers()['content-type']).toBe('application/json; charset=utf-8');
     expect(await response.json()).toEqual({
       IE_RESERVADO_P: 'N',
       TOKEN_RESERVA_P: '',

@@ -45,8 +45,13 @@ export default async function globalSetup() {
   return async () => {
     await router?.stop();
     await Promise.all(servers.map((server) => server.stop()));
-    if (process.env.E2E_KEEP_LOGS) fs.writeFileSync(path.join(dataDir, 'server.log'), servers.map((server) => server.logs()).join('\n'));
+    const logs = servers.map((server) => server.logs()).join('\n');
+    if (process.env.E2E_KEEP_LOGS) fs.writeFileSync(path.join(dataDir, 'server.log'), logs);
     else fs.rmSync(runDir, { recursive: true, force: true });
     if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
+    // An answer that did not match its operation's declaration fails the run, even where the spec
+    // that caused it did not look at that answer (server.ts turns the check on).
+    const mismatches = logs.split('\n').filter((line) => line.includes('"event":"api.answer_mismatch"'));
+    if (mismatches.length) throw new Error(`Answers that do not match their declared responses:\n${mismatches.join('\n')}`);
   };
 }

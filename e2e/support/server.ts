@@ -82,6 +82,10 @@ export async function startServer(options: {
       TRUSTED_PROXIES: '127.0.0.1',
       // The run's server database (global-setup, E2E_DATABASE_URL), unless the spec brings its own.
       ...(process.env.E2E_RUN_DATABASE_URL ? { DATABASE_URL: process.env.E2E_RUN_DATABASE_URL } : {}),
+      // Every answer checked against its operation's declared responses (lib/http/answer-check.ts),
+      // as in development: a mismatch answers 500 and logs api.answer_mismatch, which fails the run
+      // (global-setup.ts). Production itself leaves the check off.
+      API_CHECK_RESPONSES: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -43,8 +43,8 @@ function bind(id: OperationId): BoundHandler {
   // Each handler's type follows from its own operation (lib/api/operation.ts); here they are one of many.
   const handler = operations[id].handler as never;
   const { capability } = operation as { capability: unknown };
-  if (capability === PUBLIC) return publicRoute(operation, handler);
-  if (isCapability(capability)) return apiRoute({ ...operation, capability }, handler);
+  if (capability === PUBLIC) return publicRoute(operation, handler, id);
+  if (isCapability(capability)) return apiRoute({ ...operation, capability }, handler, id);
   throw new Error(
     `API operation ${id} (${operation.method} ${operation.path}) declares no capability: give it the one its callers need, or '${PUBLIC}' if anyone may call it.`,
   );

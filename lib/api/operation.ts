@@ -1,14 +1,17 @@
 import type { z } from 'zod';
 import type { Capability } from '@/lib/auth/principal';
-import type { AuthenticatedHandler, PublicHandler } from '@/lib/http/route';
+import type { AuthenticatedHandler, PublicHandler, RefusedRequest } from '@/lib/http/route';
+import type { FieldError } from '@/lib/validation/issues';
 import type { UrlPolicy } from '@/lib/webhooks/url-policy';
+import type { Responses } from './answers';
 import type { HttpMethod } from './paths';
 
 /**
  * What an API operation is: its method and path, the input the wrapper validates (path params,
- * query, body), the capability a caller needs, its documentation, and its handler. Each feature
- * declares its operations with `operation(descriptor, handler)` (lib/api/operations/); the handler
- * is typed from its own descriptor, so its params, query and body are the validated ones.
+ * query, body), the capability a caller needs, what it answers, its documentation, and its handler.
+ * Each feature declares its operations with `operation(descriptor, handler)` (lib/api/operations/);
+ * the handler is typed from its own descriptor, so its params, query and body are the validated
+ * ones and what it returns is one of the answers it declares.
  */
 export type { HttpMethod };
 
@@ -41,9 +44,24 @@ export type Operation = {
   params?: z.ZodObject;
   /** The query string's schema: the wrapper validates it (400 naming each parameter) and hands the result over. */
   query?: z.ZodType;
-  /** The OpenAPI operation object, less operationId; absent for the document and its HTML reference. */
+  /**
+   * What it answers, by status (lib/api/answers.ts): the handler's return type, the wrapper's check
+   * of every answer and the OpenAPI document's responses all come from here.
+   */
+  responses: Responses;
+  /**
+   * The OpenAPI operation object, less operationId, responses and a fixed JSON request body (the
+   * document derives those); absent for the operations outside the document (the document itself,
+   * its HTML reference, the metrics).
+   */
   doc?: Record<string, unknown>;
 };
+
+/**
+ * What the wrapper tells an operation that declares `onRefused` when its request was refused after
+ * the caller was authenticated: the problem it is about to answer (the audit trail of refused changes).
+ */
+export type RefusedAnswer = { status: number; type: string; errors: FieldError[] };
 
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
 /** The `{name}` segments of a path template, as the strings the router hands a handler (decoded). */
@@ -52,10 +70,17 @@ export type PathParams<P extends string> = { [K in ParamNames<P>]: string };
 /** An operation's handler: the bare request when the operation is public, the caller and validated input otherwise. */
 export type HandlerOf<O extends Operation> = O extends { capability: typeof PUBLIC } ? PublicHandler<O> : AuthenticatedHandler<O>;
 
-/** An operation with its handler: what the router serves. */
-export type DefinedOperation<O extends Operation = Operation> = O & { handler: HandlerOf<O> };
+/** What an operation does when its authenticated request was refused, before the refusal is answered. */
+export type RefusedHook<O extends Operation> = (refused: RefusedAnswer, request: RefusedRequest<O>) => Promise<void>;
 
-/** Declares one operation: its descriptor, and the handler typed from it. */
-export function operation<const O extends Operation>(descriptor: O, handler: HandlerOf<O>): DefinedOperation<O> {
-  return { ...descriptor, handler };
+/** An operation with its handler: what the router serves. */
+export type DefinedOperation<O extends Operation = Operation> = O & { handler: HandlerOf<O>; onRefused?: RefusedHook<O> };
+
+/** Declares one operation: its descriptor, the handler typed from it, and what it does with a refusal. */
+export function operation<const O extends Operation>(
+  descriptor: O,
+  handler: HandlerOf<O>,
+  hooks: { onRefused?: RefusedHook<O> } = {},
+): DefinedOperation<O> {
+  return { ...descriptor, handler, ...hooks };
 }

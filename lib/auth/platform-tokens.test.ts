@@ -6,9 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { resetEnvForTests } from '@/lib/config/env';
 import { closeDb } from '@/lib/data';
-import { ApiError } from '@/lib/http/errors';
+import { Refusal } from '@/lib/errors/refusal';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
-import { handleTokenRequest } from './token-endpoint';
 import { dispatch } from '@/lib/api/dispatch';
 import { demoSeed } from '@/lib/seed/demo-seed';
 import { seedSchema } from '@/lib/seed/seed-format';
@@ -170,8 +169,8 @@ describe('platform access tokens (JWKS)', () => {
   it('a key set that cannot be fetched is a 503, not a 401', async () => {
     configure({ PLATFORM_JWKS_URL: 'http://127.0.0.1:3593/jwks.json' });
     const error = await verifyAccessToken(await platformToken()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 503 });
+    expect(error).toBeInstanceOf(Refusal);
+    expect(error).toMatchObject({ kind: 'unavailable', options: { retryAfterSeconds: 5 } });
   });
 
   it('opens the real API route: a platform token lists its own tenant’s webhook configurations', async () => {
@@ -208,14 +207,15 @@ describe('the embedded issuer', () => {
     configure({ AUTH_EMBEDDED_ISSUER: 'false' });
     expect(await verifyAccessToken(token)).toBeUndefined();
     expect(await verifyAccessToken(await platformToken())).toBeDefined();
-    const response = await handleTokenRequest(
+    const response = await dispatch(
       new Request('http://localhost/api/v1/auth/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'grant_type=client_credentials',
       }),
-    ).catch((e: unknown) => e);
-    expect(response).toMatchObject({ status: 404 });
+    );
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
   });
 
   it('cannot be switched off without a platform to take over, and the two issuers must differ', async () => {

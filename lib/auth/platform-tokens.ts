@@ -1,7 +1,7 @@
 import { parseScopes } from './scopes';
 import 'server-only';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import { problems } from '@/lib/http/errors';
+import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
 import { claimAt } from './claim-path';
 import type { PlatformTokenConfig } from './platform-token-config';
@@ -43,7 +43,7 @@ export async function verifyPlatformToken(token: string, config: PlatformTokenCo
   } catch (error) {
     if (keySetUnavailable(error)) {
       log.error('auth.platform_jwks_unavailable', { errorCode: (error as { code?: string }).code ?? (error as Error).name });
-      throw problems.serviceUnavailable(5, 'The token issuer’s keys cannot be fetched right now. Try again shortly.');
+      throw refuse.unavailable(5, 'The token issuer’s keys cannot be fetched right now. Try again shortly.');
     }
     log.warn('auth.platform_token_rejected', { reason: (error as { code?: string }).code ?? 'invalid' });
     return undefined;

@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { readBodyText } from '@/lib/http/body';
 import { hasControlCharacters } from '@/lib/validation/text';
-import { problems } from '@/lib/http/errors';
+import { refuse } from '@/lib/errors/refusal';
 import { authenticateApiClient } from './api-clients';
 import { issueAccessToken } from './access-tokens';
 import { clientAddress } from '@/lib/http/client-address';
@@ -22,11 +22,21 @@ import type { OAuthError, TokenResponse } from './token-contract';
  * the §5.2 body of a failed client authentication, `invalid_client`, so OAuth libraries still read
  * it as "credentials not accepted". Refusals are logged with the client_id and address only.
  */
-function oauthError(status: number, error: OAuthError['error'], description: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error, error_description: description } satisfies OAuthError), {
-    status,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache', ...headers },
-  });
+/** RFC 6749 §5.1: token answers, errors included, are never cached. */
+const NEVER_CACHED = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/** What the token endpoint answers: a token, or the RFC's error body (the operation declares both, lib/api/operations/platform.ts). */
+export type TokenAnswer =
+  | { status: 200; body: TokenResponse; headers: Record<string, string> }
+  | { status: 400 | 401 | 429; body: OAuthError; headers: Record<string, string> };
+
+function oauthError(
+  status: 400 | 401 | 429,
+  error: OAuthError['error'],
+  description: string,
+  headers: Record<string, string> = {},
+): TokenAnswer {
+  return { status, body: { error, error_description: description }, headers: { ...NEVER_CACHED, ...headers } };
 }
 
 function basicCredentials(request: Request): { clientId: string; clientSecret: string } | undefined {
@@ -61,9 +71,9 @@ async function formParams(request: Request): Promise<URLSearchParams | undefined
   return undefined;
 }
 
-export async function handleTokenRequest(request: Request): Promise<Response> {
+export async function handleTokenRequest(request: Request): Promise<TokenAnswer> {
   // With the embedded issuer switched off, tokens come from the integration platform only.
-  if (!env().AUTH_EMBEDDED_ISSUER) throw problems.notFound('This server issues no tokens: use the integration platform’s access token.');
+  if (!env().AUTH_EMBEDDED_ISSUER) throw refuse.notFound('This server issues no tokens: use the integration platform’s access token.');
   const params = await formParams(request);
   if (!params) return oauthError(400, 'invalid_request', 'Send grant_type=client_credentials as application/x-www-form-urlencoded.');
   // RFC 6749 §3.2: parameters must not be repeated; and no credential holds a control character.
@@ -108,9 +118,9 @@ export async function handleTokenRequest(request: Request): Promise<Response> {
     return oauthError(400, 'invalid_scope', `Scopes allowed for this client: ${client.scopes.join(' ')}.`);
   }
   const { token, expiresIn } = await issueAccessToken({ ...client, scopes });
-  const body: TokenResponse = { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
-  return new Response(JSON.stringify(body), {
+  return {
     status: 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-  });
+    body: { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') },
+    headers: NEVER_CACHED,
+  };
 }

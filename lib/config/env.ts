@@ -59,6 +59,12 @@ const envSchema = z
     TOKEN_AUDIENCE: z.string().min(1).default('integration-api'),
     /** Largest request body any API route accepts. */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+    /**
+     * Check every API answer against its operation's declared responses (lib/http/answer-check.ts):
+     * a mismatch answers 500 and logs the operation and where. Unset: on unless NODE_ENV is
+     * production; the e2e suite turns it on for the production build it runs.
+     */
+    API_CHECK_RESPONSES: booleanFlag.optional(),
     /** Webhook receivers may use plain http (local development only). */
     WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
     /** Webhook receivers may be loopback/private addresses (local development only). */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Refusal } from '@/lib/errors/refusal';
-import { ApiError } from '@/lib/http/errors';
+import { FieldRejected } from '@/lib/validation/field-rejected';
 import { log, redactError } from '@/lib/log';
 
 /**
@@ -42,8 +42,8 @@ export async function prefetchedAnswers(queries: PrefetchedQuery[]): Promise<Pre
       } catch (error) {
         const key = queryKey.filter((part) => typeof part === 'string').join('.');
         if (error instanceof PrefetchOverBudget) log.info('console.prefetch_over_budget', { key });
-        // A refusal (404, 403, 501…) is an answer the component will show; anything else is worth a look.
-        else if (!(error instanceof Refusal) && !(error instanceof ApiError))
+        // A refusal (404, 403, 501, a bad field…) is an answer the component will show; anything else is worth a look.
+        else if (!(error instanceof Refusal) && !(error instanceof FieldRejected))
           log.warn('console.prefetch_failed', { key, ...redactError(error) });
         return undefined;
       }

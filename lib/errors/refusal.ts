@@ -1,10 +1,16 @@
+import type { MessageKey } from '@/lib/i18n/messages/pt-BR';
+
 /**
  * Why a service refuses a request, in the domain's words. Services and adapters throw these and
  * know nothing of HTTP; the API's edge (lib/http/errors.ts, `problemOf`) maps each kind to one
- * status and an RFC 9457 problem, in one table. A refused field is a FieldRejected
- * (lib/validation/field-rejected.ts), worded in the caller's language.
+ * status and an RFC 9457 problem, in one table (or, where a contract fixes the refusal's body, that
+ * body). A refused field is a FieldRejected (lib/validation/field-rejected.ts), worded in the
+ * caller's language. Nothing else reaches an API answer: no module outside lib/http throws the
+ * HTTP layer's own errors (lib/errors/one-error-path.test.ts).
  */
 export type RefusalKind =
+  /** The caller's credentials are missing, invalid or no longer valid (`code` 'invalid-token' for a bad token). */
+  | 'unauthenticated'
   /** Nothing the caller may see by that id. */
   | 'not-found'
   /** The caller may see it but not do this. */
@@ -21,6 +27,8 @@ export type RefusalKind =
   | 'unsupported'
   /** A back-end answered outside its contract. */
   | 'bad-backend'
+  /** A back-end failed to carry the request out: its own error, or it could not be asked (`retryAfterSeconds` when a retry may work). */
+  | 'backend-failed'
   /** A back-end cannot be reached now; try again after `retryAfterSeconds`. */
   | 'unavailable';
 
@@ -30,6 +38,13 @@ export type RefusalOptions = {
   retryAfterSeconds?: number;
   /** The field the refusal is about, named in the problem's `errors` with a message worded in the caller's language. */
   field?: RefusedField;
+  /** `detail` in the caller's language: a message of the catalogue (lib/i18n) with its values; `detail` is its English. */
+  wording?: { key: MessageKey; values?: Record<string, string | number> };
+  /**
+   * The body a contract fixes for this refusal (the reservation's four fields with CODIGO_P 9, §7.2):
+   * answered as JSON as it is, with the kind's status, instead of a problem.
+   */
+  body?: unknown;
   /**
    * Machine-readable facts of the refusal, answered beside `detail` as RFC 9457 extension members
    * (a quota's `limite`, say), so a caller need not parse the sentence.
@@ -54,6 +69,8 @@ export class Refusal extends Error {
 
 /** The refusals services throw, by kind. */
 export const refuse = {
+  unauthenticated: (detail = 'A valid Bearer access token is required.') => new Refusal('unauthenticated', detail),
+  invalidToken: (detail = 'The access token is invalid or expired.') => new Refusal('unauthenticated', detail, { code: 'invalid-token' }),
   notFound: (detail = 'The resource was not found.') => new Refusal('not-found', detail),
   forbidden: (detail = 'Your role does not allow this operation.') => new Refusal('forbidden', detail),
   conflict: (code: string, detail: string, retryAfterSeconds?: number) => new Refusal('conflict', detail, { code, retryAfterSeconds }),
@@ -63,6 +80,9 @@ export const refuse = {
     new Refusal('throttled', detail, { retryAfterSeconds, ...(field ? { field } : {}) }),
   unsupported: (detail: string) => new Refusal('unsupported', detail),
   badBackend: (detail: string) => new Refusal('bad-backend', detail),
+  /** `body`: what the contract answers for the failure, when it fixes one. */
+  backendFailed: (detail: string, options: { body?: unknown; retryAfterSeconds?: number } = {}) =>
+    new Refusal('backend-failed', detail, options),
   unavailable: (retryAfterSeconds: number, detail: string) => new Refusal('unavailable', detail, { retryAfterSeconds }),
   /**
    * A count quota is full (issue 27): the collection's present state refuses one more, whatever

@@ -26,6 +26,11 @@ export class ApiError extends Error {
 
 const problemType = (slug: string) => `urn:integration-console:problem:${slug}`;
 
+/** RFC 6750 §3: the Bearer challenge of a 401, naming `invalid_token` when a token was sent and refused. */
+const bearerChallenge = (invalidToken: boolean) => ({
+  'WWW-Authenticate': invalidToken ? 'Bearer realm="integration-api", error="invalid_token"' : 'Bearer realm="integration-api"',
+});
+
 export const problems = {
   validation: (errors: FieldError[], detail = 'The request has invalid or missing fields.') =>
     new ApiError(400, problemType('validation'), 'Bad Request', detail, { errors }),
@@ -42,12 +47,10 @@ export const problems = {
   payloadTooLarge: (limit: number) =>
     new ApiError(413, problemType('payload-too-large'), 'Content Too Large', `The body exceeds ${limit} bytes.`),
   unauthorized: (detail = 'A valid Bearer access token is required.') =>
-    new ApiError(401, problemType('unauthorized'), 'Unauthorized', detail, {
-      headers: { 'WWW-Authenticate': 'Bearer realm="integration-api"' },
-    }),
+    new ApiError(401, problemType('unauthorized'), 'Unauthorized', detail, { headers: bearerChallenge(false) }),
   invalidToken: () =>
     new ApiError(401, problemType('invalid-token'), 'Unauthorized', 'The access token is invalid or expired.', {
-      headers: { 'WWW-Authenticate': 'Bearer realm="integration-api", error="invalid_token"' },
+      headers: bearerChallenge(true),
     }),
   forbidden: (detail = 'Your role does not allow this operation.') => new ApiError(403, problemType('forbidden'), 'Forbidden', detail),
   crossOrigin: () =>
@@ -82,10 +85,9 @@ export const problems = {
   internal: () => new ApiError(500, problemType('internal'), 'Internal Server Error', 'An unexpected error occurred. It has been logged.'),
 };
 
-const retryAfter = (seconds: number | undefined) => (seconds === undefined ? {} : { headers: { 'Retry-After': String(seconds) } });
-
 /** Each kind of refusal as an HTTP answer: its status, title and problem type (a coded kind's own). */
 const REFUSALS: Record<RefusalKind, { status: number; title: string; slug: string }> = {
+  unauthenticated: { status: 401, title: 'Unauthorized', slug: 'unauthorized' },
   'not-found': { status: 404, title: 'Not Found', slug: 'not-found' },
   forbidden: { status: 403, title: 'Forbidden', slug: 'forbidden' },
   conflict: { status: 409, title: 'Conflict', slug: 'conflict' },
@@ -94,15 +96,31 @@ const REFUSALS: Record<RefusalKind, { status: number; title: string; slug: strin
   throttled: { status: 429, title: 'Too Many Requests', slug: 'too-many-requests' },
   unsupported: { status: 501, title: 'Not Implemented', slug: 'not-implemented' },
   'bad-backend': { status: 502, title: 'Bad Gateway', slug: 'bad-gateway' },
+  'backend-failed': { status: 500, title: 'Internal Server Error', slug: 'backend-failed' },
   unavailable: { status: 503, title: 'Service Unavailable', slug: 'service-unavailable' },
 };
 
-/** `errors`: the refused field, worded by the caller (the route wrapper knows the language). */
-export function problemOf(refusal: Refusal, errors?: FieldError[]): ApiError {
+/** The headers a refusal's answer carries, whether a problem or the body its contract fixes. */
+export function refusalHeaders(refusal: Refusal): Record<string, string> {
+  const { retryAfterSeconds, code } = refusal.options;
+  return {
+    ...(retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) }),
+    ...(refusal.kind === 'unauthenticated' ? bearerChallenge(code === 'invalid-token') : {}),
+  };
+}
+
+/** The status a refusal is answered with. */
+export const refusalStatus = (refusal: Refusal): number => REFUSALS[refusal.kind].status;
+
+/**
+ * A refusal as a problem. `detail`: the refusal's, worded in the caller's language where it says
+ * how; `errors`: the refused field, worded likewise (the route wrapper knows the language).
+ */
+export function problemOf(refusal: Refusal, errors?: FieldError[], detail = refusal.detail): ApiError {
   const { status, title, slug } = REFUSALS[refusal.kind];
-  const { code, retryAfterSeconds, extensions } = refusal.options;
-  return new ApiError(status, problemType(code ?? slug), title, refusal.detail, {
-    ...retryAfter(retryAfterSeconds),
+  const { code, extensions } = refusal.options;
+  return new ApiError(status, problemType(code ?? slug), title, detail, {
+    headers: refusalHeaders(refusal),
     ...(errors ? { errors } : {}),
     ...(extensions ? { extensions } : {}),
   });

@@ -36,9 +36,12 @@ export function problemResponse(error: ApiError, instance?: string): Response {
   });
 }
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON answer, never cached unless `headers` say otherwise. */
 export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return textResponse(JSON.stringify(body), {
     status: init.status ?? 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...init.headers },
+    headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...init.headers },
   });
 }

@@ -6,18 +6,20 @@ import { verifyAccessToken } from '@/lib/auth/access-tokens';
 import { staffFromSession } from '@/lib/auth/staff-session';
 import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
 import { bodySettings } from '@/lib/api/body-settings';
-import type { BodySettings, Operation, PathParams } from '@/lib/api/operation';
+import type { BodySettings, Operation, PathParams, RefusedHook } from '@/lib/api/operation';
+import type { AnswerOf, AnyAnswer } from '@/lib/api/answers';
 import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
-import { messagesFor } from '@/lib/i18n';
+import { messagesFor, translator } from '@/lib/i18n';
 import { Refusal } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { isDatabaseUnavailable, unavailabilityCode } from '@/lib/db/availability';
 import { metrics } from '@/lib/observability/metrics';
 import { readJsonBody } from './body';
-import { ApiError, problemOf, problems } from './errors';
-import { problemResponse } from './problem';
+import { checkingAnswers } from './answer-check';
+import { ApiError, problemOf, problems, refusalHeaders, refusalStatus } from './errors';
+import { JSON_CONTENT_TYPE, jsonResponse, problemResponse } from './problem';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { pathnameOf } from './request-path';
 import { isSameOrigin } from './same-origin';
@@ -28,8 +30,10 @@ import { strictTransportSecurity } from './security-headers';
  * The one wrapper every API operation is served through (lib/api/dispatch.ts binds each handler
  * with it): it authenticates (Bearer token or console session), checks the caller's capability and,
  * for cookie-authenticated changes, the origin; it gives the handler size-limited JSON parsing and
- * schema validation with localized field errors; and it turns every error into problem+json, so no
- * handler ever leaks a stack trace or database text.
+ * schema validation with localized field errors; it renders the handler's declared answer; and it
+ * turns every error into problem+json (or the body a contract fixes for a refusal), so no handler
+ * ever leaks a stack trace or database text. In tests and development every answer is checked
+ * against the operation's declared responses (answer-check.ts).
  *
  * Handlers see only a standard Request and the path's params (decoded by the router), so the same
  * handler serves Next's catch-all route and the lean API path.
@@ -67,50 +71,87 @@ type BodyOf<O> = O extends { body: infer B }
   : undefined;
 type ParamsOf<O extends Operation> = O extends { params: infer S extends z.ZodType } ? z.output<S> : PathParams<O['path']>;
 
-/** What an authenticated operation's handler is given, and answers. */
-export type AuthenticatedHandler<O extends Operation> = (api: ApiRequest<ParamsOf<O>, QueryOf<O>, BodyOf<O>>) => Promise<Response>;
+type AnswerOfOperation<O extends Operation> = AnswerOf<O['responses']>;
+
+/** What an authenticated operation's handler is given, and answers: one of the answers its operation declares. */
+export type AuthenticatedHandler<O extends Operation> = (
+  api: ApiRequest<ParamsOf<O>, QueryOf<O>, BodyOf<O>>,
+) => Promise<AnswerOfOperation<O>>;
 /** What a public operation's handler is given, and answers. */
 export type PublicHandler<O extends Operation> = (
   request: Request,
   params: ParamsOf<O>,
   body: () => Promise<BodyOf<O>>,
-) => Response | Promise<Response>;
+) => AnswerOfOperation<O> | Promise<AnswerOfOperation<O>>;
+/** What an operation's `onRefused` is told of the refused request. */
+export type RefusedRequest<O extends Operation> = Pick<ApiRequest<ParamsOf<O>>, 'request' | 'params' | 'principal'>;
 
-/** An authenticated operation: the caller needs the operation's capability; its query schema is applied. */
-export function apiRoute<O extends Operation & { capability: Capability }>(operation: O, handler: AuthenticatedHandler<O>): BoundHandler {
-  return traced(async (request, params) => {
-    const locale = negotiateLocale(request.headers.get('accept-language'));
-    try {
-      const principal = await authenticate(request);
-      if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
-      const parsedParams = parsePathParams(operation, params, locale);
-      const query = (
-        operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
-      ) as QueryOf<O>;
-      return await handler({
-        request,
-        params: parsedParams,
-        query,
-        principal,
-        locale,
-        body: () => readBody(operation, request, locale),
-      });
-    } catch (error) {
-      return errorResponse(error, request, locale);
-    }
-  });
+/**
+ * An authenticated operation: the caller needs the operation's capability; its query schema is
+ * applied. `operationId` names it in the log line of an answer that does not match its declaration.
+ */
+export function apiRoute<O extends Operation & { capability: Capability }>(
+  operation: O & { onRefused?: RefusedHook<O> },
+  handler: AuthenticatedHandler<O>,
+  operationId = `${operation.method} ${operation.path}`,
+): BoundHandler {
+  return traced(
+    checkingAnswers(operation, operationId, async (request, params) => {
+      const locale = negotiateLocale(request.headers.get('accept-language'));
+      try {
+        const principal = await authenticate(request);
+        if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
+        const parsedParams = parsePathParams(operation, params, locale);
+        const query = (
+          operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
+        ) as QueryOf<O>;
+        try {
+          return answerResponse(
+            await handler({ request, params: parsedParams, query, principal, locale, body: () => readBody(operation, request, locale) }),
+          );
+        } catch (error) {
+          // The operation hears of a refusal of the request it handled (not of a fault: those are 5xx), as the problem answered.
+          const { onRefused } = operation;
+          const refused = onRefused && refusalProblem(error, locale);
+          if (onRefused && refused && refused.status < 500) {
+            const { status, type, extra } = refused;
+            await onRefused({ status, type, errors: extra.errors ?? [] }, { request, params: parsedParams, principal });
+          }
+          throw error;
+        }
+      } catch (error) {
+        return errorResponse(error, request, locale);
+      }
+    }),
+  );
 }
 
 /** For the few operations that say `capability: 'public'` (token endpoint, health, the API's own documents): same error handling, no authentication. */
-export function publicRoute<O extends Operation>(operation: O, handler: PublicHandler<O>): BoundHandler {
-  return traced(async (request, params) => {
-    const locale = negotiateLocale(request.headers.get('accept-language'));
-    try {
-      return await handler(request, params as ParamsOf<O>, () => readBody(operation, request, locale));
-    } catch (error) {
-      return errorResponse(error, request, locale);
-    }
-  });
+export function publicRoute<O extends Operation>(
+  operation: O,
+  handler: PublicHandler<O>,
+  operationId = `${operation.method} ${operation.path}`,
+): BoundHandler {
+  return traced(
+    checkingAnswers(operation, operationId, async (request, params) => {
+      const locale = negotiateLocale(request.headers.get('accept-language'));
+      try {
+        return answerResponse(await handler(request, params as ParamsOf<O>, () => readBody(operation, request, locale)));
+      } catch (error) {
+        return errorResponse(error, request, locale);
+      }
+    }),
+  );
+}
+
+/** A handler's answer as HTTP: JSON (never cached, unless the answer says otherwise), no body, or the Response it built itself. */
+function answerResponse(answer: AnyAnswer): Response {
+  if (answer instanceof Response) return answer;
+  const headers = new Headers(answer.headers);
+  if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
+  if (!headers.has('content-type')) headers.set('Content-Type', JSON_CONTENT_TYPE);
+  if (!headers.has('cache-control')) headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
 }
 
 /** The router's own answers (a path no operation has, a method the path does not serve): the same problem to every call. */
@@ -199,11 +240,14 @@ async function authenticate(request: Request): Promise<Principal> {
   return staff;
 }
 
-/** The one place where errors become answers, and domain field refusals get their words. */
-function errorResponse(error: unknown, request: Request, locale: Locale): Response {
-  if (error instanceof ApiError) return problemResponse(error);
+/**
+ * A refusal as the problem it is answered with: the wrapper's own, a service's Refusal or a refused
+ * field, worded in the caller's language where they say how. Undefined for anything else.
+ */
+function refusalProblem(error: unknown, locale: Locale): ApiError | undefined {
+  if (error instanceof ApiError) return error;
   if (error instanceof Refusal) {
-    const field = error.options.field;
+    const { field, wording } = error.options;
     const errors = field && [
       {
         field: field.name,
@@ -212,12 +256,22 @@ function errorResponse(error: unknown, request: Request, locale: Locale): Respon
         message: customMessage(field.code, messagesFor(locale), field.values),
       },
     ];
-    return problemResponse(problemOf(error, errors));
+    return problemOf(error, errors, wording ? translator(locale)(wording.key, wording.values) : error.detail);
   }
   if (error instanceof FieldRejected) {
     const { field, pointer, code, detail } = error;
-    return problemResponse(problems.validation([{ field, pointer, code, message: customMessage(code, messagesFor(locale)) }], detail));
+    return problems.validation([{ field, pointer, code, message: customMessage(code, messagesFor(locale)) }], detail);
   }
+  return undefined;
+}
+
+/** The one place where errors become answers: refusals as problems, or as the body their contract fixes. */
+function errorResponse(error: unknown, request: Request, locale: Locale): Response {
+  if (error instanceof Refusal && error.options.body !== undefined) {
+    return jsonResponse(error.options.body, { status: refusalStatus(error), headers: refusalHeaders(error) });
+  }
+  const refused = refusalProblem(error, locale);
+  if (refused) return problemResponse(refused);
   const where = { method: request.method, path: pathnameOf(request) };
   // A caller that hung up mid-request is not a server fault: no one reads this answer anyway.
   if (request.signal.aborted || (error instanceof Error && error.name === 'AbortError')) {

@@ -25,20 +25,21 @@ export function idempotencyKeyOf(request: Request): string | undefined {
 }
 
 /** The operation's answer, or the stored one (`replayed`): the route sends it with REPLAYED_HEADER. */
-export type IdempotentAnswer = { answer: StoredAnswer; replayed: boolean };
+export type IdempotentAnswer<A extends StoredAnswer = StoredAnswer> = { answer: A; replayed: boolean };
 
-export async function idempotent(
+export async function idempotent<A extends StoredAnswer>(
   /** `inFlightTimeoutMs`: at least the operation's longest run (constants.ts inFlightTimeoutFor). */
   scope: { owner: string; key: string | undefined; body: unknown; inFlightTimeoutMs: number },
-  operation: () => Promise<StoredAnswer>,
-): Promise<IdempotentAnswer> {
+  operation: () => Promise<A>,
+): Promise<IdempotentAnswer<A>> {
   if (scope.key === undefined) return { answer: await operation(), replayed: false };
   const db = await getDb();
   const ref = { owner: scope.owner, key: scope.key };
   const claim = await claimKey(db, ref, requestFingerprint(scope.body), Date.now(), scope.inFlightTimeoutMs);
   switch (claim.kind) {
     case 'replay':
-      return { answer: claim.answer, replayed: true };
+      // Stored from an answer of this same operation (the key is the caller's, for one operation).
+      return { answer: claim.answer as A, replayed: true };
     case 'mismatch':
       throw refuse.unprocessable(
         'idempotency-key-reused',
@@ -51,7 +52,7 @@ export async function idempotent(
         1,
       );
   }
-  let answer: StoredAnswer;
+  let answer: A;
   try {
     answer = await operation();
   } catch (error) {

@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/data';
 import { poolUsage } from '@/lib/db/knex-internals';
-import { problems } from '@/lib/http/errors';
+import { refuse } from '@/lib/errors/refusal';
 import { backlog } from '@/lib/webhooks/delivery/store';
 import { countConfigurationStates } from '@/lib/webhooks/repository';
 import { metrics } from './metrics';
@@ -15,11 +15,12 @@ import { metrics } from './metrics';
  * operation is and which receivers fail, which is not for anyone who can reach the port, and a
  * deployment that forgot the token should expose nothing rather than everything. A wrong or
  * missing token is a 401 problem with a Bearer challenge (never the console's sign-in redirect).
+ * Both are refusals, answered by the API's wrapper like any other.
  */
 export async function scrape(request: Request): Promise<Response> {
   const token = env().METRICS_TOKEN;
-  if (!token) throw problems.notFound('Metrics are off: set METRICS_TOKEN to serve them (docs/production.md).');
-  if (!bearerMatches(request.headers.get('authorization'), token)) throw problems.invalidToken();
+  if (!token) throw refuse.notFound('Metrics are off: set METRICS_TOKEN to serve them (docs/production.md).');
+  if (!bearerMatches(request.headers.get('authorization'), token)) throw refuse.invalidToken();
   const registry = await refreshedRegistry();
   return new Response(await registry.metrics(), {
     status: 200,

@@ -34,6 +34,7 @@ import {
   staffUpdateSchema,
   staffViewSchema,
 } from '@/lib/staff/contract';
+import { livenessSchema, readinessSchema } from '@/lib/health/contract';
 import { jsonSchema, type JsonSchema } from './jsonschema';
 
 /**
@@ -76,6 +77,8 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   Procedure: [procedureSchema, 'output'],
   RecentReservation: [recentReservationSchema, 'output'],
   AuditEntry: [auditEntrySchema, 'output'],
+  Liveness: [livenessSchema, 'output'],
+  Readiness: [readinessSchema, 'output'],
   Problem: [problemSchema, 'output'],
   TokenRequest: [tokenRequestSchema, 'input'],
   TokenResponse: [tokenResponseSchema, 'output'],
@@ -88,11 +91,26 @@ for (const [type, schema] of Object.entries(MESSAGE_SCHEMAS)) COMPONENTS[`Notifi
 
 const names = new Map<z.ZodType, string>(Object.entries(COMPONENTS).map(([name, [schema]]) => [schema, name]));
 
+const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
 /** A `$ref` to the component registered for this schema; a schema that is not one is a programming error. */
 export function ref(schema: z.ZodType): { $ref: string } {
   const name = names.get(schema);
   if (!name) throw new Error('ref: this schema is not a registered OpenAPI component (lib/openapi/components.ts)');
-  return { $ref: `#/components/schemas/${name}` };
+  return refTo(name);
+}
+
+/**
+ * An answer's schema for the document: a registered component by reference, anything else (a list
+ * of components, say) written out with each registered component inside it by reference.
+ */
+export function schemaDoc(schema: z.ZodType): JsonSchema {
+  const name = names.get(schema);
+  if (name) return refTo(name);
+  return jsonSchema(schema, 'output', (inner) => {
+    const innerName = names.get(inner as z.ZodType);
+    return innerName ? refTo(innerName) : undefined;
+  });
 }
 
 export function componentSchemas(): Record<string, JsonSchema> {

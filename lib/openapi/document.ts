@@ -1,13 +1,16 @@
+import { standardProblems } from '@/lib/api/answers';
 import { operations, type Operation } from '@/lib/api/operations';
-import { componentSchemas } from './components';
-import { pathParameters } from './fragments';
+import { componentSchemas, ref } from './components';
+import { json, malformedRequest, pathParameters, problem, responseDoc } from './fragments';
 import { webhookCatalogue, WEBHOOKS_TAG } from './webhooks';
 
 /**
  * The OpenAPI 3.1 document of the API: the operations of lib/api/operations.ts, each under its
  * path and method, with the component schemas generated from the same zod schemas the routes
- * validate with (zod's own JSON Schema 2020-12 output, the dialect OpenAPI 3.1 uses). Request
- * bodies are rendered as inputs (what a caller may send), answers as outputs. Rules JSON Schema
+ * validate with and answer (zod's own JSON Schema 2020-12 output, the dialect OpenAPI 3.1 uses).
+ * Request bodies are rendered as inputs (what a caller may send), answers as outputs. Each
+ * operation's responses are its declared answers (lib/api/answers.ts), the wrapper checks its
+ * answers against, and the problems every operation of its kind may answer. Rules JSON Schema
  * cannot say are in the descriptions; the server enforces them and answers 400 naming the field.
  */
 function documentedPaths(): Record<string, Record<string, unknown>> {
@@ -18,10 +21,31 @@ function documentedPaths(): Record<string, Record<string, unknown>> {
     const allParameters = [...(operation.params ? pathParameters(operation.params) : []), ...parameters];
     paths[operation.path] = {
       ...paths[operation.path],
-      [operation.method.toLowerCase()]: { operationId, ...(allParameters.length ? { parameters: allParameters } : {}), ...doc },
+      [operation.method.toLowerCase()]: {
+        operationId,
+        ...(allParameters.length ? { parameters: allParameters } : {}),
+        ...requestBodyOf(operation),
+        ...doc,
+        responses: responsesOf(operation),
+      },
     };
   }
   return paths;
+}
+
+/** A fixed JSON body by its component; a settings-dependent one (a factory) is documented by the operation's `doc`. */
+function requestBodyOf(operation: Operation) {
+  if (!operation.body || typeof operation.body === 'function') return {};
+  return { requestBody: { required: true, content: json(ref(operation.body)) } };
+}
+
+/** The declared answers, then the problems the operation may answer without declaring them (a path's own 4XX at least). */
+function responsesOf(operation: Operation): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, declared] of Object.entries(operation.responses)) responses[status] = responseDoc(declared);
+  for (const [status, description] of Object.entries(standardProblems(operation))) responses[status] ??= problem(description);
+  if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses['4XX'] = malformedRequest;
+  return responses;
 }
 
 export function buildOpenApiDocument() {

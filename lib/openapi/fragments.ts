@@ -1,11 +1,29 @@
 import type { z } from 'zod';
+import type { AnswerDeclaration } from '@/lib/api/answers';
 import { problemSchema } from '@/lib/http/problem-schema';
-import { ref } from './components';
+import { ref, schemaDoc } from './components';
 import { jsonSchema, type JsonSchema } from './jsonschema';
 
 /** Building blocks of the OpenAPI document, shared by the operation definitions (lib/api/operations.ts). */
 export const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref(problemSchema) } } });
+const problemContent = () => ({ 'application/problem+json': { schema: ref(problemSchema) } });
+export const problem = (description: string) => ({ description, content: problemContent() });
+
+/** One declared answer (lib/api/answers.ts) as an OpenAPI response object. */
+export function responseDoc(declared: AnswerDeclaration) {
+  const { description, headers } = declared;
+  const described = { description, ...(headers ? { headers } : {}) };
+  switch (declared.kind) {
+    case 'json':
+      return { ...described, content: { ...json(schemaDoc(declared.schema)), ...(declared.orProblem ? problemContent() : {}) } };
+    case 'problem':
+      return { ...described, content: problemContent() };
+    case 'empty':
+      return described;
+    case 'raw':
+      return { ...described, content: { [declared.mediaType]: { schema: { type: 'string' } } } };
+  }
+}
 
 /** Query parameters from a strict-object query schema, one per property. */
 export function queryParameters(schema: z.ZodObject, descriptions: Record<string, string>) {
@@ -33,18 +51,6 @@ export function pathParameters(schema: z.ZodObject) {
 
 /** What any path can answer before a route runs, e.g. for a path that is not valid percent-encoding. */
 export const malformedRequest = problem('The request itself is malformed (e.g. an undecodable path).');
-
-export const commonProblems = {
-  '401': problem('Missing, invalid or expired access token (WWW-Authenticate: Bearer).'),
-  '403': problem('The caller may not use this operation.'),
-  '500': problem('Unexpected error; details only in the server log.'),
-};
-
-export const bodyProblems = {
-  '400': problem('Invalid or missing fields, or malformed JSON; `errors` names each field.'),
-  '413': problem('The body is larger than the server accepts (64 KiB by default).'),
-  '415': problem('The body is not application/json.'),
-};
 
 export const etagHeader = {
   ETag: { description: 'Strong entity tag of this version; send it in If-Match to update safely.', schema: { type: 'string' } },

@@ -1,14 +1,26 @@
+import { Refusal } from '@/lib/errors/refusal';
+import { translator } from '@/lib/i18n';
+
+/** Retry-After when holds never lapse on their own: the caller has to release one first. */
+const RETRY_AFTER_WITHOUT_EXPIRY_SECONDS = 60;
+
 /**
  * One API client cannot empty an agenda: it holds at most MAX_ACTIVE_HOLDS_PER_CLIENT active
- * reservations at once. The route answers 429 in the caller's language (lib/api/operations/scheduling.ts).
+ * reservations at once. A refusal like any other (429 with Retry-After, worded in the caller's
+ * language at the edge); nothing was reserved, so the same request may be sent again later.
  */
-export class HoldQuotaExceeded extends Error {
+export class HoldQuotaExceeded extends Refusal {
+  /** Seconds until the owner's oldest hold lapses, when holds expire; otherwise a minute. */
+  readonly retryAfterSeconds: number;
+
   constructor(
     readonly limit: number,
-    /** Seconds until the owner's oldest hold lapses, when holds expire. */
-    readonly retryAfterSeconds?: number,
+    oldestLapsesInSeconds?: number,
   ) {
-    super(`active reservation quota of ${limit} reached`);
+    const wording = { key: 'scheduling.holdQuotaExceeded', values: { limit } } as const;
+    const retryAfterSeconds = oldestLapsesInSeconds ?? RETRY_AFTER_WITHOUT_EXPIRY_SECONDS;
+    super('throttled', translator('en')(wording.key, wording.values), { retryAfterSeconds, wording });
+    this.retryAfterSeconds = retryAfterSeconds;
     this.name = 'HoldQuotaExceeded';
   }
 }

@@ -38,7 +38,8 @@ import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
 import { activeHolds, listRecentReservations, recordRelease, recordReservation } from './recent-reservations-source';
 import type { RecentReservation } from './recent-reservations';
 
-export type ReservationOutcome = { status: number; body: SlotReservationResponse; headers?: Record<string, string> };
+/** An answer of the procedure other than a failure: its §7.2 status and its four fields. */
+export type ReservationOutcome = { status: 200 | 404 | 409; body: SlotReservationResponse };
 
 /** The message sent for CODIGO_P 9: the procedure's own text may carry database internals. */
 export const INTERNAL_ERROR_MESSAGE = 'Erro interno ao processar a reserva. Tente novamente mais tarde.';
@@ -66,7 +67,8 @@ function callContext(principal: Principal): ProcedureCallContext {
 
 /**
  * Reserves (R) or releases (CR) a slot through the scheduling back-end and maps its CODIGO_P to
- * the HTTP status of §7.2. The answer body is the procedure's four fields whatever the status.
+ * the HTTP status of §7.2. The answer body is the procedure's four fields whatever the status; a
+ * failure of the back-end (CODIGO_P 9) is a refusal carrying them, like every other failure.
  * Throws HoldQuotaExceeded, before anything is reserved, when an API client already holds its
  * quota of active reservations: the embedded scheduler counts inside its transaction; for other
  * back-ends the service counts in its read model first.
@@ -107,8 +109,12 @@ export async function reserveOrRelease(principal: Principal, request: SlotReserv
 
   if (!isCodigoP(answer.CODIGO_P)) throw badGateway('CODIGO_P');
   const { status, body, failure } = outcomeOf({ ...answer, CODIGO_P: answer.CODIGO_P });
-  const headers = failure?.kind === 'unavailable' ? { 'Retry-After': String(failure.retryAfterSeconds) } : undefined;
-  return { status, body, headers };
+  // CODIGO_P 9: answered with its four fields (§7.2), and Retry-After when nothing reached the back-end.
+  if (status === 500) {
+    const retryAfterSeconds = failure?.kind === 'unavailable' ? failure.retryAfterSeconds : undefined;
+    throw refuse.backendFailed('The scheduling back-end failed to carry the request out.', { body, retryAfterSeconds });
+  }
+  return { status, body };
 }
 
 /**

@@ -1,16 +1,19 @@
 import 'server-only';
 import { createApiClient, listApiClients, revokeApiClient, rotateApiClientSecret } from '@/lib/api-clients/service';
 import { listAudit } from '@/lib/audit/audit-trail';
-import { jsonResponse } from '@/lib/http/problem';
+import { z } from 'zod';
 import { linkOrigin } from '@/lib/http/same-origin';
 import { createStaff, listStaff, resetPasswordLink, updateStaff } from '@/lib/staff/service';
-import { ref } from '@/lib/openapi/components';
 import { auditEntrySchema, auditQuerySchema } from '@/lib/audit/contract';
-import { bodyProblems, commonProblems, json, problem, queryParameters } from '@/lib/openapi/fragments';
+import { queryParameters } from '@/lib/openapi/fragments';
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import { passwordLinkSchema, staffCreatedSchema, staffCreateSchema, staffUpdateSchema, staffViewSchema } from '@/lib/staff/contract';
 import { adminDoc, apiClientParams, staffParams } from './docs';
+import { answer } from '../answers';
 import { operation } from '../operation';
+
+const noSuchClient = answer.problem('No such client.');
+const noSuchUser = answer.problem('No such user.');
 
 /** API clients, staff accounts and the audit trail: staff admins only (the operations' capability). */
 export const administrationOperations = {
@@ -19,11 +22,10 @@ export const administrationOperations = {
       method: 'GET',
       path: '/api/v1/admin/clientes-api',
       capability: 'administration',
-      doc: adminDoc('API clients', 'Every API client with its tenant, scopes, state and when it last obtained a token; never a secret.', {
-        '200': { description: 'The clients.', content: json({ type: 'array', items: ref(apiClientViewSchema) }) },
-      }),
+      responses: { 200: answer.json(z.array(apiClientViewSchema), 'The clients.') },
+      doc: adminDoc('API clients', 'Every API client with its tenant, scopes, state and when it last obtained a token; never a secret.'),
     },
-    async () => jsonResponse(await listApiClients()),
+    async () => ({ status: 200, body: await listApiClients() }),
   ),
   /** 201 with the new client and its secret, shown this once. */
   createApiClient: operation(
@@ -32,18 +34,13 @@ export const administrationOperations = {
       path: '/api/v1/admin/clientes-api',
       body: apiClientCreateSchema,
       capability: 'administration',
-      doc: adminDoc(
-        'Create an API client',
-        'Its secret (256 random bits) is in this answer only; the server keeps its hash.',
-        {
-          '201': { description: 'Created, with the secret.', content: json(ref(apiClientWithSecretSchema)) },
-          ...bodyProblems,
-          '409': problem('A client with this clientId exists.'),
-        },
-        { requestBody: { required: true, content: json(ref(apiClientCreateSchema)) } },
-      ),
+      responses: {
+        201: answer.json(apiClientWithSecretSchema, 'Created, with the secret.'),
+        409: answer.problem('A client with this clientId exists.'),
+      },
+      doc: adminDoc('Create an API client', 'Its secret (256 random bits) is in this answer only; the server keeps its hash.'),
     },
-    async ({ principal, body }) => jsonResponse(await createApiClient(principal, await body()), { status: 201 }),
+    async ({ principal, body }) => ({ status: 201, body: await createApiClient(principal, await body()) }),
   ),
   rotateApiClientSecret: operation(
     {
@@ -51,13 +48,13 @@ export const administrationOperations = {
       path: '/api/v1/admin/clientes-api/{clientId}/segredo/rotacao',
       params: apiClientParams,
       capability: 'administration',
+      responses: { 200: answer.json(apiClientWithSecretSchema, 'The new secret.'), 404: noSuchClient },
       doc: adminDoc(
         'Rotate an API client’s secret',
         'A new secret, shown once; the previous one keeps working for CLIENT_SECRET_OVERLAP_HOURS so the partner can switch.',
-        { '200': { description: 'The new secret.', content: json(ref(apiClientWithSecretSchema)) }, '404': problem('No such client.') },
       ),
     },
-    async ({ principal, params }) => jsonResponse(await rotateApiClientSecret(principal, params.clientId)),
+    async ({ principal, params }) => ({ status: 200, body: await rotateApiClientSecret(principal, params.clientId) }),
   ),
   revokeApiClient: operation(
     {
@@ -65,23 +62,20 @@ export const administrationOperations = {
       path: '/api/v1/admin/clientes-api/{clientId}/revogacao',
       params: apiClientParams,
       capability: 'administration',
-      doc: adminDoc('Revoke an API client', 'It gets no more tokens, and the tokens it holds stop working within a minute.', {
-        '200': { description: 'The client, revoked.', content: json(ref(apiClientViewSchema)) },
-        '404': problem('No such client.'),
-      }),
+      responses: { 200: answer.json(apiClientViewSchema, 'The client, revoked.'), 404: noSuchClient },
+      doc: adminDoc('Revoke an API client', 'It gets no more tokens, and the tokens it holds stop working within a minute.'),
     },
-    async ({ principal, params }) => jsonResponse(await revokeApiClient(principal, params.clientId)),
+    async ({ principal, params }) => ({ status: 200, body: await revokeApiClient(principal, params.clientId) }),
   ),
   listStaff: operation(
     {
       method: 'GET',
       path: '/api/v1/admin/equipe',
       capability: 'administration',
-      doc: adminDoc('Staff accounts', 'Every staff user with roles and state; never a password.', {
-        '200': { description: 'The staff.', content: json({ type: 'array', items: ref(staffViewSchema) }) },
-      }),
+      responses: { 200: answer.json(z.array(staffViewSchema), 'The staff.') },
+      doc: adminDoc('Staff accounts', 'Every staff user with roles and state; never a password.'),
     },
-    async () => jsonResponse(await listStaff()),
+    async () => ({ status: 200, body: await listStaff() }),
   ),
   /** 201 with the account and its one-time password link. */
   createStaff: operation(
@@ -90,18 +84,16 @@ export const administrationOperations = {
       path: '/api/v1/admin/equipe',
       body: staffCreateSchema,
       capability: 'administration',
+      responses: {
+        201: answer.json(staffCreatedSchema, 'Created, with the link.'),
+        409: answer.problem('A user with this e-mail exists.'),
+      },
       doc: adminDoc(
         'Create a staff account',
         'Makes a one-time link (24 h) for the person to set a password: e-mailed to them when the server has SMTP_URL, otherwise answered for the admin to hand over.',
-        {
-          '201': { description: 'Created, with the link.', content: json(ref(staffCreatedSchema)) },
-          ...bodyProblems,
-          '409': problem('A user with this e-mail exists.'),
-        },
-        { requestBody: { required: true, content: json(ref(staffCreateSchema)) } },
       ),
     },
-    async ({ request, principal, body }) => jsonResponse(await createStaff(principal, await body(), linkOrigin(request)), { status: 201 }),
+    async ({ request, principal, body }) => ({ status: 201, body: await createStaff(principal, await body(), linkOrigin(request)) }),
   ),
   updateStaff: operation(
     {
@@ -110,14 +102,13 @@ export const administrationOperations = {
       body: staffUpdateSchema,
       params: staffParams,
       capability: 'administration',
+      responses: { 200: answer.json(staffViewSchema, 'The account.'), 404: noSuchUser },
       doc: adminDoc(
         'Change roles, disable or enable a staff account',
         'A disabled user’s sessions end at their next request. Admins cannot remove their own admin role or disable themselves.',
-        { '200': { description: 'The account.', content: json(ref(staffViewSchema)) }, ...bodyProblems, '404': problem('No such user.') },
-        { requestBody: { required: true, content: json(ref(staffUpdateSchema)) } },
       ),
     },
-    async ({ principal, params, body }) => jsonResponse(await updateStaff(principal, params.id, await body())),
+    async ({ principal, params, body }) => ({ status: 200, body: await updateStaff(principal, params.id, await body()) }),
   ),
   resetStaffPassword: operation(
     {
@@ -125,17 +116,13 @@ export const administrationOperations = {
       path: '/api/v1/admin/equipe/{id}/link-senha',
       params: staffParams,
       capability: 'administration',
+      responses: { 200: answer.json(passwordLinkSchema, 'The link.'), 404: noSuchUser },
       doc: adminDoc(
         'A new one-time link to set the password',
         'Valid 24 h; an earlier link stops working. E-mailed when the server has SMTP_URL, otherwise answered.',
-        {
-          '200': { description: 'The link.', content: json(ref(passwordLinkSchema)) },
-          '400': problem('id is not a UUID.'),
-          '404': problem('No such user.'),
-        },
       ),
     },
-    async ({ request, principal, params }) => jsonResponse(await resetPasswordLink(principal, params.id, linkOrigin(request))),
+    async ({ request, principal, params }) => ({ status: 200, body: await resetPasswordLink(principal, params.id, linkOrigin(request)) }),
   ),
   /** Newest first: `?acao=`, `?ator=`, `?alvo=`, `?antes=` (ISO 8601), `?limite=` (≤ 500). */
   listAuditTrail: operation(
@@ -144,6 +131,7 @@ export const administrationOperations = {
       path: '/api/v1/auditoria',
       capability: 'audit',
       query: auditQuerySchema,
+      responses: { 200: answer.json(z.array(auditEntrySchema), 'Entries, newest first.') },
       doc: {
         summary: 'Audit trail (operators)',
         tags: ['Auditoria'],
@@ -157,13 +145,8 @@ export const administrationOperations = {
           antes: 'Only entries older than this instant (paging).',
           limite: 'At most this many entries.',
         }),
-        responses: {
-          '200': { description: 'Entries, newest first.', content: json({ type: 'array', items: ref(auditEntrySchema) }) },
-          '400': problem('A filter is invalid.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ query }) => jsonResponse(await listAudit(query)),
+    async ({ query }) => ({ status: 200, body: await listAudit(query) }),
   ),
 };

@@ -1,5 +1,5 @@
 import 'server-only';
-import { jsonResponse } from '@/lib/http/problem';
+import { z } from 'zod';
 import {
   deliveriesOf,
   deliveryDetail,
@@ -10,8 +10,7 @@ import {
   secretOf,
   sendTestEvent,
 } from '@/lib/webhooks/delivery/service';
-import { ref } from '@/lib/openapi/components';
-import { bodyProblems, commonProblems, json, problem, queryParameters } from '@/lib/openapi/fragments';
+import { queryParameters } from '@/lib/openapi/fragments';
 import {
   deliveryCreatedSchema,
   deliveryDetailSchema,
@@ -26,13 +25,14 @@ import {
 import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
 import {
-  deliveryAlertSchema,
+  alertPageSchema,
   deliveryHealthSchema,
   healthQuerySchema,
   pageQuerySchema,
-  triageItemSchema,
+  triagePageSchema,
 } from '@/lib/webhooks/health-contract';
-import { deliveryDoc, webhookParams, deliveryParams, pageDoc } from './docs';
+import { deliveryDoc, deliveryNotYours, webhookParams, deliveryParams } from './docs';
+import { answer } from '../answers';
 
 const pageParameters = queryParameters(pageQuerySchema, {
   limite: 'At most this many a page (50 by default, at most 200).',
@@ -49,26 +49,23 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/eventos',
       body: publishEventSchema,
       capability: 'events',
+      responses: {
+        202: answer.json(publishedEventSchema, 'Accepted; deliveries are under way.'),
+        200: answer.json(publishedEventSchema, 'This idEvento was already published: the first event.'),
+        429: answer.problem(
+          'The producer published MAX_EVENTS_PER_SECOND events in the last second (`limite`, `janelaSegundos`); nothing was recorded. Publish it again after `Retry-After` seconds.',
+        ),
+      },
       doc: {
         summary: 'Publish a health-evaluation or proposal event',
         tags: ['Entregas de webhook'],
         description:
           'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing. A producer publishes at most MAX_EVENTS_PER_SECOND events (200 by default) in any second.',
-        requestBody: { required: true, content: json(ref(publishEventSchema)) },
-        responses: {
-          '202': { description: 'Accepted; deliveries are under way.', content: json(ref(publishedEventSchema)) },
-          '200': { description: 'This idEvento was already published: the first event.', content: json(ref(publishedEventSchema)) },
-          ...bodyProblems,
-          ...commonProblems,
-          '429': problem(
-            'The producer published MAX_EVENTS_PER_SECOND events in the last second (`limite`, `janelaSegundos`); nothing was recorded. Publish it again after `Retry-After` seconds.',
-          ),
-        },
       },
     },
     async ({ principal, body }) => {
       const { repeated, ...published } = await publish(principal, await body());
-      return jsonResponse(published, { status: repeated ? 200 : 202 });
+      return repeated ? { status: 200, body: published } : { status: 202, body: published };
     },
   ),
   listDeliveries: operation(
@@ -78,26 +75,21 @@ export const deliveryOperations = {
       params: webhookParams,
       capability: 'webhooks',
       query: deliveryListQuerySchema,
+      responses: { 200: answer.json(z.array(deliverySchema), 'Deliveries.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'The deliveries of a configuration, newest first',
         'Each with its status, attempts, next attempt and last answer (status, duration, the first 1 KiB of the body, error class).',
         {
-          '200': { description: 'Deliveries.', content: json({ type: 'array', items: ref(deliverySchema) }) },
-          '400': problem('A filter is invalid.'),
-        },
-        {
-          parameters: [
-            ...queryParameters(deliveryListQuerySchema, {
-              status: 'Only deliveries in this state.',
-              evento: 'Only the deliveries of this event: the producer’s idEvento, or the `evt_…` id the publish answered.',
-              limite: 'At most this many.',
-              antes: 'Only deliveries created before this instant (paging).',
-            }),
-          ],
+          parameters: queryParameters(deliveryListQuerySchema, {
+            status: 'Only deliveries in this state.',
+            evento: 'Only the deliveries of this event: the producer’s idEvento, or the `evt_…` id the publish answered.',
+            limite: 'At most this many.',
+            antes: 'Only deliveries created before this instant (paging).',
+          }),
         },
       ),
     },
-    async ({ principal, params, query }) => jsonResponse(await deliveriesOf(principal, params.id, query)),
+    async ({ principal, params, query }) => ({ status: 200, body: await deliveriesOf(principal, params.id, query) }),
   ),
   deliveryHealth: operation(
     {
@@ -106,17 +98,14 @@ export const deliveryOperations = {
       params: webhookParams,
       capability: 'webhooks',
       query: healthQuerySchema,
+      responses: { 200: answer.json(deliveryHealthSchema, 'The health.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'Delivery health of a configuration, hour by hour',
         'Attempts answered 2xx and attempts failed in each hour of the last 24 hours or 7 days, with the receiver’s mean answer time; the totals; and where the configuration stands now (healthy, failing since, circuit open until, switched off and why) with its backlog of due deliveries. From the delivery log, every instance’s.',
-        {
-          '200': { description: 'The health.', content: json(ref(deliveryHealthSchema)) },
-          '400': problem('The window is invalid.'),
-        },
-        { parameters: [...queryParameters(healthQuerySchema, { janela: '`24h` (default) or `7d`.' })] },
+        { parameters: queryParameters(healthQuerySchema, { janela: '`24h` (default) or `7d`.' }) },
       ),
     },
-    async ({ principal, params, query }) => jsonResponse(await deliveryHealth(principal, params.id, query.janela)),
+    async ({ principal, params, query }) => ({ status: 200, body: await deliveryHealth(principal, params.id, query.janela) }),
   ),
   deliveryTriage: operation(
     {
@@ -124,20 +113,16 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/saude-entregas',
       capability: 'webhooks',
       query: pageQuerySchema,
+      responses: { 200: answer.json(triagePageSchema, 'A page of configurations.') },
       doc: {
         summary: 'Delivery health of every configuration, worst first, a page at a time',
         tags: ['Entregas de webhook'],
         description:
           'For triage: the configurations the caller may see (an API client: its own tenant’s), each with its last 24 hours’ success rate and attempts hour by hour, worst first: an open alert, then failing, circuit open, switched off, a backlog due, and healthy last. Within each, tenants take turns (every tenant’s first before any tenant’s second), then the longest-standing first, so one tenant’s number of configurations never pushes another’s incident off the first page. `total` counts every page.',
         parameters: pageParameters,
-        responses: {
-          '200': { description: 'A page of configurations.', content: json(pageDoc(triageItemSchema)) },
-          '400': problem('limite or pagina is invalid.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ principal, query }) => jsonResponse(await deliveryTriage(principal, query)),
+    async ({ principal, query }) => ({ status: 200, body: await deliveryTriage(principal, query) }),
   ),
   listDeliveryAlerts: operation(
     {
@@ -145,20 +130,16 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/alertas-entregas',
       capability: 'webhooks',
       query: pageQuerySchema,
+      responses: { 200: answer.json(alertPageSchema, 'A page of open alerts.') },
       doc: {
         summary: 'Open delivery alerts, worst first, a page at a time',
         tags: ['Entregas de webhook'],
         description:
           'Configurations the caller may see that were switched off automatically (a 410, or failing too long) or whose receiver has been down (circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES, while the incident lasts. Tenants take turns (each tenant’s worst alert before any tenant’s second); within a turn, switched off before receiver down, then the oldest first. Staff who look after webhooks are also told once per incident by e-mail when the server sends mail.',
         parameters: pageParameters,
-        responses: {
-          '200': { description: 'A page of open alerts.', content: json(pageDoc(deliveryAlertSchema)) },
-          '400': problem('limite or pagina is invalid.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ principal, query }) => jsonResponse(await alertsFor(principal, query)),
+    async ({ principal, query }) => ({ status: 200, body: await alertsFor(principal, query) }),
   ),
   getDelivery: operation(
     {
@@ -166,13 +147,13 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas/{entregaId}',
       params: deliveryParams,
       capability: 'webhooks',
+      responses: { 200: answer.json(deliveryDetailSchema, 'The delivery.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'One delivery with every attempt',
         'The request sent (custom header values masked) and each attempt’s status, duration, answer excerpt and error.',
-        { '200': { description: 'The delivery.', content: json(ref(deliveryDetailSchema)) } },
       ),
     },
-    async ({ principal, params }) => jsonResponse(await deliveryDetail(principal, params.id, params.entregaId)),
+    async ({ principal, params }) => ({ status: 200, body: await deliveryDetail(principal, params.id, params.entregaId) }),
   ),
   redeliver: operation(
     {
@@ -180,16 +161,17 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas/{entregaId}/reenvio',
       params: deliveryParams,
       capability: 'webhooks',
+      responses: {
+        202: answer.json(deliveryCreatedSchema, 'Queued.'),
+        404: deliveryNotYours,
+        409: answer.problem('An attempt of this delivery is in progress (`Retry-After`: seconds until it ends at the latest).'),
+      },
       doc: deliveryDoc(
         'Send a delivery again now',
         'A new attempt at once, with the same webhook-id, so the receiver can tell it is the same message. While an attempt of it is in flight the answer is 409 with `Retry-After`: ask again once it ends.',
-        {
-          '202': { description: 'Queued.', content: json(ref(deliveryCreatedSchema)) },
-          '409': problem('An attempt of this delivery is in progress (`Retry-After`: seconds until it ends at the latest).'),
-        },
       ),
     },
-    async ({ principal, params }) => jsonResponse(await redeliver(principal, params.id, params.entregaId), { status: 202 }),
+    async ({ principal, params }) => ({ status: 202, body: await redeliver(principal, params.id, params.entregaId) }),
   ),
   recoverDeliveries: operation(
     {
@@ -198,16 +180,15 @@ export const deliveryOperations = {
       body: recoverySchema,
       params: webhookParams,
       capability: 'webhooks',
+      responses: { 202: answer.json(recoveryResultSchema, 'How many deliveries were queued.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'Send again what failed or was skipped since a date',
         'For a receiver back after an outage, or a configuration enabled again. Delivery history is kept WEBHOOK_RETENTION_DAYS (90 by default): older deliveries are gone and cannot be recovered.',
-        { '202': { description: 'How many deliveries were queued.', content: json(ref(recoveryResultSchema)) }, ...bodyProblems },
-        { requestBody: { required: true, content: json(ref(recoverySchema)) } },
       ),
     },
     async ({ principal, params, body }) => {
       const { desde } = await body();
-      return jsonResponse(await recover(principal, params.id, desde), { status: 202 });
+      return { status: 202, body: await recover(principal, params.id, desde) };
     },
   ),
   sendTestEvent: operation(
@@ -216,18 +197,19 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/teste',
       params: webhookParams,
       capability: 'webhooks',
+      responses: {
+        202: answer.json(deliveryCreatedSchema, 'The test delivery.'),
+        404: deliveryNotYours,
+        429: answer.problem(
+          'The configuration got MAX_TEST_EVENTS_PER_MINUTE test events in the last 60 seconds (`limite`, `janelaSegundos`); send the next after `Retry-After` seconds.',
+        ),
+      },
       doc: deliveryDoc(
         'Send a test event',
         'A webhook.teste event to this configuration alone, even while it is disabled; follow it with the delivery’s id. At most MAX_TEST_EVENTS_PER_MINUTE (5 by default) to one configuration in any 60 seconds.',
-        {
-          '202': { description: 'The test delivery.', content: json(ref(deliveryCreatedSchema)) },
-          '429': problem(
-            'The configuration got MAX_TEST_EVENTS_PER_MINUTE test events in the last 60 seconds (`limite`, `janelaSegundos`); send the next after `Retry-After` seconds.',
-          ),
-        },
       ),
     },
-    async ({ principal, params }) => jsonResponse(await sendTestEvent(principal, params.id), { status: 202 }),
+    async ({ principal, params }) => ({ status: 202, body: await sendTestEvent(principal, params.id) }),
   ),
   getWebhookSecret: operation(
     {
@@ -235,13 +217,13 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo',
       params: webhookParams,
       capability: 'webhooks',
+      responses: { 200: answer.json(webhookSecretSchema, 'The secret.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'The configuration’s signing secret',
         'whsec_ + base64 of the HMAC-SHA256 key that signs webhook-signature (Standard Webhooks).',
-        { '200': { description: 'The secret.', content: json(ref(webhookSecretSchema)) } },
       ),
     },
-    async ({ principal, params }) => jsonResponse(await secretOf(principal, params.id)),
+    async ({ principal, params }) => ({ status: 200, body: await secretOf(principal, params.id) }),
   ),
   rotateWebhookSecret: operation(
     {
@@ -249,12 +231,12 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo/rotacao',
       params: webhookParams,
       capability: 'webhooks',
+      responses: { 200: answer.json(webhookSecretSchema, 'The new secret.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'Rotate the signing secret',
         'A new secret signs from now on; the previous one keeps signing beside it (a second signature) for WEBHOOK_SECRET_OVERLAP_HOURS, so a receiver can switch without losing messages.',
-        { '200': { description: 'The new secret.', content: json(ref(webhookSecretSchema)) } },
       ),
     },
-    async ({ principal, params }) => jsonResponse(await rotateSecret(principal, params.id)),
+    async ({ principal, params }) => ({ status: 200, body: await rotateSecret(principal, params.id) }),
   ),
 };

@@ -1,13 +1,13 @@
 import 'server-only';
 import { ApiReference } from '@scalar/nextjs-api-reference';
 import { handleTokenRequest } from '@/lib/auth/token-endpoint';
+import { livenessSchema, readinessSchema } from '@/lib/health/contract';
 import { readiness } from '@/lib/health/readiness';
-import { jsonResponse } from '@/lib/http/problem';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { scrape } from '@/lib/observability/scrape';
 import { ref } from '@/lib/openapi/components';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
-import { json, malformedRequest, problem } from '@/lib/openapi/fragments';
+import { answer } from '../answers';
 import { operation } from '../operation';
 
 let openApiDocument: string | undefined;
@@ -38,22 +38,23 @@ export const platformOperations = {
       path: '/api/v1/auth/token',
       // The client's credentials are in the request itself: checking them is the operation's work.
       capability: 'public',
+      responses: {
+        200: answer.json(tokenResponseSchema, 'A short-lived Bearer token.'),
+        400: answer.json(oauthErrorSchema, 'Missing or unsupported grant_type, or a scope the client does not have.'),
+        401: answer.json(oauthErrorSchema, 'Client authentication failed (invalid_client).'),
+        404: answer.problem('The embedded issuer is switched off (AUTH_EMBEDDED_ISSUER=false): use the integration platform’s token.'),
+        429: answer.json(
+          oauthErrorSchema,
+          'Too many failed attempts for this client_id: invalid_client, retry after the Retry-After header’s seconds.',
+          { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the client_id is unlocked.' } } },
+        ),
+        503: answer.problem('The database is unavailable for a moment; retry after Retry-After seconds.'),
+      },
       doc: {
         summary: 'Access token (OAuth 2.0 client credentials)',
         tags: ['Autenticação'],
         security: [{}, { clientBasic: [] }],
         requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref(tokenRequestSchema) } } },
-        responses: {
-          '200': { description: 'A short-lived Bearer token.', content: json(ref(tokenResponseSchema)) },
-          '400': { description: 'Missing or unsupported grant_type.', content: json(ref(oauthErrorSchema)) },
-          '401': { description: 'Client authentication failed (invalid_client).', content: json(ref(oauthErrorSchema)) },
-          '429': {
-            description: 'Too many failed attempts for this client_id: invalid_client, retry after the Retry-After header’s seconds.',
-            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the client_id is unlocked.' } },
-            content: json(ref(oauthErrorSchema)),
-          },
-          '404': problem('The embedded issuer is switched off (AUTH_EMBEDDED_ISSUER=false): use the integration platform’s token.'),
-        },
       },
     },
     (request) => handleTokenRequest(request),
@@ -64,17 +65,10 @@ export const platformOperations = {
       method: 'GET',
       path: '/api/health',
       capability: 'public',
-      doc: {
-        summary: 'Liveness: the process answers (no database access)',
-        tags: ['Operação'],
-        security: [{}],
-        responses: {
-          '200': { description: '`{"status":"ok","tempoAtivoSegundos":…}`', content: json({ type: 'object' }) },
-          '4XX': malformedRequest,
-        },
-      },
+      responses: { 200: answer.json(livenessSchema, 'The process answers.') },
+      doc: { summary: 'Liveness: the process answers (no database access)', tags: ['Operação'], security: [{}] },
     },
-    () => jsonResponse({ status: 'ok', tempoAtivoSegundos: Math.round(process.uptime()) }),
+    () => ({ status: 200, body: { status: 'ok', tempoAtivoSegundos: Math.round(process.uptime()) } }),
   ),
   /** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise (or while stopping); with timings. */
   readiness: operation(
@@ -82,41 +76,56 @@ export const platformOperations = {
       method: 'GET',
       path: '/api/health/ready',
       capability: 'public',
-      doc: {
-        summary: 'Readiness: the database and the scheduling back-end answer, with timings',
-        tags: ['Operação'],
-        security: [{}],
-        responses: {
-          '200': {
-            description: '`{"status":"ready","verificacoes":{"bancoDeDados":{ok,ms,dialeto},"agendamento":{ok,ms,sistema}}}`',
-            content: json({ type: 'object' }),
-          },
-          '503': {
-            description:
-              'A check failed: `"status":"not-ready"`, the failing check with an error code (`erro`); or the instance is stopping for a deploy: `"status":"stopping"`.',
-            content: json({ type: 'object' }),
-          },
-          '4XX': malformedRequest,
-        },
+      responses: {
+        200: answer.json(readinessSchema, 'Ready: `"status":"ready"`, with each check’s time.'),
+        503: answer.json(
+          readinessSchema,
+          'A check failed: `"status":"not-ready"`, the failing check with an error code (`erro`); or the instance is stopping for a deploy: `"status":"stopping"`.',
+        ),
       },
+      doc: { summary: 'Readiness: the database and the scheduling back-end answer, with timings', tags: ['Operação'], security: [{}] },
     },
     async () => {
       const { ready, stopping, verificacoes } = await readiness();
-      const status = ready ? 'ready' : stopping ? 'stopping' : 'not-ready';
-      return jsonResponse({ status, verificacoes }, { status: ready ? 200 : 503 });
+      if (ready) return { status: 200, body: { status: 'ready', verificacoes } };
+      return { status: 503, body: { status: stopping ? 'stopping' : 'not-ready', verificacoes } };
     },
   ),
   /** The OpenAPI 3.1 document, public so that callers can generate a client before they have a token. */
-  openApiDocument: operation({ method: 'GET', path: '/api/openapi.json', capability: 'public' }, () => {
-    openApiDocument ??= JSON.stringify(buildOpenApiDocument());
-    return new Response(openApiDocument, {
-      headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
-    });
-  }),
-  apiReference: operation({ method: 'GET', path: '/api/docs', capability: 'public' }, () => reference()),
+  openApiDocument: operation(
+    {
+      method: 'GET',
+      path: '/api/openapi.json',
+      capability: 'public',
+      // Served as one string, made once: the document's own shape is checked by redocly (npm run lint:openapi).
+      responses: { 200: answer.raw('application/json', 'The OpenAPI 3.1 document.') },
+    },
+    () => {
+      openApiDocument ??= JSON.stringify(buildOpenApiDocument());
+      return new Response(openApiDocument, {
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+      });
+    },
+  ),
+  apiReference: operation(
+    { method: 'GET', path: '/api/docs', capability: 'public', responses: { 200: answer.raw('text/html', 'The API reference.') } },
+    () => reference(),
+  ),
   /**
    * Prometheus metrics for operators, like the documents outside the API document. Public to the
    * router: the scrape checks its own METRICS_TOKEN (lib/observability/scrape.ts).
    */
-  metrics: operation({ method: 'GET', path: '/metrics', capability: 'public' }, (request) => scrape(request)),
+  metrics: operation(
+    {
+      method: 'GET',
+      path: '/metrics',
+      capability: 'public',
+      responses: {
+        200: answer.raw('text/plain', 'The Prometheus text format.'),
+        401: answer.problem('A wrong or missing METRICS_TOKEN.'),
+        404: answer.problem('Metrics are off (no METRICS_TOKEN).'),
+      },
+    },
+    (request) => scrape(request),
+  ),
 };

@@ -1,19 +1,14 @@
 import 'server-only';
+import { z } from 'zod';
 import { ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
-import { problems } from '@/lib/http/errors';
-import { jsonResponse } from '@/lib/http/problem';
 import type { AuthenticatedHandler } from '@/lib/http/route';
-import { translator } from '@/lib/i18n';
 import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
 import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
-import { HoldQuotaExceeded } from '@/lib/scheduling/hold-quota';
 import { listFreeSlots, listProcedures, listSlots, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
-import { ref } from '@/lib/openapi/components';
-import { problemSchema } from '@/lib/http/problem-schema';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@/lib/idempotency/key-syntax';
-import { bodyProblems, commonProblems, json, problem, queryParameters } from '@/lib/openapi/fragments';
+import { queryParameters } from '@/lib/openapi/fragments';
 import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 import {
   freeSlotQuerySchema,
@@ -26,41 +21,67 @@ import {
   slotReservationResponseSchema,
   slotReservationSchema,
 } from '@/lib/scheduling/contract';
+import { answer } from '../answers';
 import { operation } from '../operation';
+
+/**
+ * The reservation POST's answers (contract §7.2): the procedure's four fields with the status its
+ * CODIGO_P maps to, CODIGO_P 9 included (the service's refusal carries them); problems for the rest.
+ */
+const procedureAnswer = (description: string, extra: { orProblem?: boolean } = {}) =>
+  answer.json(slotReservationResponseSchema, description, extra);
+const reservationResponses = {
+  200: answer.json(slotReservationResponseSchema, 'Reserved (CODIGO_P 0) or released (CODIGO_P 1).', {
+    headers: {
+      'Idempotency-Replayed': {
+        description: '`true` when this is the stored answer of an earlier request with the same key.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
+  }),
+  404: procedureAnswer('Slot not found (CODIGO_P 3).'),
+  409: procedureAnswer(
+    'Slot unavailable, release not possible or exam already booked (CODIGO_P 2, 4, 5); or, as problem+json, a request with the same Idempotency-Key still in progress (retry after Retry-After seconds).',
+    { orProblem: true },
+  ),
+  422: answer.problem('The Idempotency-Key was already used with a different body.'),
+  429: answer.problem(
+    'The client already holds the most active reservations allowed (MAX_ACTIVE_HOLDS_PER_CLIENT); nothing was reserved. Retry-After says when the oldest hold lapses.',
+  ),
+  500: procedureAnswer('Internal error of the back-end (CODIGO_P 9, generic message), or an unexpected error as problem+json.', {
+    orProblem: true,
+  }),
+  502: answer.problem('The scheduling back-end answered outside the contract.'),
+} as const;
 
 /**
  * The reservation POST (contract §4.2), served at the contract's endpoint and at the sample
  * requests' path shape: two operations, one handler. Retries are safe with an `Idempotency-Key`,
  * scoped to the caller (ownerKey); a key used on one path replays on the other, they are one
  * operation. A key stays in flight as long as the configured back-end may take for one call.
+ * Refusals (the hold quota, a failed back-end) let the key go, so the same request may be sent again.
  */
-type ReservationPost = { method: 'POST'; path: string; body: typeof slotReservationSchema; capability: 'scheduling' };
+type ReservationPost = {
+  method: 'POST';
+  path: string;
+  body: typeof slotReservationSchema;
+  capability: 'scheduling';
+  responses: typeof reservationResponses;
+  doc?: Record<string, unknown>;
+};
 
-const reserveOrReleaseSlot: AuthenticatedHandler<ReservationPost> = async ({ request, principal, body, locale }) => {
+const reserveOrReleaseSlot: AuthenticatedHandler<ReservationPost> = async ({ request, principal, body }) => {
   const key = idempotencyKeyOf(request);
   const reservation = await body();
   const inFlightTimeoutMs = inFlightTimeoutFor(maxReservationCallMs(env()));
-  try {
-    const { answer, replayed } = await idempotent({ owner: ownerKey(principal), key, body: reservation, inFlightTimeoutMs }, () =>
-      reserveOrRelease(principal, reservation),
-    );
-    return jsonResponse(answer.body, {
-      status: answer.status,
-      headers: { ...answer.headers, ...(replayed ? { [REPLAYED_HEADER]: 'true' } : {}) },
-    });
-  } catch (error) {
-    // Nothing was reserved and the key was let go, so the same request may be sent again later.
-    if (error instanceof HoldQuotaExceeded) {
-      const detail = translator(locale)('scheduling.holdQuotaExceeded', { limit: error.limit });
-      throw problems.tooManyRequests(error.retryAfterSeconds ?? 60, detail);
-    }
-    throw error;
-  }
+  const { answer: outcome, replayed } = await idempotent({ owner: ownerKey(principal), key, body: reservation, inFlightTimeoutMs }, () =>
+    reserveOrRelease(principal, reservation),
+  );
+  return replayed ? { ...outcome, headers: { [REPLAYED_HEADER]: 'true' } } : outcome;
 };
 
 /** The reservation POST's documentation; both of its paths share it (one handler). */
 function reservationDoc(summary: string) {
-  const procedureAnswer = (description: string) => ({ description, content: json(ref(slotReservationResponseSchema)) });
   return {
     summary,
     tags: ['Agendamentos'],
@@ -75,34 +96,6 @@ function reservationDoc(summary: string) {
         description: 'Any unique value per logical request (a UUID is a good choice), scoped to your client.',
       },
     ],
-    requestBody: { required: true, content: json(ref(slotReservationSchema)) },
-    responses: {
-      '200': {
-        ...procedureAnswer('Reserved (CODIGO_P 0) or released (CODIGO_P 1).'),
-        headers: {
-          'Idempotency-Replayed': {
-            description: '`true` when this is the stored answer of an earlier request with the same key.',
-            schema: { type: 'string', enum: ['true'] },
-          },
-        },
-      },
-      ...bodyProblems,
-      ...commonProblems,
-      '404': procedureAnswer('Slot not found (CODIGO_P 3).'),
-      '409': {
-        description:
-          'Slot unavailable, release not possible or exam already booked (CODIGO_P 2, 4, 5); or, as problem+json, a request with the same Idempotency-Key still in progress (retry after Retry-After seconds).',
-        content: { ...json(ref(slotReservationResponseSchema)), 'application/problem+json': { schema: ref(problemSchema) } },
-      },
-      '422': problem('The Idempotency-Key was already used with a different body.'),
-      '429': problem(
-        'The client already holds the most active reservations allowed (MAX_ACTIVE_HOLDS_PER_CLIENT); nothing was reserved. Retry-After says when the oldest hold lapses.',
-      ),
-      '500': {
-        description: 'Internal error of the back-end (CODIGO_P 9, generic message), or an unexpected error as problem+json.',
-        content: { ...json(ref(slotReservationResponseSchema)), 'application/problem+json': { schema: ref(problemSchema) } },
-      },
-    },
   };
 }
 
@@ -115,6 +108,10 @@ export const schedulingOperations = {
       path: '/api/v1/agendamentos/slots-livres',
       capability: 'scheduling',
       query: freeSlotQuerySchema,
+      responses: {
+        200: answer.json(z.array(freeSlotSchema), 'Free slots; NR_SEQ_AGENDA is the nrSeqAgenda to reserve.'),
+        501: answer.problem('The configured scheduling back-end has no free-slot listing (ORACLE_FREE_SLOTS_VIEW unset).'),
+      },
       doc: {
         summary: 'Free slots, soonest first',
         tags: ['Agendamentos'],
@@ -124,17 +121,9 @@ export const schedulingOperations = {
           cdAgenda: 'Only this agenda.',
           limite: 'At most this many slots.',
         }),
-        responses: {
-          '200': {
-            description: 'Free slots; NR_SEQ_AGENDA is the nrSeqAgenda to reserve.',
-            content: json({ type: 'array', items: ref(freeSlotSchema) }),
-          },
-          '400': problem('A filter is invalid.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ query, principal }) => jsonResponse(await listFreeSlots(query, principal)),
+    async ({ query, principal }) => ({ status: 200, body: await listFreeSlots(query, principal) }),
   ),
   /** Every slot of a window of at most a week, free or not, with its state: the console's calendar. */
   listSlots: operation(
@@ -143,6 +132,10 @@ export const schedulingOperations = {
       path: '/api/v1/agendamentos/slots',
       capability: 'scheduling',
       query: slotQuerySchema,
+      responses: {
+        200: answer.json(z.array(slotSchema), 'Slots, soonest first, each with its situacao.'),
+        400: answer.problem('A filter is invalid, or the window is reversed or longer than a week.'),
+      },
       doc: {
         summary: 'Every slot of a window, with its state',
         tags: ['Agendamentos'],
@@ -153,17 +146,9 @@ export const schedulingOperations = {
           cdAgenda: 'Only this agenda.',
           limite: `At most this many slots (≤ ${MAX_SLOT_GRID_LIMIT}).`,
         }),
-        responses: {
-          '200': {
-            description: 'Slots, soonest first, each with its situacao.',
-            content: json({ type: 'array', items: ref(slotSchema) }),
-          },
-          '400': problem('A filter is invalid, or the window is reversed or longer than a week.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ query, principal }) => jsonResponse(await listSlots(query, principal)),
+    async ({ query, principal }) => ({ status: 200, body: await listSlots(query, principal) }),
   ),
   /** The exams a slot can be reserved for (nrSeqProcInterno, name, usual duration, laterality). */
   listProcedures: operation(
@@ -171,19 +156,18 @@ export const schedulingOperations = {
       method: 'GET',
       path: '/api/v1/agendamentos/procedimentos',
       capability: 'scheduling',
+      responses: {
+        200: answer.json(z.array(procedureSchema), 'Exams, by name.'),
+        501: answer.problem('The configured scheduling back-end has no exam listing; send nrSeqProcInterno from the hospital system.'),
+      },
       doc: {
         summary: 'Exams a slot can be reserved for',
         tags: ['Agendamentos'],
         description:
           'NR_SEQ_PROC_INTERNO is the nrSeqProcInterno to send; NR_MIN_DURACAO the exam’s usual duration in minutes; IE_LADO_OBRIGATORIO = S means the reservation must carry ieLado. Answers 501 when the configured back-end (the hospital’s Oracle) has no exam listing.',
-        responses: {
-          '200': { description: 'Exams, by name.', content: json({ type: 'array', items: ref(procedureSchema) }) },
-          '501': problem('The configured scheduling back-end has no exam listing; send nrSeqProcInterno from the hospital system.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ principal }) => jsonResponse(await listProcedures(principal)),
+    async ({ principal }) => ({ status: 200, body: await listProcedures(principal) }),
   ),
   listRecentReservations: operation(
     {
@@ -191,20 +175,16 @@ export const schedulingOperations = {
       path: '/api/v1/agendamentos/reservas-recentes',
       capability: 'scheduling',
       query: recentReservationsQuerySchema,
+      responses: { 200: answer.json(z.array(recentReservationSchema), 'Reservations, newest first.') },
       doc: {
         summary: 'Recent reservations made through the service, with their state',
         tags: ['Agendamentos'],
         description:
           'From the reservation log, newest first: every successful reservation with its state (active, released, or expired once its hold lapsed) and when its hold expires. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
         parameters: queryParameters(recentReservationsQuerySchema, { limite: 'At most this many reservations.' }),
-        responses: {
-          '200': { description: 'Reservations, newest first.', content: json({ type: 'array', items: ref(recentReservationSchema) }) },
-          '400': problem('A filter is invalid.'),
-          ...commonProblems,
-        },
       },
     },
-    async ({ query, principal }) => jsonResponse(await recentReservations(principal, query.limite)),
+    async ({ query, principal }) => ({ status: 200, body: await recentReservations(principal, query.limite) }),
   ),
   reserveOrReleaseSlot: operation(
     {
@@ -212,6 +192,7 @@ export const schedulingOperations = {
       path: '/api/v1/agendamentos/slots-livres/reservar',
       body: slotReservationSchema,
       capability: 'scheduling',
+      responses: reservationResponses,
       doc: reservationDoc('Reserve or release a slot'),
     },
     (api) => reserveOrReleaseSlot(api),
@@ -223,6 +204,7 @@ export const schedulingOperations = {
       path: '/api/v1/agendamentos/exames/slots-livres/reservas',
       body: slotReservationSchema,
       capability: 'scheduling',
+      responses: reservationResponses,
       doc: reservationDoc('Reserve or release a slot (path of the contract’s sample requests; identical behaviour)'),
     },
     (api) => reserveOrReleaseSlot(api),

@@ -1,7 +1,4 @@
 import 'server-only';
-import { Refusal } from '@/lib/errors/refusal';
-import { ApiError, problemOf } from '@/lib/http/errors';
-import { jsonResponse } from '@/lib/http/problem';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
@@ -17,7 +14,7 @@ import {
   viewOf,
 } from '@/lib/webhooks/service';
 import { ref } from '@/lib/openapi/components';
-import { bodyProblems, commonProblems, etagHeader, json, problem } from '@/lib/openapi/fragments';
+import { etagHeader, json } from '@/lib/openapi/fragments';
 import {
   webhookCreateSchema,
   webhookCreateSchemaFor,
@@ -26,9 +23,11 @@ import {
   webhookUpdateSchemaFor,
   webhookViewSchema,
 } from '@/lib/webhooks/contract';
+import { z } from 'zod';
 import { apiPath } from '@/lib/api/paths';
 import { routes } from '@/lib/api/routes';
-import { webhookParams } from './docs';
+import { answer } from '../answers';
+import { notYours, webhookParams } from './docs';
 import { operation } from '../operation';
 
 /** Webhook configurations (contract §4.1 and the operations around it). */
@@ -39,6 +38,10 @@ export const webhookOperations = {
       method: 'GET',
       path: '/api/v2/avaliacao-saude/configuracao-web-hook',
       capability: 'webhooks',
+      responses: {
+        200: answer.json(z.array(webhookViewSchema), 'The configurations of your usuarioId.'),
+        400: answer.problem('q has control characters.'),
+      },
       doc: {
         summary: 'Your webhook configurations',
         tags: ['Webhooks'],
@@ -51,13 +54,6 @@ export const webhookOperations = {
             description: 'Filters by URL, usuarioId or clientId.',
           },
         ],
-        responses: {
-          '200': {
-            description: 'The configurations of your usuarioId.',
-            content: json({ type: 'array', items: ref(webhookViewSchema) }),
-          },
-          ...commonProblems,
-        },
       },
     },
     async ({ request, principal }) => {
@@ -65,7 +61,7 @@ export const webhookOperations = {
       if (q !== null && hasControlCharacters(q))
         throw new FieldRejected('q', 'controlCharacters', 'The query parameter q has control characters.', '');
       const search = q?.trim().slice(0, 200) || undefined;
-      return jsonResponse(await searchWebhooks(principal, search));
+      return { status: 200, body: await searchWebhooks(principal, search) };
     },
   ),
   /** A new configuration: 201 with the object (and `ativo`), its ETag and Location. */
@@ -75,35 +71,29 @@ export const webhookOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook',
       body: ({ urlPolicy }) => webhookCreateSchemaFor(urlPolicy),
       capability: 'webhooks',
+      responses: {
+        201: answer.json(webhookViewSchema, 'Created; Location names it.', {
+          headers: { ...etagHeader, Location: { description: 'The new configuration’s path.', schema: { type: 'string' } } },
+        }),
+        409: answer.problem(
+          'The tenant already has the most configurations allowed (MAX_WEBHOOKS_PER_TENANT); `limite` says how many. Delete one first: waiting does not help.',
+        ),
+      },
       doc: {
         summary: 'Create a webhook configuration',
         tags: ['Webhooks'],
         description:
           'The PUT’s rules with url required. An API client creates one for its own tenant (usuarioId and sistemaOrigem omitted or its own); staff with the webhooks role name the tenant. Omitted events are off. It gets its own signing secret. A tenant has at most MAX_WEBHOOKS_PER_TENANT configurations (100 by default), whoever creates them.',
         requestBody: { required: true, content: json(ref(webhookCreateSchema)) },
-        responses: {
-          '201': {
-            description: 'Created; Location names it.',
-            headers: {
-              ...etagHeader,
-              Location: { description: 'The new configuration’s path.', schema: { type: 'string' } },
-            },
-            content: json(ref(webhookViewSchema)),
-          },
-          ...bodyProblems,
-          ...commonProblems,
-          '409': problem(
-            'The tenant already has the most configurations allowed (MAX_WEBHOOKS_PER_TENANT); `limite` says how many. Delete one first: waiting does not help.',
-          ),
-        },
       },
     },
     async ({ principal, body }) => {
       const stored = await createWebhook(principal, await body());
-      return jsonResponse(viewOf(stored), {
+      return {
         status: 201,
+        body: viewOf(stored),
         headers: { ETag: etagOf(stored), Location: apiPath(routes.getWebhookConfiguration, { id: stored.config.id }) },
-      });
+      };
     },
   ),
   getWebhookConfiguration: operation(
@@ -112,20 +102,12 @@ export const webhookOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
       params: webhookParams,
       capability: 'webhooks',
-      doc: {
-        summary: 'One webhook configuration',
-        tags: ['Webhooks'],
-        responses: {
-          '200': { description: 'The configuration.', headers: etagHeader, content: json(ref(webhookDetailSchema)) },
-          '400': problem('id is not a UUID.'),
-          ...commonProblems,
-          '404': problem('No configuration of yours has this id.'),
-        },
-      },
+      responses: { 200: answer.json(webhookDetailSchema, 'The configuration.', { headers: etagHeader }), 404: notYours },
+      doc: { summary: 'One webhook configuration', tags: ['Webhooks'] },
     },
     async ({ principal, params }) => {
       const stored = await getWebhook(principal, params.id);
-      return jsonResponse(detailOf(stored), { headers: { ETag: etagOf(stored) } });
+      return { status: 200, body: detailOf(stored), headers: { ETag: etagOf(stored) } };
     },
   ),
   updateWebhookConfiguration: operation(
@@ -135,6 +117,11 @@ export const webhookOperations = {
       body: ({ urlPolicy }) => webhookUpdateSchemaFor(urlPolicy),
       params: webhookParams,
       capability: 'webhooks',
+      responses: {
+        200: answer.json(webhookViewSchema, 'The whole configuration after the change.', { headers: etagHeader }),
+        404: notYours,
+        412: answer.problem('If-Match does not match the current version.'),
+      },
       doc: {
         summary: 'Change a webhook configuration',
         tags: ['Webhooks'],
@@ -150,41 +137,19 @@ export const webhookOperations = {
           },
         ],
         requestBody: { required: true, content: json(ref(webhookUpdateSchema)) },
-        responses: {
-          '200': {
-            description: 'The whole configuration after the change.',
-            headers: etagHeader,
-            content: json(ref(webhookViewSchema)),
-          },
-          ...bodyProblems,
-          ...commonProblems,
-          '404': problem('No configuration of yours has this id.'),
-          '412': problem('If-Match does not match the current version.'),
-        },
       },
     },
     async ({ request, principal, params: { id }, body }) => {
-      try {
-        const update = await body();
-        const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
-        return jsonResponse(viewOf(stored), { headers: { ETag: etagOf(stored) } });
-      } catch (error) {
-        // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the
-        // change itself rolled back); a malformed body does not.
-        const refused =
-          error instanceof Refusal && error.kind === 'stale'
-            ? problemOf(error)
-            : error instanceof ApiError && isPolicyRefusal(error.extra.errors)
-              ? error
-              : undefined;
-        if (refused)
-          await recordRefusedUpdate(principal, id, {
-            httpStatus: refused.status,
-            problem: refused.type,
-            errors: refused.extra.errors ?? [],
-          });
-        throw error;
-      }
+      const stored = await updateWebhook(principal, id, await body(), request.headers.get('if-match'));
+      return { status: 200, body: viewOf(stored), headers: { ETag: etagOf(stored) } };
+    },
+    {
+      // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the
+      // change itself rolled back); a malformed body does not.
+      onRefused: async ({ status, type, errors }, { principal, params }) => {
+        if (status === 412 || isPolicyRefusal(errors))
+          await recordRefusedUpdate(principal, params.id, { httpStatus: status, problem: type, errors });
+      },
     },
   ),
   deleteWebhookConfiguration: operation(
@@ -193,21 +158,16 @@ export const webhookOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
       params: webhookParams,
       capability: 'webhooks',
+      responses: { 204: answer.empty('Deleted.'), 404: notYours },
       doc: {
         summary: 'Delete a webhook configuration',
         tags: ['Webhooks'],
         description: 'With its delivery log. Afterwards the id answers 404.',
-        responses: {
-          '204': { description: 'Deleted.' },
-          '400': problem('id is not a UUID.'),
-          ...commonProblems,
-          '404': problem('No configuration of yours has this id.'),
-        },
       },
     },
     async ({ principal, params }) => {
       await deleteWebhook(principal, params.id);
-      return new Response(null, { status: 204 });
+      return { status: 204 };
     },
   ),
 };

@@ -8,7 +8,7 @@ import { resetEnvForTests } from '@/lib/config/env';
 import { closeDb } from '@/lib/data';
 import { listAudit } from '@/lib/audit/audit-trail';
 import { Refusal } from '@/lib/errors/refusal';
-import { problemOf } from '@/lib/http/errors';
+import { problemOf, refusalHeaders, refusalStatus } from '@/lib/http/errors';
 import { setLogDestinationForTests } from '@/lib/log';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
@@ -121,6 +121,17 @@ afterEach(() => {
   }
 });
 
+/** A CODIGO_P 9 is the service's refusal: its status, body and headers as the API answers them (lib/http/errors.ts). */
+async function failureOf(outcome: Promise<unknown>) {
+  const error = await outcome.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(Refusal);
+  const refusal = error as Refusal;
+  return { status: refusalStatus(refusal), body: refusal.options.body, headers: refusalHeaders(refusal) };
+}
+
 describe('the call the adapter sends', () => {
   it('is one anonymous block in named notation, with every input bound and NULL for what was not sent', async () => {
     fake.play(outBinds('0', 'S', 'TK0001', 'Horário reservado.'));
@@ -191,7 +202,6 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
       fake.play(outBinds(codigo, reserved, token, `Mensagem do procedimento ${codigo}: não há horário às 10h`));
       const outcome = await reserveOrRelease(principal, codigo === '1' ? release : reserve);
       expect(outcome.status).toBe(status);
-      expect(outcome.headers).toBeUndefined();
       // Oracle answers '' as NULL; the contract's empty token is a string again.
       expect(outcome.body).toEqual({
         IE_RESERVADO_P: reserved,
@@ -204,10 +214,10 @@ describe('every answer of the procedure (§3.1, §7.2)', () => {
 
   it('CODIGO_P 9 → 500 with a generic message instead of the database text, no Retry-After', async () => {
     fake.play(outBinds('9', 'N', null, 'ORA-01400: cannot insert NULL into ("TASY"."AGENDA_PACIENTE"."CD_PESSOA_FISICA")'));
-    const outcome = await reserveOrRelease(principal, reserve);
+    const outcome = await failureOf(reserveOrRelease(principal, reserve));
     expect(outcome).toEqual({
       status: 500,
-      headers: undefined,
+      headers: {},
       body: { IE_RESERVADO_P: 'N', TOKEN_RESERVA_P: '', CODIGO_P: '9', MENSAGEM_P: INTERNAL_ERROR_MESSAGE },
     });
   });
@@ -239,7 +249,7 @@ describe('failures', () => {
   for (const code of ['NJS-040', 'NJS-076', 'NJS-500', 'NJS-503', 'NJS-510', 'NJS-064', 'ORA-12541', 'ORA-01017']) {
     it(`${code} while getting a connection → 500, CODIGO_P 9, Retry-After, nothing sent`, async () => {
       fake.acquireError = oracleError(code);
-      const outcome = await reserveOrRelease(principal, reserve);
+      const outcome = await failureOf(reserveOrRelease(principal, reserve));
       expect(outcome).toEqual({ status: 500, body: unavailable, headers: { 'Retry-After': '7' } });
       expect(fake.executed).toHaveLength(0);
     });
@@ -248,8 +258,8 @@ describe('failures', () => {
   for (const code of ['NJS-123', 'NJS-500', 'NJS-521', 'DPI-1080', 'ORA-03113', 'ORA-03114', 'ORA-00028']) {
     it(`${code} during the call → 500 saying the outcome is uncertain; connection dropped; audited as uncertain; not retried`, async () => {
       fake.play({ error: oracleError(code) });
-      const outcome = await reserveOrRelease(principal, reserve);
-      expect(outcome).toEqual({ status: 500, body: uncertain, headers: undefined });
+      const outcome = await failureOf(reserveOrRelease(principal, reserve));
+      expect(outcome).toEqual({ status: 500, body: uncertain, headers: {} });
       expect(fake.executed).toHaveLength(1);
       expect(fake.closed).toEqual([{ drop: true }]);
       const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
@@ -261,8 +271,8 @@ describe('failures', () => {
   for (const code of ['ORA-06502', 'ORA-06550', 'ORA-04068', 'ORA-20001']) {
     it(`${code} from the database → 500 with the generic message; connection goes back to the pool`, async () => {
       fake.play({ error: oracleError(code, 'PL/SQL: numeric or value error: 7654321') });
-      const outcome = await reserveOrRelease(principal, reserve);
-      expect(outcome).toEqual({ status: 500, body: { ...uncertain, MENSAGEM_P: INTERNAL_ERROR_MESSAGE }, headers: undefined });
+      const outcome = await failureOf(reserveOrRelease(principal, reserve));
+      expect(outcome).toEqual({ status: 500, body: { ...uncertain, MENSAGEM_P: INTERNAL_ERROR_MESSAGE }, headers: {} });
       expect(fake.closed).toEqual([undefined]);
       const [entry] = await listAudit({ acao: 'slot.reserve', limite: 1 });
       expect(entry?.resultado).toBe('CODIGO_P=9 failed');
@@ -271,7 +281,7 @@ describe('failures', () => {
 
   it('logs the error code only, never the driver text', async () => {
     fake.play({ error: oracleError('ORA-20001', 'Paciente 7654321 carteira 0012345678901 já agendado') });
-    await reserveOrRelease(principal, reserve);
+    await reserveOrRelease(principal, reserve).catch(() => undefined);
     const line = logged.find((text) => text.includes('scheduling.oracle_call_failed'));
     expect(JSON.parse(line ?? '{}')).toMatchObject({ failure: 'failed', errorCode: 'ORA-20001' });
     expect(line).not.toContain('Paciente');
@@ -285,7 +295,7 @@ describe('failures', () => {
     try {
       setSchedulingBackendForTests(new OracleScheduler(realConfig, () => schedulingPool(realConfig)));
       const started = Date.now();
-      const outcome = await reserveOrRelease(principal, reserve);
+      const outcome = await failureOf(reserveOrRelease(principal, reserve));
       expect(Date.now() - started).toBeLessThan(4_000);
       expect(outcome).toEqual({ status: 500, body: unavailable, headers: { 'Retry-After': '7' } });
       expect(JSON.parse(logged.find((text) => text.includes('oracle_call_failed')) ?? '{}')).toMatchObject({ errorCode: 'NJS-510' });

@@ -1,0 +1,92 @@
+import 'server-only';
+import { z } from 'zod';
+import { standardProblems } from '@/lib/api/answers';
+import type { Operation } from '@/lib/api/operation';
+import { env } from '@/lib/config/env';
+import { log } from '@/lib/log';
+import { jsonSchema } from '@/lib/openapi/jsonschema';
+import { problems } from './errors';
+import { problemResponse } from './problem';
+
+/**
+ * Every answer an operation gives, checked against what it declares (lib/api/answers.ts) in tests
+ * and development, or wherever API_CHECK_RESPONSES says so (the e2e suite runs the production build
+ * with it on): a JSON body must match its status's schema and the JSON Schema the OpenAPI document
+ * publishes for it (which also refuses fields the schema does not name); a status must be declared;
+ * a problem must have a status the operation declares or every operation of its kind may answer.
+ * A mismatch is answered 500 (problem+json) and logged with the operation, the status and where in
+ * the body it is, never the body. In production, unless asked for, answers pass untouched.
+ */
+export function checksAnswers(): boolean {
+  const settings = env();
+  return settings.API_CHECK_RESPONSES ?? settings.NODE_ENV !== 'production';
+}
+
+type Route = (request: Request, params: Record<string, string>) => Promise<Response>;
+
+/** `route`, whose answers are checked against `operation`'s declarations while checks are on. */
+export function checkingAnswers(operation: Operation, operationId: string, route: Route): Route {
+  return async (request, params) => {
+    const response = await route(request, params);
+    if (!checksAnswers()) return response;
+    const mismatch = await mismatchOf(operation, response);
+    if (!mismatch) return response;
+    log.error('api.answer_mismatch', { operation: operationId, status: response.status, ...mismatch });
+    void response.body?.cancel();
+    return problemResponse(problems.internal());
+  };
+}
+
+/** Where an answer departs from the declaration: `at` a dotted path into the body, `issue` what is wrong there. */
+export type Mismatch = { at: string; issue: string };
+
+export async function mismatchOf(operation: Operation, response: Response): Promise<Mismatch | undefined> {
+  const { status } = response;
+  const declared = operation.responses[status];
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
+  if (mediaType === 'application/problem+json') {
+    const allowed =
+      declared?.kind === 'problem' || (declared?.kind === 'json' && declared.orProblem) || status in standardProblems(operation);
+    return allowed ? undefined : { at: '', issue: 'undeclared_problem_status' };
+  }
+  if (!declared) return { at: '', issue: 'undeclared_status' };
+  switch (declared.kind) {
+    case 'raw':
+      return undefined;
+    case 'problem':
+      return { at: '', issue: 'not_a_problem' };
+    case 'empty':
+      return (await response.clone().arrayBuffer()).byteLength === 0 ? undefined : { at: '', issue: 'unexpected_body' };
+    case 'json':
+      if (mediaType !== 'application/json') return { at: '', issue: 'not_json' };
+      return bodyMismatch(declared.schema, await response.clone().text());
+  }
+}
+
+/** The answer's JSON Schema as the document publishes it, as a validator (made once per schema). */
+const published = new WeakMap<z.ZodType, z.ZodType>();
+function publishedValidator(schema: z.ZodType): z.ZodType {
+  let validator = published.get(schema);
+  if (!validator) {
+    validator = z.fromJSONSchema(jsonSchema(schema, 'output'));
+    published.set(schema, validator);
+  }
+  return validator;
+}
+
+function bodyMismatch(schema: z.ZodType, text: string): Mismatch | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { at: '', issue: 'malformed_json' };
+  }
+  // The schema itself (its refinements too), then what the document says of it (no field it does not name).
+  const own = schema.safeParse(body);
+  const result = own.success ? publishedValidator(schema).safeParse(body) : own;
+  if (result.success) return undefined;
+  const [first] = result.error.issues;
+  // Field names only, never values: an unexpected field's name says what leaked, its value would leak it again.
+  const keys = first && 'keys' in first && Array.isArray(first.keys) ? `: ${first.keys.slice(0, 5).join(', ')}` : '';
+  return { at: first?.path.join('.') ?? '', issue: `${first?.code ?? 'invalid'}${keys}` };
+}
