@@ -16,9 +16,14 @@
 //      accept connections and never answer, and gets 3 events (fanned out to each of them); tenant B's
 //      receiver answers at once and gets one event a second for --healthy-seconds. Prints B's
 //      publish-to-receipt p50/p99/max, waited for at most 60 s.
+//   5. rate limit (issue 31), on two instances on PostgreSQL: one configuration limited to
+//      --rate-limit deliveries a second with --rate-events events queued to it at once; prints the
+//      highest count in any 10 s (and any 1 s) window at its receiver, and the other configurations'
+//      capacity (section 1's measurement) with that backlog draining beside it against without it.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
-//     [--only throughput|isolation|many-down] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
+//     [--only throughput|isolation|many-down|rate-limit] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
+//     [--rate-limit 50] [--rate-events 2000]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -37,6 +42,8 @@ const { values } = parseArgs({
     'hung-events': { type: 'string', default: '1000' },
     'healthy-seconds': { type: 'string', default: '10' },
     'down-configs': { type: 'string', default: '300' },
+    'rate-limit': { type: 'string', default: '50' },
+    'rate-events': { type: 'string', default: '2000' },
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -59,11 +66,15 @@ const MANY_DOWN = {
   healthy: { usuarioId: 'ffffffff-2222-4000-8000-00000000000f', path: '/many-down-healthy' },
 };
 const DOWN_CONFIGS = Number(values['down-configs']);
+/** The rate-limit scenario's configuration: the bench tenant's, on its own event type and path. */
+const LIMITED = { id: 'cccccccc-0000-4000-8000-0000000000ff', path: '/limitado', tipo: 'eventoAvaliacaoSaudeArquivada' };
 
 // ---------------------------------------------------------------------------------------------
 // The receiver: records (receipt time − publish time) per event id.
 
 const latencies = new Map();
+/** Arrival times at the rate-limited configuration's path. */
+const limitedArrivals = [];
 let received = 0;
 /** Receipts of the isolation scenario, by path: latency (ms) per event. */
 const byPath = new Map();
@@ -74,6 +85,7 @@ const receiver = http.createServer((request, response) => {
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     const { data } = JSON.parse(body);
+    if (request.url === LIMITED.path) limitedArrivals.push(Date.now());
     if (request.url !== '/bench') {
       const seen = byPath.get(request.url) ?? new Map();
       byPath.set(request.url, seen);
@@ -101,6 +113,13 @@ function seedFile() {
     url: receiverUrl,
     eventoAvaliacaoSaudeAprovada: true,
   }));
+  configs.push({
+    id: LIMITED.id,
+    usuarioId: TENANT.usuarioId,
+    sistemaOrigem: 1,
+    url: `${receiverBase}${LIMITED.path}`,
+    [LIMITED.tipo]: true,
+  });
   Object.entries(ISOLATION).forEach(([name, tenant], index) =>
     configs.push({
       id: `dddddddd-0000-4000-8000-${String(index).padStart(12, '0')}`,
@@ -202,8 +221,8 @@ async function stop(server) {
   fs.rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-function publishBody(id, usuarioId = TENANT.usuarioId) {
-  return JSON.stringify({ tipo: 'eventoAvaliacaoSaudeAprovada', usuarioId, idEvento: id, dados: { sentAt: Date.now() } });
+function publishBody(id, usuarioId = TENANT.usuarioId, tipo = 'eventoAvaliacaoSaudeAprovada') {
+  return JSON.stringify({ tipo, usuarioId, idEvento: id, dados: { sentAt: Date.now() } });
 }
 
 async function waitForReceipts(target, timeoutMs = 120_000) {
@@ -369,6 +388,62 @@ async function manyDown(label, servers) {
   );
 }
 
+/** The most arrivals in any window of `ms` (sliding, from each arrival). */
+function busiest(times, ms) {
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= ms) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+/**
+ * Issue 31's rate limit: a backlog queued at once to a configuration limited to RATE a second drains
+ * at that rate across both instances, and the other configurations' deliveries are not slowed by it.
+ */
+async function rateLimit(label, servers) {
+  await Promise.all(servers.map(ready));
+  const bases = servers.map((server) => server.url);
+  const producers = await Promise.all(bases.map((base) => token(base, PRODUCER.clientId, PRODUCER.clientSecret)));
+  const rate = Number(values['rate-limit']);
+  const count = Number(values['rate-events']);
+  await capacity(bases, producers, `${label}, warm-up`);
+  const alone = await capacity(bases, producers, `${label}, other configurations alone`);
+  const tenant = await token(bases[0], TENANT.clientId, TENANT.clientSecret);
+  const { status } = await call(`${bases[0]}/api/v2/avaliacao-saude/configuracao-web-hook/${LIMITED.id}`, {
+    method: 'PUT',
+    headers: { authorization: tenant, 'content-type': 'application/json' },
+    body: JSON.stringify({ limiteEntregasPorSegundo: rate }),
+  });
+  if (status !== 200) throw new Error(`PUT answered ${status}`);
+  limitedArrivals.length = 0;
+  let next = 0;
+  const queued = Array.from({ length: CONCURRENCY }, async (_, index) => {
+    while (next < count) {
+      const i = next++;
+      const server = index % bases.length;
+      const answer = await call(`${bases[server]}/api/v2/avaliacao-saude/eventos`, {
+        method: 'POST',
+        headers: { authorization: producers[server], 'content-type': 'application/json' },
+        body: publishBody(`${label}-limitado-${i}`, TENANT.usuarioId, LIMITED.tipo),
+      });
+      if (answer.status !== 202) throw new Error(`publish answered ${answer.status}`);
+    }
+  });
+  await Promise.all(queued);
+  const beside = await capacity(bases, producers, `${label}, other configurations beside the limited backlog`);
+  const deadline = Date.now() + (count / rate) * 1000 + 60_000;
+  while (limitedArrivals.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  const times = [...limitedArrivals].sort((a, b) => a - b);
+  const tenSeconds = busiest(times, 10_000);
+  console.log(
+    `rate limit ${rate}/s, ${label}: ${times.length} of ${count} queued deliveries arrived in ${((times.at(-1) - times[0]) / 1000).toFixed(1)} s; ` +
+      `highest over any 10 s window ${(tenSeconds / 10).toFixed(1)}/s (${tenSeconds}), over any 1 s ${busiest(times, 1000)}; ` +
+      `the other configurations: ${beside.toFixed(0)} deliveries/s beside it against ${alone.toFixed(0)} alone (${((beside / alone) * 100).toFixed(0)} %)`,
+  );
+}
+
 /** A fresh PostgreSQL database for `work`, dropped afterwards. */
 async function withPostgres(work) {
   const { default: pg } = await import('pg');
@@ -412,6 +487,16 @@ try {
     } finally {
       await stop(embedded);
     }
+  }
+  if (!values['skip-pg'] && runs('rate-limit')) {
+    await withPostgres(async (shared) => {
+      const servers = [0, 1].map((index) => startServer(port + 1 + index, shared));
+      try {
+        await rateLimit('2 instances, PostgreSQL', servers);
+      } finally {
+        await Promise.all(servers.map(stop));
+      }
+    });
   }
   if (!values['skip-pg'] && (runs('throughput') || runs('many-down'))) {
     await withPostgres(async (shared) => {

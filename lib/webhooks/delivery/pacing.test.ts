@@ -36,9 +36,10 @@ describe('pacing (GCRA)', () => {
     // 10 s at 50/s, plus the burst's 4 at the very start.
     expect(simulate(50, 20, 10)).toHaveLength(504);
     expect(simulate(50, 23, 10).length).toBeGreaterThanOrEqual(495);
-    const { allowed, nextAt } = allowance({ perSecond: 50, tat: 1_000 }, 900);
+    const { allowed, readyAt } = allowance({ perSecond: 50, tat: 1_000 }, 900);
     expect(allowed).toBe(0);
-    expect(nextAt).toBe(920);
+    expect(readyAt).toBe(1_000);
+    expect(allowance({ perSecond: 50, tat: 1_000 }, readyAt).allowed).toBe(burstOf(50));
   });
 
   it('does not save up idle time beyond its burst', () => {

@@ -18,8 +18,11 @@ export type Allowance = {
   allowed: number;
   /** The configuration's `tat` once `count` of them have been claimed. */
   tatAfter(count: number): number;
-  /** When the next one may start, if none may now. */
-  nextAt: number;
+  /**
+   * When a whole burst may start, if none may now: waking then rather than for each single slot
+   * costs a claim a burst, not a claim an attempt.
+   */
+  readyAt: number;
 };
 
 export function allowance({ perSecond, tat }: Pace, now: number): Allowance {
@@ -27,5 +30,5 @@ export function allowance({ perSecond, tat }: Pace, now: number): Allowance {
   const tolerance = (burstOf(perSecond) - 1) * interval;
   const start = Math.max(tat ?? now, now);
   const allowed = start - tolerance > now ? 0 : Math.floor((now + tolerance - start) / interval) + 1;
-  return { allowed, tatAfter: (count) => start + count * interval, nextAt: start - tolerance };
+  return { allowed, tatAfter: (count) => start + count * interval, readyAt: start };
 }

@@ -48,10 +48,10 @@ export type Claim = {
  * Takes up to `limit` due deliveries for this process among `candidates` (waitingCandidates),
  * fairly across tenants and then configurations (fair-share.ts):
  * 1. shares handed out without locks, to choose which tenants to claim for;
- * 2. those tenants' rows in webhook_tenants locked on PostgreSQL and Oracle with SKIP LOCKED: one
+ * 2. those tenants' rows in webhook_tenants locked on PostgreSQL and Oracle (tenants.ts): one
  *    instance at a time claims for a tenant, so the attempts it counts in flight (live leases) are
- *    every instance's, and both caps (per tenant, per configuration) hold across them; a tenant
- *    another instance is claiming for right now is skipped, not waited for. SQLite has one writer;
+ *    every instance's, and both caps (per tenant, per configuration) hold across them. SQLite has
+ *    one writer;
  * 3. shares handed out again among the locked tenants, each configuration capped by its controls as
  *    they are now (roomOf: circuit, pause, ordering, rate limit);
  * 4. each configuration's oldest due deliveries for its slots (the head of its queue, when

@@ -71,7 +71,7 @@ export function roomOf(controls: ReadonlyMap<string, Controls>, now: number, per
       continue;
     }
     const pace = allowance({ perSecond: control.perSecond, tat: control.tat }, now);
-    room.set(configId, { cap, wakeAt: pace.allowed === 0 ? pace.nextAt : null, pace });
+    room.set(configId, { cap, wakeAt: pace.allowed === 0 ? pace.readyAt : null, pace });
   }
   return room;
 }

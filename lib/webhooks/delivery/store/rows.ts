@@ -64,13 +64,6 @@ export function eventFromRow(row: DbRow): EventRow {
   };
 }
 
-/** knex.raw answers the driver's shape: rows, or an object holding them. */
-export function rowsOf(result: unknown): DbRow[] {
-  if (Array.isArray(result)) return result as DbRow[];
-  const { rows } = (result ?? {}) as { rows?: unknown };
-  return Array.isArray(rows) ? (rows as DbRow[]) : [];
-}
-
 export type AttemptContext = {
   delivery: DeliveryRow;
   event: EventRow;

@@ -1,7 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, isUniqueViolation, lockForUpdate, type DbRow } from '@/lib/db/dialect';
-import { rowsOf } from './rows';
 
 /** Tenants' lock rows (webhook_tenants): claims and configuration creates lock them, so per-tenant caps and counts hold across instances. */
 
@@ -39,30 +38,18 @@ export async function lockTenantRow(trx: Knex.Transaction, usuarioId: string): P
 }
 
 /**
- * Locks the tenants' rows for this claim and answers those it got; a tenant another instance is
- * claiming for right now is skipped, not waited for. SQLite has one writer: every tenant, unlocked.
+ * Locks the tenants' rows for this claim, one at a time in their sorted order, waiting for a claim
+ * another instance is making for the same tenant (a few milliseconds): two instances lock in the
+ * same order and never deadlock, and neither passes over a tenant the other is claiming for (with
+ * SKIP LOCKED, two instances delivering to one tenant kept skipping each other's turns). Answers
+ * the tenants locked (a tenant without its row yet is not). SQLite has one writer: every tenant.
  */
 export async function lockTenants(trx: Knex.Transaction, tenants: readonly string[]): Promise<Set<string>> {
-  if (tenants.length === 0) return new Set();
-  const dialect = dialectOf(trx);
-  if (dialect === 'sqlite') return new Set(tenants);
+  if (dialectOf(trx) === 'sqlite') return new Set(tenants);
   const locked = new Set<string>();
-  for (let i = 0; i < tenants.length; i += 1000) {
-    const batch = tenants.slice(i, i + 1000);
-    const rows =
-      dialect === 'oracle'
-        ? rowsOf(await trx.raw(oracleLockTenantsSql(batch.length), batch))
-        : await trx('webhook_tenants').whereIn('usuario_id', batch).select<DbRow[]>('usuario_id').forUpdate().skipLocked();
-    for (const row of rows) locked.add(String(row.usuario_id));
+  for (const tenant of [...tenants].sort()) {
+    const rows = await lockForUpdate(trx, trx('webhook_tenants').where({ usuario_id: tenant }).select<DbRow[]>('usuario_id'));
+    if (rows.length > 0) locked.add(tenant);
   }
   return locked;
-}
-
-/**
- * Oracle's lock, written out: knex refuses SKIP LOCKED on Oracle. Identifiers are quoted lowercase,
- * as knex created them; at most 1,000 binds (Oracle's IN list).
- */
-export function oracleLockTenantsSql(count: number): string {
-  const binds = Array.from({ length: count }, () => '?').join(', ');
-  return `select "usuario_id" from "webhook_tenants" where "usuario_id" in (${binds}) for update skip locked`;
 }
