@@ -20,9 +20,11 @@
 //      --rate-limit deliveries a second with --rate-events events queued to it at once; prints the
 //      highest count in any 10 s (and any 1 s) window at its receiver, and the other configurations'
 //      capacity (section 1's measurement) with that backlog draining beside it against without it.
+//   6. ordered delivery's cost (issue 31), on the embedded default: --rate-events events to one
+//      configuration as fast as it takes them, with entregaOrdenada off and then on; deliveries/s each.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
-//     [--only throughput|isolation|many-down|rate-limit] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
+//     [--only throughput|isolation|many-down|rate-limit|ordered] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
 //     [--rate-limit 50] [--rate-events 2000]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -444,6 +446,46 @@ async function rateLimit(label, servers) {
   );
 }
 
+/** Deliveries a second to the limited configuration's path (no limit set) with ordered delivery off, then on. */
+async function ordering(label, server) {
+  await ready(server);
+  const producer = await token(server.url, PRODUCER.clientId, PRODUCER.clientSecret);
+  const tenant = await token(server.url, TENANT.clientId, TENANT.clientSecret);
+  const count = Number(values['rate-events']);
+  const rates = {};
+  for (const ordered of [false, true]) {
+    const { status } = await call(`${server.url}/api/v2/avaliacao-saude/configuracao-web-hook/${LIMITED.id}`, {
+      method: 'PUT',
+      headers: { authorization: tenant, 'content-type': 'application/json' },
+      body: JSON.stringify({ entregaOrdenada: ordered }),
+    });
+    if (status !== 200) throw new Error(`PUT answered ${status}`);
+    limitedArrivals.length = 0;
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < count) {
+          const i = next++;
+          const answer = await call(`${server.url}/api/v2/avaliacao-saude/eventos`, {
+            method: 'POST',
+            headers: { authorization: producer, 'content-type': 'application/json' },
+            body: publishBody(`${label}-ordem-${ordered}-${i}`, TENANT.usuarioId, LIMITED.tipo),
+          });
+          if (answer.status !== 202) throw new Error(`publish answered ${answer.status}`);
+        }
+      }),
+    );
+    const deadline = Date.now() + 300_000;
+    while (limitedArrivals.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    rates[ordered ? 'on' : 'off'] = limitedArrivals.length / ((performance.now() - started) / 1000);
+  }
+  console.log(
+    `ordered delivery, ${label}: ${count} events to one configuration: ${rates.off.toFixed(0)} deliveries/s unordered, ` +
+      `${rates.on.toFixed(0)} deliveries/s ordered (${((rates.on / rates.off) * 100).toFixed(0)} %)`,
+  );
+}
+
 /** A fresh PostgreSQL database for `work`, dropped afterwards. */
 async function withPostgres(work) {
   const { default: pg } = await import('pg');
@@ -484,6 +526,14 @@ try {
     const embedded = startServer(port, {});
     try {
       await manyDown('embedded SQLite', [embedded]);
+    } finally {
+      await stop(embedded);
+    }
+  }
+  if (runs('ordered')) {
+    const embedded = startServer(port, {});
+    try {
+      await ordering('embedded SQLite', embedded);
     } finally {
       await stop(embedded);
     }
