@@ -121,24 +121,24 @@ const OPERATIONAL_DESCRIPTIONS: Record<keyof typeof OPERATIONAL_DATA_SCHEMAS, st
 };
 
 /** Each event type's message schema, by the type a receiver sees: the five flags', the test event and the operational events. */
-export const MESSAGE_SCHEMAS = {
-  ...(Object.fromEntries(
+export const MESSAGE_SCHEMAS: Record<string, z.ZodObject> = {
+  ...Object.fromEntries(
     WEBHOOK_EVENT_FLAGS.map((flag) => [
       EVENT_TYPE_OF_FLAG[flag],
       envelope(EVENT_TYPE_OF_FLAG[flag], eventDataSchema, FLAG_DESCRIPTIONS[flag]),
     ]),
-  ) as Record<string, ReturnType<typeof envelope<string, typeof eventDataSchema>>>),
+  ),
   [TEST_EVENT_TYPE]: envelope(
     TEST_EVENT_TYPE,
     testEventDataSchema,
     'A test event sent from the console or the API (POST …/teste), whatever the flags.',
   ),
-  ...(Object.fromEntries(
+  ...Object.fromEntries(
     Object.entries(OPERATIONAL_DATA_SCHEMAS).map(([type, data]) => [
       type,
       envelope(type, data, OPERATIONAL_DESCRIPTIONS[type as keyof typeof OPERATIONAL_DATA_SCHEMAS]),
     ]),
-  ) as Record<string, z.ZodType & { description?: string }>),
+  ),
 };
 
 /** The message the worker signs and sends. */

@@ -6,10 +6,14 @@
  * console's list imports the reserved ids.
  */
 
-/** The reserved tenant (the nil UUID: no platform mints it) whose one configuration is the operator's receiver. */
+/**
+ * The reserved tenant (the nil UUID: no platform mints it) whose one configuration is the
+ * operator's receiver. Ids stay RFC 9562 UUIDs (the nil one, a version 4): the answers' published
+ * schema checks their form.
+ */
 export const OPERATOR_TENANT = '00000000-0000-0000-0000-000000000000';
 /** The operator's configuration: a fixed id, so instances starting together create it once (its primary key). */
-export const OPERATOR_CONFIG_ID = '00000000-0000-0000-0000-000000000001';
+export const OPERATOR_CONFIG_ID = '00000000-0000-4000-8000-000000000001';
 /** Its sistemaOrigem: none of the platform's. */
 export const OPERATOR_SISTEMA_ORIGEM = 0;
 /** What `webhook_events.producer` says of the events the engine publishes itself. */
