@@ -10,6 +10,7 @@ import { metrics } from '@/lib/observability/metrics';
 import { startTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 import { startAlerts } from '@/lib/webhooks/alerts/service';
+import { ensureOperatorWebhook } from '@/lib/webhooks/operational/operator-config';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
@@ -39,6 +40,8 @@ async function start(): Promise<void> {
     const db = await getDb();
     await adviseFirstAdmin(db);
     await warnOfDemoCredentials(db);
+    // The operator's receiver of operational events, from OPERATIONAL_WEBHOOK_URL (issue 31 §3).
+    await ensureOperatorWebhook(db);
     // Counting from the first request on, the console's included (scripts/server-entry.mjs).
     metrics();
   } catch (error) {

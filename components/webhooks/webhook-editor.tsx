@@ -19,6 +19,7 @@ import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
 import { UrlField } from './url-field';
+import { ContactEmailField } from './contact-email-field';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 
@@ -29,18 +30,32 @@ const DeliveriesPanel = lazy(() => import('./deliveries-panel').then((module) =>
 
 export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
 
-function formValuesOf(config: WebhookDetail): WebhookFormValues {
+/** The editor's values: the create form's, and the technical contact (empty: none). */
+type EditorFormValues = WebhookFormValues & { emailContato: string };
+
+function formValuesOf(config: WebhookDetail): EditorFormValues {
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, config[flag]])) as Record<WebhookEventFlag, boolean>;
-  return { url: config.url, headers: config.headers.map((header) => ({ ...header })), ativo: config.ativo, ...flags };
+  return {
+    url: config.url,
+    headers: config.headers.map((header) => ({ ...header })),
+    ativo: config.ativo,
+    emailContato: config.emailContato ?? '',
+    ...flags,
+  };
 }
 
 /**
  * The PUT body: the URL only when it was changed. A stored URL is the server's to judge (it may
  * have been saved under another policy); checking it again here would block saving anything else.
+ * An empty contact e-mail removes it (null).
  */
-function toBody(values: WebhookFormValues, storedUrl: string): Omit<WebhookFormValues, 'url'> & { url?: string } {
-  const { url, ...rest } = values;
-  return url === storedUrl ? rest : values;
+function toBody(
+  values: EditorFormValues,
+  storedUrl: string,
+): Omit<EditorFormValues, 'url' | 'emailContato'> & { url?: string; emailContato: string | null } {
+  const { url, emailContato, ...rest } = values;
+  const contact = emailContato.trim() === '' ? null : emailContato.trim();
+  return url === storedUrl ? { ...rest, emailContato: contact } : { ...rest, url, emailContato: contact };
 }
 
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
@@ -126,11 +141,11 @@ function WebhookForm({
       contractResolver(
         () => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchemaFor(urlPolicy)),
         messages,
-        (values: WebhookFormValues) => toBody(values, config.url),
+        (values: EditorFormValues) => toBody(values, config.url),
       ),
     [messages, urlPolicy, config.url],
   );
-  const form = useForm<WebhookFormValues>({ defaultValues: initialValues, resolver, mode: 'onChange' });
+  const form = useForm<EditorFormValues>({ defaultValues: initialValues, resolver, mode: 'onChange' });
   const { handleSubmit, formState, setError } = form;
   // The values as they are now, not RHF's rendered isDirty (see useUnsavedChanges). They are plain
   // JSON built in the same key order as the initial values, so their serialisations compare.
@@ -140,7 +155,7 @@ function WebhookForm({
   };
 
   const save = useMutation({
-    mutationFn: (values: WebhookFormValues) =>
+    mutationFn: (values: EditorFormValues) =>
       apiJson<WebhookView>(locale, apiPath(updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
@@ -227,6 +242,7 @@ function WebhookForm({
 
         <Card title={t('webhook.receiver')} titleId="url-title">
           <UrlField error={urlError} policy={urlPolicy} />
+          <ContactEmailField />
         </Card>
 
         <Suspense fallback={<Spinner label={t('common.loading')} />}>

@@ -8,6 +8,7 @@ import { useT } from '@/lib/i18n/client';
 import { useWebhookList } from '@/lib/client/webhook-queries';
 import type { WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
+import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { Badge } from '@/components/ui/badge';
 import { QueryStatus } from '@/components/console/query-status';
 import { cn } from '@/components/ui/cn';
@@ -74,6 +75,14 @@ function WebhookRow({ config }: { config: WebhookView }) {
               </Badge>
             )}
           </p>
+          {config.usuarioId === OPERATOR_TENANT ? (
+            <p className="mt-1 text-xs text-slate-600">
+              <Badge tone="info" className="mr-2 align-middle">
+                {t('webhooks.operator')}
+              </Badge>
+              {t('webhooks.operatorHelp')}
+            </p>
+          ) : null}
           <p className="mt-1 text-xs break-all text-slate-600">
             <span className="font-mono">{config.usuarioId}</span>
             <span aria-hidden> · </span>

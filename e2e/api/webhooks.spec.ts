@@ -33,7 +33,7 @@ test.describe('webhook configuration (§4.1)', () => {
     expect(response.status()).toBe(200);
     const config = await response.json();
     expect(Object.keys(config).sort()).toEqual(
-      [...CONFIG_KEYS, 'ativo', 'desativacao', 'circuito', 'limiteEntregasPorSegundo', 'entregaOrdenada'].sort(),
+      [...CONFIG_KEYS, 'ativo', 'desativacao', 'circuito', 'limiteEntregasPorSegundo', 'entregaOrdenada', 'emailContato'].sort(),
     );
     expect(config).toMatchObject({
       ativo: true,
@@ -41,6 +41,7 @@ test.describe('webhook configuration (§4.1)', () => {
       circuito: null,
       limiteEntregasPorSegundo: null,
       entregaOrdenada: false,
+      emailContato: null,
     });
     expect(config).toMatchObject({ id: WEBHOOK_IDS.a6, usuarioId: TENANT_A.usuarioId, sistemaOrigem: 3, clientId: TENANT_A.clientId });
   });
@@ -92,6 +93,23 @@ test.describe('webhook configuration (§4.1)', () => {
       const body = Object.fromEntries(flags.map((flag) => [flag, value]));
       expect(await (await request.put(path, { headers: tenantA, data: body })).json()).toMatchObject(body);
     }
+  });
+
+  test('emailContato, the technical contact (issue 31): set, kept when omitted, refused when not an address, removed with null', async ({
+    request,
+  }) => {
+    const path = webhookPath(WEBHOOK_IDS.a7);
+    const set = await request.put(path, { headers: tenantA, data: { emailContato: 'ti@parceiro-a.exemplo.com.br' } });
+    expect(set.status()).toBe(200);
+    expect(await set.json()).toMatchObject({ emailContato: 'ti@parceiro-a.exemplo.com.br' });
+    const kept = await request.put(path, { headers: tenantA, data: { eventoPropostaCancelada: true } });
+    expect(await kept.json()).toMatchObject({ emailContato: 'ti@parceiro-a.exemplo.com.br' });
+    const refused = await request.put(path, { headers: tenantA, data: { emailContato: 'não é um endereço' } });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).errors.map((error: { field: string }) => error.field)).toEqual(['emailContato']);
+    expect(await (await request.get(path, { headers: tenantA })).json()).toMatchObject({ emailContato: 'ti@parceiro-a.exemplo.com.br' });
+    const removed = await request.put(path, { headers: tenantA, data: { emailContato: null } });
+    expect(await removed.json()).toMatchObject({ emailContato: null });
   });
 
   test('lists only the caller’s own configurations', async ({ request }) => {

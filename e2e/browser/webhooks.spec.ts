@@ -247,3 +247,41 @@ test('staff create a configuration for a tenant, find it in the list, and delete
   await expect(page.getByText('Nenhuma configuração encontrada.')).toBeVisible();
   expect((await page.request.get(`/api/v2/avaliacao-saude/configuracao-web-hook/${id}`)).status()).toBe(404);
 });
+
+test('the technical contact’s e-mail (emailContato): saved from the editor, refused when not an address, removed when emptied', async ({
+  page,
+}) => {
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  // A configuration of a tenant of its own, made for this test (the others' states are other tests').
+  const origin = new URL(page.url()).origin;
+  const created = await page.request.post('/api/v2/avaliacao-saude/configuracao-web-hook', {
+    headers: { Origin: origin },
+    data: { usuarioId: '77777777-7777-4777-8777-777777777777', sistemaOrigem: 7, url: 'https://contato-tecnico.exemplo.com.br/eventos' },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const stored = async () =>
+    ((await (await page.request.get(`/api/v2/avaliacao-saude/configuracao-web-hook/${id}`)).json()) as { emailContato: string | null })
+      .emailContato;
+  try {
+    await openEditor(page, 'contato-tecnico');
+    const contact = page.getByLabel('emailContato', { exact: true });
+    await expect(contact).toHaveValue('');
+    await contact.fill('não é um endereço');
+    await expect(contact).toHaveAttribute('aria-invalid', 'true');
+    await contact.fill('ti@parceiro.exemplo.com.br');
+    await expect(contact).not.toHaveAttribute('aria-invalid', 'true');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
+    expect(await stored()).toBe('ti@parceiro.exemplo.com.br');
+
+    await page.reload();
+    await expect(contact).toHaveValue('ti@parceiro.exemplo.com.br');
+    await contact.fill('');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
+    expect(await stored()).toBeNull();
+  } finally {
+    await page.request.delete(`/api/v2/avaliacao-saude/configuracao-web-hook/${id}`, { headers: { Origin: origin } });
+  }
+});

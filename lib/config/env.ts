@@ -5,6 +5,7 @@ import { booleanFlag } from './boolean-flag';
 import { DEFAULT_DATA_DIR } from './file-settings.mjs';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 import { checkMailEnv, mailEnvShape } from '@/lib/mail/config';
+import { checkOperationalEnv, operationalEnvShape } from '@/lib/webhooks/operational/config';
 import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
 import {
@@ -179,6 +180,8 @@ const envSchema = z
     ...oracleEnvShape,
     /** SMTP_*: e-mailing one-time password links (lib/mail/config.ts). */
     ...mailEnvShape,
+    /** OPERATIONAL_WEBHOOK_URL: the operator's receiver of operational events (lib/webhooks/operational/config.ts). */
+    ...operationalEnvShape,
     /** OIDC_*, PASSWORD_SIGN_IN: staff single sign-on (lib/auth/sso-config.ts). */
     ...ssoEnvShape,
     /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */
@@ -189,6 +192,7 @@ const envSchema = z
     checkOracleEnv(value, ctx);
     checkPlatformTokenEnv(value, ctx);
     checkMailEnv(value, ctx);
+    checkOperationalEnv(value, ctx);
     checkSsoEnv(value, ctx);
   });
 

@@ -621,6 +621,20 @@ const deliveryControls: Migration = {
   },
 };
 
+/**
+ * Operational notifications (issue 31 §3): a configuration's technical contact, e-mailed when the
+ * worker switches it off and when it is back. Nothing else is stored: the operator's receiver is an
+ * ordinary configuration, its operational subscriptions are webhook_subscriptions rows.
+ */
+const operationalNotifications: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => t.string('contact_email', 254));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_configs', (t) => t.dropColumn('contact_email'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -638,6 +652,7 @@ const migrations: Record<string, Migration> = {
   '014_tenant_quotas': tenantQuotas,
   '015_webhook_subscriptions': webhookSubscriptions,
   '016_delivery_controls': deliveryControls,
+  '017_operational_notifications': operationalNotifications,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,7 +2,7 @@ import { standardProblems } from '@/lib/api/answers';
 import { operations, type Operation } from '@/lib/api/operations';
 import { componentSchemas, ref } from './components';
 import { json, malformedRequest, pathParameters, problem, responseDoc } from './fragments';
-import { webhookCatalogue, WEBHOOKS_TAG } from './webhooks';
+import { OPERATIONAL_WEBHOOKS_TAG, webhookCatalogue, WEBHOOKS_TAG } from './webhooks';
 
 /**
  * The OpenAPI 3.1 document of the API: the operations of lib/api/operations.ts, each under its
@@ -82,6 +82,11 @@ export function buildOpenApiDocument() {
         name: WEBHOOKS_TAG,
         description:
           'What this service sends to your receiver (Standard Webhooks): one entry per event type, with its body, its signature headers and what each answer makes the sender do.',
+      },
+      {
+        name: OPERATIONAL_WEBHOOKS_TAG,
+        description:
+          'What this service sends to the operator’s own receiver (OPERATIONAL_WEBHOOK_URL) about partners’ configurations: switched off, receiver down, recovered, a delivery exhausted. Signed and retried like every notification.',
       },
     ],
     paths: documentedPaths(),

@@ -3,9 +3,13 @@ import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/message-contr
 import { WEBHOOK_DEFAULTS } from '@/lib/config/env';
 import { messageBody, USER_AGENT } from '@/lib/webhooks/delivery/message';
 import { WEBHOOKS_TAG } from '@/lib/webhooks/catalogue-link';
+import { OPERATIONAL_EVENT_TYPE_LIST, OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { ref } from './components';
 
 export { WEBHOOKS_TAG };
+
+/** Operational events go to the operator's receiver, not to partners': their own tag in the reference. */
+export const OPERATIONAL_WEBHOOKS_TAG = 'Notificações operacionais (webhooks)';
 
 /**
  * The OpenAPI document's `webhooks` section (issue 22): the calls this service makes to partners'
@@ -17,7 +21,66 @@ export { WEBHOOKS_TAG };
 const EXAMPLE_USER = '11111111-1111-4111-8111-111111111111';
 const EXAMPLE_PUBLISHED = Date.UTC(2026, 10, 24, 13, 30, 0);
 
+const EXAMPLE_CONFIGURATION = {
+  id: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8',
+  usuarioId: EXAMPLE_USER,
+  destino: 'https://hooks.parceiro.exemplo.com.br',
+};
+const EXAMPLE_INCIDENT = 'alr_0mwv85ynqb5df19dc294813e47095';
+const EXAMPLE_SINCE = new Date(EXAMPLE_PUBLISHED - 20 * 60_000).toISOString();
+
+/** Each operational event's `data`, as the engine publishes it (lib/webhooks/operational, delivery/store/operational.ts). */
+const OPERATIONAL_EXAMPLES: Record<string, Record<string, unknown>> = {
+  [OPERATIONAL_EVENT_TYPES.disabled]: {
+    incidenteId: EXAMPLE_INCIDENT,
+    configuracao: EXAMPLE_CONFIGURATION,
+    motivo: 'receptor-410',
+    desde: EXAMPLE_SINCE,
+  },
+  [OPERATIONAL_EVENT_TYPES.circuitOpen]: {
+    incidenteId: EXAMPLE_INCIDENT,
+    configuracao: EXAMPLE_CONFIGURATION,
+    motivo: 'tempo-esgotado',
+    ultimoStatus: null,
+    falhasSeguidas: 5,
+    desde: EXAMPLE_SINCE,
+  },
+  [OPERATIONAL_EVENT_TYPES.recovered]: {
+    incidenteId: EXAMPLE_INCIDENT,
+    configuracao: EXAMPLE_CONFIGURATION,
+    incidente: 'circuito-aberto',
+    desde: EXAMPLE_SINCE,
+    recuperadaEm: new Date(EXAMPLE_PUBLISHED).toISOString(),
+  },
+  [OPERATIONAL_EVENT_TYPES.exhausted]: {
+    configuracao: EXAMPLE_CONFIGURATION,
+    entregaId: 'msg_0mwv85ynqb5df19dc294813e47095',
+    eventoId: 'evt_0mwv85ynqb5df19dc294813e47095',
+    tipo: 'avaliacao-saude.aprovada',
+    tentativas: 8,
+    motivo: 'status-http',
+    ultimoStatus: 500,
+    desde: EXAMPLE_SINCE,
+    esgotadaEm: new Date(EXAMPLE_PUBLISHED).toISOString(),
+  },
+};
+
+function operationalExample(type: string): unknown {
+  const dados = OPERATIONAL_EXAMPLES[type]!;
+  const subject = String(dados.incidenteId ?? dados.entregaId);
+  const body = messageBody({
+    id: 'evt_0mwv85ynqb5df19dc294813e47096',
+    tipo: type,
+    usuarioId: OPERATOR_TENANT,
+    idEvento: `${type}:${subject}`,
+    dados,
+    createdAt: EXAMPLE_PUBLISHED,
+  });
+  return JSON.parse(body) as unknown;
+}
+
 function example(type: string): unknown {
+  if (OPERATIONAL_EXAMPLES[type]) return operationalExample(type);
   const test = type === TEST_EVENT_TYPE;
   const body = messageBody({
     id: 'evt_0mwv85ynqb5df19dc294813e47095',
@@ -88,7 +151,7 @@ export function webhookCatalogue(): Record<string, unknown> {
           operationId: `notify:${type}`,
           summary: type,
           description: `${String(schema.description ?? '')} Sent as a POST to the configuration’s url with the headers below, \`content-type: application/json\`, \`user-agent: ${USER_AGENT}\` and the configuration’s own headers (\`headers\`, chave/valor).`,
-          tags: [WEBHOOKS_TAG],
+          tags: [(OPERATIONAL_EVENT_TYPE_LIST as readonly string[]).includes(type) ? OPERATIONAL_WEBHOOKS_TAG : WEBHOOKS_TAG],
           security: [],
           parameters: SIGNATURE_HEADERS,
           requestBody: { required: true, content: { 'application/json': { schema: ref(schema), example: example(type) } } },

@@ -26,6 +26,7 @@ import { sweepRetention } from '@/lib/data/retention';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
 import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/repository';
 import { isolationContract } from './isolation-contract';
+import { operationalContract } from './operational-contract';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -63,6 +64,7 @@ export function repositoryContract(): void {
   idempotencyContract();
   deliveryContract();
   isolationContract();
+  operationalContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
     const applied = await db('knex_migrations').select<{ name: string }[]>('name');

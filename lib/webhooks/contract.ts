@@ -103,6 +103,14 @@ const deliveryControlsShape = {
   }),
 };
 
+/** The partner's technical contact (issue 31 §3), beyond the contract. */
+const contactShape = {
+  emailContato: z.email().max(254).nullable().optional().meta({
+    description:
+      'Beyond the contract: the partner’s technical contact, e-mailed (pt-BR, then English) when deliveries are switched off automatically (a 410, or failing too long) and when they are switched back on; null removes it.',
+  }),
+};
+
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
 export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
   return z
@@ -132,6 +140,7 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
       .optional()
       .meta({ description: 'Beyond the contract: false stops deliveries (events are kept as skipped); true resumes them.' }),
     ...deliveryControlsShape,
+    ...contactShape,
   });
 }
 
@@ -193,6 +202,10 @@ export const webhookViewSchema = webhookConfigurationSchema.extend({
     .nullable()
     .meta({ description: 'Beyond the contract: the rate limit, attempts a second (null: none).' }),
   entregaOrdenada: z.boolean().meta({ description: 'Beyond the contract: whether deliveries go one at a time, in publication order.' }),
+  emailContato: z
+    .string()
+    .nullable()
+    .meta({ description: 'Beyond the contract: the technical contact told when deliveries are switched off automatically and back on.' }),
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

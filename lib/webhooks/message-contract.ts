@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from './delivery-contract';
+import { ATTEMPT_ERRORS, EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from './delivery-contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './fields';
+import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from './operational/names';
 
 /**
  * What a receiver gets (issue 22): the Standard Webhooks message `{type, timestamp, data}` of each
@@ -43,18 +44,100 @@ const FLAG_DESCRIPTIONS: Record<WebhookEventFlag, string> = {
   eventoPropostaCancelada: 'A single-life proposal was cancelled (configurations with eventoPropostaCancelada on).',
 };
 
-/** Each event type's message schema, by the type a receiver sees: the five flags' and the test event. */
-export const MESSAGE_SCHEMAS = {
-  ...(Object.fromEntries(
+/**
+ * Operational events (issue 31 §3), sent to the operator's receiver only (OPERATIONAL_WEBHOOK_URL):
+ * which configuration, whose, why and since when; never a partner's headers, secret, URL path or
+ * event data. `idEvento` is `{type}:{incidenteId or entregaId}`, one per incident or delivery.
+ */
+const operationalData = {
+  idEvento: z.string().meta({ description: '`{type}:{incidenteId}` (or `:{entregaId}`): one per incident or exhausted delivery.' }),
+  usuarioId: z
+    .literal(OPERATOR_TENANT)
+    .meta({ description: 'The operator’s reserved tenant, whose configuration receives operational events.' }),
+  configuracao: z
+    .object({
+      id: z.guid().meta({ description: 'The partner’s configuration (the console shows it at /webhooks/{id}).' }),
+      usuarioId: z.guid().meta({ description: 'The partner tenant it belongs to.' }),
+      destino: z.string().meta({
+        description: 'The receiver’s origin (scheme, host, port): never its path or query, which may carry the partner’s token.',
+      }),
+    })
+    .meta({ description: 'The configuration the event is about.' }),
+};
+const incidentId = z.string().meta({ description: 'The incident (`alr_…`): the same in the configuracao.recuperada that ends it.' });
+const instant = (description: string) => z.iso.datetime().meta({ description });
+const lastAnswer = {
+  motivo: z.enum(ATTEMPT_ERRORS).nullable().meta({ description: 'Why the last attempt failed (the delivery log’s `erro`).' }),
+  ultimoStatus: z.number().int().nullable().meta({ description: 'The last attempt’s HTTP status, null when none came.' }),
+};
+
+export const OPERATIONAL_DATA_SCHEMAS = {
+  [OPERATIONAL_EVENT_TYPES.disabled]: z.object({
+    ...operationalData,
+    incidenteId: incidentId,
+    motivo: z.enum(['receptor-410', 'falhas-consecutivas']).meta({
+      description:
+        '`receptor-410`: the receiver answered 410 Gone; `falhas-consecutivas`: every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS.',
+    }),
+    desde: instant('When the worker switched it off.'),
+  }),
+  [OPERATIONAL_EVENT_TYPES.circuitOpen]: z.object({
+    ...operationalData,
+    incidenteId: incidentId,
+    ...lastAnswer,
+    falhasSeguidas: z.number().int().meta({ description: 'Consecutive attempts that could not reach the receiver.' }),
+    desde: instant('When the circuit opened (it has stayed open WEBHOOK_ALERT_CIRCUIT_MINUTES since).'),
+  }),
+  [OPERATIONAL_EVENT_TYPES.recovered]: z.object({
+    ...operationalData,
+    incidenteId: incidentId,
+    incidente: z.enum(['desativada', 'circuito-aberto']).meta({
+      description: 'Which incident ended: switched back on (`desativada`), or the receiver answers again (`circuito-aberto`).',
+    }),
+    desde: instant('When the incident began.'),
+    recuperadaEm: instant('When its end was noticed.'),
+  }),
+  [OPERATIONAL_EVENT_TYPES.exhausted]: z.object({
+    ...operationalData,
+    entregaId: z.string().meta({ description: 'The delivery (`msg_…`, its webhook-id), in the configuration’s delivery log.' }),
+    eventoId: z.string().meta({ description: 'The event (`evt_…`) it carried; its data stays in the log.' }),
+    tipo: z.string().meta({ description: 'The event type the partner would have received.' }),
+    tentativas: z.number().int().meta({ description: 'Attempts made.' }),
+    ...lastAnswer,
+    desde: instant('When the delivery was created.'),
+    esgotadaEm: instant('When its last attempt ended.'),
+  }),
+};
+
+const OPERATIONAL_DESCRIPTIONS: Record<keyof typeof OPERATIONAL_DATA_SCHEMAS, string> = {
+  [OPERATIONAL_EVENT_TYPES.disabled]:
+    'Operational, to the operator’s receiver only: the worker switched a partner’s configuration off (a 410, or failing too long). Once per incident.',
+  [OPERATIONAL_EVENT_TYPES.circuitOpen]:
+    'Operational, to the operator’s receiver only: a partner’s receiver has looked down (its circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES. Once per incident.',
+  [OPERATIONAL_EVENT_TYPES.recovered]:
+    'Operational, to the operator’s receiver only: an incident announced by configuracao.desativada or circuito.aberto ended. Once per incident.',
+  [OPERATIONAL_EVENT_TYPES.exhausted]:
+    'Operational, to the operator’s receiver only: a delivery to a partner will not be attempted again (its retries ran out, or a permanent failure). Once per delivery; never for test events or the operator’s own deliveries.',
+};
+
+/** Each event type's message schema, by the type a receiver sees: the five flags', the test event and the operational events. */
+export const MESSAGE_SCHEMAS: Record<string, z.ZodObject> = {
+  ...Object.fromEntries(
     WEBHOOK_EVENT_FLAGS.map((flag) => [
       EVENT_TYPE_OF_FLAG[flag],
       envelope(EVENT_TYPE_OF_FLAG[flag], eventDataSchema, FLAG_DESCRIPTIONS[flag]),
     ]),
-  ) as Record<string, ReturnType<typeof envelope<string, typeof eventDataSchema>>>),
+  ),
   [TEST_EVENT_TYPE]: envelope(
     TEST_EVENT_TYPE,
     testEventDataSchema,
     'A test event sent from the console or the API (POST …/teste), whatever the flags.',
+  ),
+  ...Object.fromEntries(
+    Object.entries(OPERATIONAL_DATA_SCHEMAS).map(([type, data]) => [
+      type,
+      envelope(type, data, OPERATIONAL_DESCRIPTIONS[type as keyof typeof OPERATIONAL_DATA_SCHEMAS]),
+    ]),
   ),
 };
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from './contract';
 import { newEncryptedSecret } from './secrets';
 import type { CircuitState } from './delivery/circuit';
@@ -34,13 +34,21 @@ export function circuitFromRow(row: DbRow): CircuitState {
 export type DeliveryControls = { ratePerSecond: number | null; ordered: boolean };
 export const NO_CONTROLS: DeliveryControls = { ratePerSecond: null, ordered: false };
 
-export type StoredWebhook = { config: WebhookConfiguration; version: number; state: DeliveryState; controls: DeliveryControls };
+export type StoredWebhook = {
+  config: WebhookConfiguration;
+  version: number;
+  state: DeliveryState;
+  controls: DeliveryControls;
+  /** The partner's technical contact, e-mailed when the worker switches deliveries off and when they are back (issue 31 §3). */
+  contactEmail: string | null;
+};
 
 function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, events.has(flag)])) as Record<WebhookEventFlag, boolean>;
   return {
     version: toNumber(row.version),
     controls: { ratePerSecond: optionalNumber(row.rate_limit_per_second), ordered: toBoolean(row.ordered ?? false) },
+    contactEmail: typeof row.contact_email === 'string' ? row.contact_email : null,
     state: {
       enabled: toBoolean(row.enabled),
       disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,
@@ -85,9 +93,12 @@ async function withSubscriptions(db: Knex | Knex.Transaction, rows: readonly DbR
   return rows.map((row) => fromRow(row, events.get(String(row.id)) ?? new Set()));
 }
 
-/** The configuration's subscriptions replaced by its flags' (in the caller's transaction). */
+/**
+ * The configuration's flag subscriptions replaced by its flags' (in the caller's transaction). Rows
+ * of other event types (the operator's operational events) are not the flags' to remove.
+ */
 async function saveSubscriptions(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
-  await trx('webhook_subscriptions').where({ config_id: config.id }).delete();
+  await trx('webhook_subscriptions').where({ config_id: config.id }).whereIn('event_type', WEBHOOK_EVENT_FLAGS).delete();
   const rows = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).map((flag) => ({ config_id: config.id, event_type: flag }));
   if (rows.length > 0) await trx('webhook_subscriptions').insert(rows);
 }
@@ -283,6 +294,30 @@ function controlsRow(controls: DeliveryControls) {
 /** A configuration's delivery controls (part of its version, written with saveWebhook). */
 export async function saveControls(trx: Knex.Transaction, id: string, controls: DeliveryControls): Promise<void> {
   await trx('webhook_configs').where({ id }).update(controlsRow(controls));
+}
+
+/** The technical contact's e-mail (null: none); beyond the contract, not part of the version. */
+export async function saveContactEmail(trx: Knex.Transaction, id: string, email: string | null): Promise<void> {
+  await trx('webhook_configs').where({ id }).update({ contact_email: email });
+}
+
+/**
+ * Subscribes a configuration to event types beyond the flags (the operator's operational events),
+ * each row added once: one already there, or added by another instance meanwhile, is left as it is.
+ */
+export async function addSubscriptions(db: Knex, id: string, eventTypes: readonly string[]): Promise<void> {
+  const present = new Set((await db('webhook_subscriptions').where({ config_id: id }).pluck('event_type')).map(String));
+  for (const eventType of eventTypes.filter((type) => !present.has(type))) {
+    try {
+      await db('webhook_subscriptions').insert({ config_id: id, event_type: eventType });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+export async function removeSubscriptions(db: Knex, id: string, eventTypes: readonly string[]): Promise<number> {
+  return db('webhook_subscriptions').where({ config_id: id }).whereIn('event_type', eventTypes).delete();
 }
 
 /** The configuration's row (its deliveries go first: deleteDeliveriesOf in the delivery store). */

@@ -24,6 +24,7 @@ import {
   type DeliveryState,
   saveWebhook,
   saveControls,
+  saveContactEmail,
   NO_CONTROLS,
   type DeliveryControls,
   type StoredWebhook,
@@ -56,6 +57,7 @@ export function viewOf(stored: StoredWebhook): WebhookView {
     ativo: stored.state.enabled,
     limiteEntregasPorSegundo: stored.controls.ratePerSecond,
     entregaOrdenada: stored.controls.ordered,
+    emailContato: stored.contactEmail,
   };
 }
 
@@ -124,7 +126,7 @@ export async function updateWebhook(
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
       throw refuse.stale('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
     }
-    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, ...fields } = update;
+    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, ...fields } = update;
     const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
     if (!(await saveWebhook(trx, next, current.version))) {
       throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
@@ -133,6 +135,8 @@ export async function updateWebhook(
     if (controls.ratePerSecond !== current.controls.ratePerSecond || controls.ordered !== current.controls.ordered) {
       await saveControls(trx, id, controls);
     }
+    const contactEmail = emailContato === undefined ? current.contactEmail : emailContato;
+    if (contactEmail !== current.contactEmail) await saveContactEmail(trx, id, contactEmail);
     let state =
       ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
     // A new receiver URL starts with a closed circuit and no pause: the old one's outage says nothing about it.
@@ -146,10 +150,15 @@ export async function updateWebhook(
       target: `webhook:${id}`,
       outcome: 'updated',
       httpStatus: 200,
-      before: { ...auditView(current.config), ativo: current.state.enabled, ...auditControls(current.controls) },
-      after: { ...auditView(next), ativo: state.enabled, ...auditControls(controls) },
+      before: {
+        ...auditView(current.config),
+        ativo: current.state.enabled,
+        ...auditControls(current.controls),
+        emailContato: current.contactEmail,
+      },
+      after: { ...auditView(next), ativo: state.enabled, ...auditControls(controls), emailContato: contactEmail },
     });
-    return { config: next, version: current.version + 1, state, controls };
+    return { config: next, version: current.version + 1, state, controls, contactEmail };
   });
 }
 
@@ -189,7 +198,9 @@ async function switchDeliveries(
     : { ...current, enabled, disabledReason: 'manual', disabledAt: now };
 }
 
-function definedOnly(update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada'>): Partial<WebhookConfiguration> {
+function definedOnly(
+  update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato'>,
+): Partial<WebhookConfiguration> {
   return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
 }
 
@@ -215,11 +226,13 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const config: WebhookConfiguration = { id: crypto.randomUUID(), ...tenant, url: input.url, headers: input.headers ?? [], ...flags };
   const enabled = input.ativo ?? true;
   const controls = controlsAfter(NO_CONTROLS, input);
+  const contactEmail = input.emailContato ?? null;
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
     await assertConfigurationRoom(trx, config.usuarioId);
     await insertWebhook(trx, config, controls);
+    if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
       principal,
@@ -227,12 +240,13 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
       target: `webhook:${config.id}`,
       outcome: 'created',
       httpStatus: 201,
-      after: { ...auditView(config), ativo: enabled, ...auditControls(controls) },
+      after: { ...auditView(config), ativo: enabled, ...auditControls(controls), emailContato: contactEmail },
     });
   });
   return {
     config,
     controls,
+    contactEmail,
     version: 1,
     state: {
       enabled,

@@ -172,6 +172,9 @@ export const en: Messages = {
   'webhooks.eventOn': 'notified',
   'webhooks.eventOff': 'not notified',
   'webhooks.noClient': 'no clientId',
+  'webhooks.operator': 'operational notifications',
+  'webhooks.operatorHelp':
+    'The operator’s receiver (OPERATIONAL_WEBHOOK_URL): it gets the operational events about partners’ configurations.',
 
   'webhooks.event.eventoAvaliacaoSaudeAprovada': 'Evaluation approved',
   'webhooks.event.eventoAvaliacaoSaudeAguardandoAprovacao': 'Evaluation awaiting approval',
@@ -273,6 +276,9 @@ export const en: Messages = {
   'webhook.urlHelpHttpAllowed':
     'Address of the receiver that gets the notifications (https, or http: this server accepts unencrypted http).',
   'webhook.urlHelpPrivateAllowed': 'Local and private-network addresses are accepted on this server too.',
+  'webhook.contactEmail': 'emailContato',
+  'webhook.contactEmailHelp':
+    'Optional. The partner’s technical contact: e-mailed (in Portuguese and English) when deliveries are switched off automatically and when they are switched back on.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
     'Headers sent with every notification. Values of names that look secret (Authorization, token, key, senha, chave…) are hidden here and in the delivery log; each one’s button shows it.',

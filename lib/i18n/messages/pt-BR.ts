@@ -174,6 +174,9 @@ export const ptBR = {
   'webhooks.eventOn': 'notifica',
   'webhooks.eventOff': 'não notifica',
   'webhooks.noClient': 'sem clientId',
+  'webhooks.operator': 'notificações operacionais',
+  'webhooks.operatorHelp':
+    'Receptor do operador (OPERATIONAL_WEBHOOK_URL): recebe os eventos operacionais sobre as configurações dos parceiros.',
 
   'webhooks.event.eventoAvaliacaoSaudeAprovada': 'Avaliação aprovada',
   'webhooks.event.eventoAvaliacaoSaudeAguardandoAprovacao': 'Avaliação aguardando aprovação',
@@ -275,6 +278,9 @@ export const ptBR = {
   'webhook.urlHelpHttpAllowed':
     'Endereço do receptor que recebe as notificações (https, ou http: este servidor aceita http sem criptografia).',
   'webhook.urlHelpPrivateAllowed': 'Endereços locais e de rede privada também são aceitos neste servidor.',
+  'webhook.contactEmail': 'emailContato',
+  'webhook.contactEmailHelp':
+    'Opcional. Contato técnico do parceiro: recebe um e-mail (em português e inglês) quando as entregas são desativadas automaticamente e quando voltam a ser ativadas.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
     'Cabeçalhos enviados junto com cada notificação. Valores de nomes que parecem segredo (Authorization, token, key, senha, chave…) ficam ocultos aqui e no registro de entregas; o botão de cada um os mostra.',

@@ -9,29 +9,62 @@ import { webhookStaff } from '@/lib/staff/service';
 import type { AlertPage, PageQuery } from '../health-contract';
 import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '../repository';
 import { alertMail } from './alert-mail';
-import { markEmailed, openAlertPage, recordIncident, resolveEnded } from './store';
+import { markEmailed, openAlertPage, openAlerts, recordIncident, resolveEnded } from './store';
+import type { Candidate } from '../delivery/fair-share';
+import { deliveryWorker } from '../delivery/process-worker';
+import { publishIncident, publishRecovery } from '../operational/incidents';
+import { tellPartner } from '../operational/partner-notice';
 
 /**
  * Delivery alerts (issue 20 §4). Each instance looks for incidents every
  * WEBHOOK_ALERT_CHECK_SECONDS: a configuration the worker switched off, or one whose circuit has
  * stayed open WEBHOOK_ALERT_CIRCUIT_MINUTES. A new incident is recorded once across instances
- * (webhook_alerts' unique key); the instance that recorded it e-mails the staff who look after
- * webhooks when SMTP_URL is set, and the console shows it until the incident ends.
+ * (webhook_alerts' unique key); the instance that recorded it publishes its operational event in
+ * the same transaction (issue 31 §3), e-mails the staff who look after webhooks when SMTP_URL is
+ * set and, for a configuration switched off, its technical contact; the console shows it until the
+ * incident ends. The instance that closes it tells the operator and the contact the same way.
  */
 export async function checkIncidents(db: Knex, now: number): Promise<Incident[]> {
   const { WEBHOOK_ALERT_CIRCUIT_MINUTES } = env();
+  // The open alerts before the look at incidents: one another instance raises after this look is
+  // not judged ended by this instance's older view of the configurations.
+  const open = await openAlerts(db);
   const incidents = await currentIncidents(db, now, WEBHOOK_ALERT_CIRCUIT_MINUTES * 60_000);
   const raised: Incident[] = [];
+  const queued: Candidate[] = [];
   for (const incident of incidents) {
-    const id = await recordIncident(db, incident, now);
+    const id = await recordIncident(
+      db,
+      incident,
+      now,
+      async (trx, alertId) => void queued.push(...(await publishIncident(trx, alertId, incident, now))),
+    );
     if (!id) continue;
     raised.push(incident);
     log.warn('webhook.alert_raised', { alertId: id, configId: incident.configId, kind: incident.kind });
+    wakeFor(queued.splice(0));
     if (await tellStaff(db, incident)) await markEmailed(db, id);
+    if (incident.kind === 'desativada') await tellPartner(db, incident.configId, 'desativada', now);
   }
-  const resolved = await resolveEnded(db, incidents, now);
-  if (resolved > 0) log.info('webhook.alerts_resolved', { count: resolved });
+  const resolved = await resolveEnded(
+    db,
+    open,
+    incidents,
+    now,
+    async (trx, alert) => void queued.push(...(await publishRecovery(trx, alert, now))),
+  );
+  wakeFor(queued.splice(0));
+  for (const alert of resolved) {
+    // Switched back on: the contact heard of the switch-off (a receiver down was not theirs to hear of).
+    if (alert.kind === 'desativada') await tellPartner(db, alert.configId, 'religada', now);
+  }
+  if (resolved.length > 0) log.info('webhook.alerts_resolved', { count: resolved.length });
   return raised;
+}
+
+/** Operational events were queued: the worker sends them now, not at its next look. */
+function wakeFor(queued: Candidate[]): void {
+  if (queued.length > 0) deliveryWorker().wake(queued);
 }
 
 /** E-mails every staff member who looks after webhooks; true when at least one message went. */

@@ -7,17 +7,29 @@ import { newId } from '../delivery/ids';
 /** The webhook_alerts table: one row per incident, open until the incident ends. */
 export type StoredAlert = Incident & { id: string; createdAt: number };
 
-/** Records an incident; undefined when it was already recorded (by this or another instance). */
-export async function recordIncident(db: Knex, incident: Incident, now: number): Promise<string | undefined> {
+/**
+ * Records an incident; undefined when it was already recorded (by this or another instance).
+ * `within` runs in the same transaction, only for the one instance whose row went in: what it writes
+ * (the incident's operational event) is committed with the row, or not at all.
+ */
+export async function recordIncident(
+  db: Knex,
+  incident: Incident,
+  now: number,
+  within?: (trx: Knex.Transaction, alertId: string) => Promise<void>,
+): Promise<string | undefined> {
   const id = newId('alr', now);
   try {
-    await db('webhook_alerts').insert({
-      id,
-      config_id: incident.configId,
-      kind: incident.kind,
-      incident_at: incident.since,
-      created_at: now,
-      emailed: 0,
+    await db.transaction(async (trx) => {
+      await trx('webhook_alerts').insert({
+        id,
+        config_id: incident.configId,
+        kind: incident.kind,
+        incident_at: incident.since,
+        created_at: now,
+        emailed: 0,
+      });
+      await within?.(trx, id);
     });
     return id;
   } catch (error) {
@@ -101,17 +113,31 @@ export async function openAlertPage(
   };
 }
 
-/** Closes the open alerts whose incident is no longer current: the receiver is back, or staff switched it on again. */
-export async function resolveEnded(db: Knex, current: readonly Incident[], now: number): Promise<number> {
+/**
+ * Closes those of the `open` alerts (read before `current` was) whose incident is no longer
+ * current: the receiver is back, or staff switched it on again. Each is closed by one instance only (the update that still finds it open),
+ * which runs `within` in the same transaction (the recovery's operational event). Answers the
+ * alerts this call closed.
+ */
+export async function resolveEnded(
+  db: Knex,
+  open: readonly StoredAlert[],
+  current: readonly Incident[],
+  now: number,
+  within?: (trx: Knex.Transaction, alert: StoredAlert) => Promise<void>,
+): Promise<StoredAlert[]> {
   const ongoing = new Set(current.map((incident) => `${incident.configId}|${incident.kind}|${incident.since}`));
-  const ended = (await openAlerts(db)).filter((alert) => !ongoing.has(`${alert.configId}|${alert.kind}|${alert.since}`));
-  if (ended.length === 0) return 0;
-  return db('webhook_alerts')
-    .whereIn(
-      'id',
-      ended.map((alert) => alert.id),
-    )
-    .update({ resolved_at: now });
+  const ended = open.filter((alert) => !ongoing.has(`${alert.configId}|${alert.kind}|${alert.since}`));
+  const resolved: StoredAlert[] = [];
+  for (const alert of ended) {
+    const closed = await db.transaction(async (trx) => {
+      const updated = await trx('webhook_alerts').where({ id: alert.id }).whereNull('resolved_at').update({ resolved_at: now });
+      if (updated === 1) await within?.(trx, alert);
+      return updated === 1;
+    });
+    if (closed) resolved.push(alert);
+  }
+  return resolved;
 }
 
 export async function deleteAlertsOf(trx: Knex.Transaction, configId: string): Promise<void> {

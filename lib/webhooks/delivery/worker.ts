@@ -72,6 +72,8 @@ class OutcomeWriter {
     private readonly owner: string,
     private readonly store: WorkerStore,
     private readonly circuit: CircuitSettings,
+    /** Outcomes that queued deliveries (an exhausted delivery's operational event): wake for them. */
+    private readonly onQueued: (waiting: Candidate[]) => void,
   ) {}
 
   write(record: AttemptRecord): Promise<Recorded> {
@@ -94,6 +96,8 @@ class OutcomeWriter {
         this.circuit,
       );
       batch.forEach((entry, index) => entry.resolve(recorded[index] ?? { written: false }));
+      const queued = recorded.flatMap((result) => result.queued ?? []);
+      if (queued.length > 0) this.onQueued(queued);
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     }
@@ -122,7 +126,7 @@ export class DeliveryWorker {
 
   constructor(private readonly deps: WorkerDeps) {
     const { store, settings, destinations, clock, signingSecrets } = deps;
-    this.outcomes = new OutcomeWriter(this.owner, store, settings.circuit);
+    this.outcomes = new OutcomeWriter(this.owner, store, settings.circuit, (waiting) => this.wake(waiting));
     this.attemptDeps = {
       destinations,
       send: settings.send,

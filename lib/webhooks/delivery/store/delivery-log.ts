@@ -56,3 +56,16 @@ export async function queueHead(db: Knex, configId: string): Promise<string | nu
   const rows = await headOfQueue(db, configId).select<DbRow[]>('id');
   return rows[0] ? String(rows[0].id) : null;
 }
+
+/** A configuration's latest attempt's error and status (why its receiver looks down), through (config_id, started_at). */
+export async function lastAttemptOf(
+  db: Knex | Knex.Transaction,
+  configId: string,
+): Promise<{ error: AttemptError | null; status: number | null } | undefined> {
+  const [row] = await db('webhook_attempts')
+    .where({ config_id: configId })
+    .orderBy('started_at', 'desc')
+    .limit(1)
+    .select<DbRow[]>('error', 'status');
+  return row ? { error: optionalString(row.error) as AttemptError | null, status: optionalNumber(row.status) } : undefined;
+}

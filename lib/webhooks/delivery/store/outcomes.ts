@@ -4,6 +4,7 @@ import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect
 import { circuitFromRow } from '../../repository';
 import { afterAttempt, type CircuitSettings } from '../circuit';
 import { newId } from '../ids';
+import { publishExhausted } from './operational';
 import {
   deliveryFromRow,
   eventFromRow,
@@ -169,7 +170,9 @@ async function recordOne(
       .where({ id: context.config.id, enabled: true })
       .update({ enabled: false, disabled_reason: decision.disable, disabled_at: outcome.startedAt });
   }
-  return { written: true, circuit };
+  // No attempt follows: the operator hears of it, with this outcome, under this lease (once).
+  const queued = decision.status === 'falhou' ? await publishExhausted(trx, context, outcome, attemptNo) : [];
+  return queued.length > 0 ? { written: true, circuit, queued } : { written: true, circuit };
 }
 
 /** A delivery claimed for a configuration that is disabled now: skipped, to be recovered later. */

@@ -50,14 +50,8 @@ export async function publishEvent(
         dados_json: JSON.stringify(input.dados),
         created_at: now,
       });
-      const configs: DbRow[] = await trx('webhook_configs as c')
-        .join('webhook_subscriptions as s', 's.config_id', 'c.id')
-        .where({ 'c.usuario_id': input.usuarioId, 's.event_type': input.tipo })
-        .select('c.id', 'c.enabled');
-      const rows = configs.map((config) => newDeliveryRow(eventId, String(config.id), toBoolean(config.enabled), now));
-      for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
-      const waiting = rows.filter((row) => row.status === 'pendente').map((row) => ({ configId: row.config_id, tenant: input.usuarioId }));
-      return { id: eventId, entregas: rows.length, repeated: false, waiting };
+      const { count, waiting } = await insertDeliveries(trx, eventId, await subscribedConfigs(trx, input.usuarioId, input.tipo), now);
+      return { id: eventId, entregas: count, repeated: false, waiting };
     });
   } catch (error) {
     // The same idEvento published twice at once: the loser answers the winner's event.
@@ -67,6 +61,30 @@ export async function publishEvent(
     }
     throw error;
   }
+}
+
+/** A fan-out's targets: the tenant's configurations subscribed to `tipo` (webhook_subscriptions), and whether each is enabled. */
+export type Subscriber = { configId: string; tenant: string; enabled: boolean };
+
+export async function subscribedConfigs(trx: Knex.Transaction, usuarioId: string, tipo: string): Promise<Subscriber[]> {
+  const configs: DbRow[] = await trx('webhook_configs as c')
+    .join('webhook_subscriptions as s', 's.config_id', 'c.id')
+    .where({ 'c.usuario_id': usuarioId, 's.event_type': tipo })
+    .select('c.id', 'c.enabled');
+  return configs.map((config) => ({ configId: String(config.id), tenant: usuarioId, enabled: toBoolean(config.enabled) }));
+}
+
+/** A delivery of the event to each subscriber: `pendente` when it is enabled, `ignorada` when not; the ones the worker may take. */
+export async function insertDeliveries(
+  trx: Knex.Transaction,
+  eventId: string,
+  subscribers: readonly Subscriber[],
+  now: number,
+): Promise<{ count: number; waiting: Candidate[] }> {
+  const rows = subscribers.map((subscriber) => newDeliveryRow(eventId, subscriber.configId, subscriber.enabled, now));
+  for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
+  const waiting = subscribers.filter((subscriber) => subscriber.enabled).map(({ configId, tenant }) => ({ configId, tenant }));
+  return { count: rows.length, waiting };
 }
 
 async function findPublished(db: Knex | Knex.Transaction, producer: string, idEvento: string): Promise<Published | undefined> {

@@ -2,6 +2,7 @@ import 'server-only';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
 import type { CircuitState } from '../circuit';
+import type { Candidate } from '../fair-share';
 
 /** Rows of the delivery store's tables as the engine reads them, and what an attempt records. */
 
@@ -108,4 +109,9 @@ export type AttemptDecision = {
 export type AttemptRecord = { context: AttemptContext; outcome: AttemptOutcome; decision: AttemptDecision };
 
 /** What recording an attempt did: whether this process still held it, and what became of the circuit. */
-export type Recorded = { written: boolean; circuit?: { change: 'opened' | 'closed'; state: CircuitState } };
+export type Recorded = {
+  written: boolean;
+  circuit?: { change: 'opened' | 'closed'; state: CircuitState };
+  /** Configurations that got a pending delivery with it (an operational event: operational.ts), for the worker to wake. */
+  queued?: Candidate[];
+};

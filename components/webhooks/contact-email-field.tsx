@@ -1,0 +1,36 @@
+'use client';
+import { useFormContext } from 'react-hook-form';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { useT } from '@/lib/i18n/client';
+
+/**
+ * The partner's technical contact (`emailContato`, issue 31 §3), inside the editor's FormProvider:
+ * told by e-mail when the worker switches deliveries off and when they are back on. Empty: none
+ * (the form sends null).
+ */
+export function ContactEmailField() {
+  const t = useT();
+  const { register, formState } = useFormContext<{ emailContato: string }>();
+  const error = formState.errors.emailContato?.message;
+  return (
+    <Field
+      id="emailContato"
+      label={t('webhook.contactEmail')}
+      mono
+      description={t('webhook.contactEmailHelp')}
+      error={error}
+      className="mt-4"
+    >
+      <Input
+        id="emailContato"
+        type="email"
+        autoComplete="off"
+        spellCheck={false}
+        invalid={Boolean(error)}
+        aria-describedby={describedBy('emailContato', { description: true, error: Boolean(error) })}
+        {...register('emailContato')}
+      />
+    </Field>
+  );
+}

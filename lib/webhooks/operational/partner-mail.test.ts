@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { partnerMail } from './partner-mail';
+
+/** The technical contact's e-mail (issue 31 §3): one message, pt-BR then English, no secret of the URL. */
+describe('the e-mail to a partner’s technical contact', () => {
+  const config = { id: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8', url: 'https://hooks.parceiro.exemplo.com.br/v2/eventos?token=segredo' };
+  const since = Date.UTC(2031, 2, 10, 15, 4);
+
+  it('says the deliveries were switched off, why and since when, in Portuguese first and then English', () => {
+    const mail = partnerMail('ti@parceiro.exemplo.com.br', { kind: 'desativada', since, reason: 'receptor-410' }, config, undefined);
+    expect(mail.to).toBe('ti@parceiro.exemplo.com.br');
+    expect(mail.subject).toBe('Entregas de webhook desativadas / Webhook deliveries switched off — Integration Console');
+    const [pt, en] = mail.text.split('\n---\n');
+    expect(pt).toContain('foram desativadas automaticamente em 10/03/2031, 12:04 (horário de Brasília): ele respondeu 410 (Gone)');
+    expect(en).toContain('were switched off automatically on Mar 10, 2031, 12:04 PM (Brasília time): it answered 410 (Gone)');
+    for (const part of [pt, en]) expect(part).toContain(`${config.id}`);
+    expect(mail.text).toContain('https://hooks.parceiro.exemplo.com.br/v2/eventos');
+    expect(mail.text).not.toContain('segredo');
+    expect(mail.text).not.toMatch(/portal/i);
+    const failing = partnerMail(
+      'ti@parceiro.exemplo.com.br',
+      { kind: 'desativada', since, reason: 'falhas-consecutivas' },
+      config,
+      undefined,
+    );
+    expect(failing.text).toContain('todas as tentativas falharam por tempo demais');
+    expect(failing.text).toContain('every attempt failed for too long');
+  });
+
+  it('says they are back on, and links the partner portal in both languages when there is one', () => {
+    const mail = partnerMail('ti@parceiro.exemplo.com.br', { kind: 'religada', at: since }, config, 'https://console.exemplo/portal/x');
+    expect(mail.subject).toBe('Entregas de webhook religadas / Webhook deliveries switched back on — Integration Console');
+    const [pt, en] = mail.text.split('\n---\n');
+    expect(pt).toContain('foram religadas em 10/03/2031, 12:04 (horário de Brasília)');
+    expect(pt).toContain('Portal do parceiro: https://console.exemplo/portal/x');
+    expect(en).toContain('are on again since Mar 10, 2031, 12:04 PM (Brasília time)');
+    expect(en).toContain('Partner portal: https://console.exemplo/portal/x');
+  });
+});

@@ -1,0 +1,30 @@
+import 'server-only';
+import type { Knex } from 'knex';
+import { env } from '@/lib/config/env';
+import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
+import { findWebhook, type StoredWebhook } from '../repository';
+import { partnerMail, type PartnerNotice } from './partner-mail';
+import { partnerPortalLink } from './portal-link';
+
+/**
+ * Tells a configuration's technical contact (`emailContato`) that the worker switched its
+ * deliveries off, or that they are back on: called by the one instance that raised or closed the
+ * incident (lib/webhooks/alerts/service.ts), so the contact gets one message each. Nothing without
+ * SMTP_URL or a contact, or when the configuration is no longer in that state. True when the mail
+ * server took the message.
+ */
+export async function tellPartner(db: Knex, configId: string, change: PartnerNotice['kind'], now: number): Promise<boolean> {
+  if (!mailConfigured()) return false;
+  const stored = await findWebhook(db, configId);
+  if (!stored?.contactEmail) return false;
+  const notice = change === 'desativada' ? switchedOff(stored) : stored.state.enabled ? { kind: change, at: now } : undefined;
+  if (!notice) return false;
+  const link = partnerPortalLink(configId, env().NEXTAUTH_URL);
+  return sendMail(partnerMail(stored.contactEmail, notice, stored.config, link), `webhook.partner.${change}`);
+}
+
+function switchedOff({ state }: StoredWebhook): PartnerNotice | undefined {
+  const { enabled, disabledReason: reason, disabledAt } = state;
+  if (enabled || disabledAt === null || (reason !== 'receptor-410' && reason !== 'falhas-consecutivas')) return undefined;
+  return { kind: 'desativada', since: disabledAt, reason };
+}
