@@ -2,6 +2,7 @@
 import { useFormContext } from 'react-hook-form';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
+import { registerChecked } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 import { catalogueLink } from '@/lib/webhooks/catalogue-link';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
@@ -10,13 +11,13 @@ import type { WebhookFormValues } from './webhook-editor';
 /** The five event flags of §6: human name, API name, the one line saying when it fires, and a link to its message in the API reference. */
 export function EventToggles() {
   const t = useT();
-  const { register } = useFormContext<WebhookFormValues>();
+  const form = useFormContext<WebhookFormValues>();
   return (
     <Card title={t('webhook.events')} titleId="events-title" description={t('webhook.eventsHelp')}>
       <ul className="divide-y divide-slate-200">
         {WEBHOOK_EVENT_FLAGS.map((flag) => (
           <li key={flag} className="flex items-start gap-3 py-3 first:pt-0 last:pb-0">
-            <Switch id={flag} aria-describedby={`${flag}-description`} {...register(flag)} className="mt-0.5" />
+            <Switch id={flag} aria-describedby={`${flag}-description`} {...registerChecked(form, flag)} className="mt-0.5" />
             <div className="min-w-0">
               {/* The human name first; the API field name beneath it, as the contract spells it. */}
               <label htmlFor={flag} className="block cursor-pointer text-sm font-medium text-slate-900">

@@ -1,7 +1,7 @@
 'use client';
 import { Link } from '@/components/ui/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState, type MouseEvent } from 'react';
+import { lazy, useMemo, useState, type MouseEvent } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -17,7 +17,10 @@ import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
+import { DeleteWebhookButton } from './delete-webhook-button';
+import { DeliveryStateCard } from './delivery-state-card';
+import { EventToggles } from './event-toggles';
+import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { ContactEmailField } from './contact-email-field';
 import { Form } from '@/components/ui/form';
@@ -245,19 +248,18 @@ function WebhookForm({
           <ContactEmailField />
         </Card>
 
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          <LazyDeliveryStateCard config={config} />
-          <LazyHeadersEditor />
-          <LazyEventToggles />
-        </Suspense>
+        {/* In the page's own chunk, not lazy: a Suspense boundary in a page this size is sent apart
+            from the form (React outlines it) and shown after the first paint, so the stored headers
+            would appear late and move the form. */}
+        <DeliveryStateCard config={config} />
+        <HeadersEditor />
+        <EventToggles />
 
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(formState.errors).length > 0 ? (
             <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
           ) : null}
-          <Suspense fallback={<span className="mr-auto" />}>
-            <LazyDeleteWebhookButton id={config.id} />
-          </Suspense>
+          <DeleteWebhookButton id={config.id} />
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>

@@ -1,4 +1,6 @@
 'use client';
+import { NOT_READY_ID } from '@/components/ui/not-ready';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { useT } from '@/lib/i18n/client';
 import { brasiliaMinute, clock, type PlacedSlot } from '@/lib/scheduling/calendar';
 import { PX_PER_MINUTE } from './geometry';
@@ -19,6 +21,8 @@ export function SlotItem({
   onPick: (slot: PlacedSlot) => void;
 }) {
   const t = useT();
+  // Like <Button>: no click before hydration, which would pick nothing.
+  const hydrated = useHydrated();
   const time = clock(slot.start);
   const facts = { time, date, agenda: slot.CD_AGENDA, minutes: slot.NR_MIN_DURACAO, slot: slot.NR_SEQ_AGENDA };
   // Below 4.5rem (seven days on a phone) a slot shows its time, or its state's icon, alone.
@@ -32,6 +36,8 @@ export function SlotItem({
           data-slot={slot.NR_SEQ_AGENDA}
           tabIndex={active ? 0 : -1}
           aria-label={t('calendar.freeLabel', facts)}
+          disabled={!hydrated}
+          aria-describedby={hydrated ? undefined : NOT_READY_ID}
           onClick={() => onPick(slot)}
           className={`${box} hover:bg-indigo-50 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-700`}
           style={position}
