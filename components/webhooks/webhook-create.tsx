@@ -1,7 +1,7 @@
 'use client';
 import { Link } from '@/components/ui/link';
 import { useRouter } from 'next/navigation';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
@@ -20,7 +20,6 @@ import { apiPath, createWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { EventToggles } from './event-toggles';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import type { WebhookFormValues } from './webhook-editor';
@@ -60,7 +59,8 @@ function tenantRequired(t: Translate) {
       .map((field) => ({ field, pointer: `/${field}`, code: 'required', message: t('validation.required') }));
 }
 
-export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
+/** `events` is the server's EventToggles card, shown in place inside the form. */
+export function WebhookCreate({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: ReactNode }) {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();
@@ -137,7 +137,7 @@ export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
           <UrlField error={errors.url?.message} policy={urlPolicy} />
         </Card>
         <HeadersEditor />
-        <EventToggles />
+        {events}
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(errors).length > 0 ? (
             <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
