@@ -55,7 +55,9 @@ async function audit(pageUrl, port, headers, cpuSlowdownMultiplier) {
 
 /**
  * `runs` per page and multiplier (the median is printed); `multipliers`: 'both' (Lighthouse's
- * default 4× and the calibrated one) or 'calibrated' alone, the one issue 32's target is read on.
+ * default 4× and the calibrated one), 'calibrated' alone (the one issue 32's target is read on), or
+ * a number: that slowdown alone, to set one run beside another whose host calibrated to it (the
+ * calibration moves with the machine's load).
  */
 export async function lighthouseScores({ url, staff, webhookId, minimalUrl, runs: RUNS = DEFAULT_RUNS, multipliers = 'both' }) {
   const cookie = await sessionCookie(url, staff);
@@ -93,7 +95,8 @@ export async function lighthouseScores({ url, staff, webhookId, minimalUrl, runs
     // and even the baseline drops below 95).
     const baseline = new Map();
     const baselineTbt = new Map();
-    const chosen = multipliers === 'calibrated' ? [calibrated] : [DEFAULT_MULTIPLIER, calibrated];
+    const fixed = Number(multipliers);
+    const chosen = multipliers === 'calibrated' ? [calibrated] : fixed > 0 ? [fixed] : [DEFAULT_MULTIPLIER, calibrated];
     for (const [name, pageUrl, signedIn] of pages) {
       const headers = signedIn ? { cookie } : {};
       // The server's first render of a route is its slowest; callers see warm servers.

@@ -16,7 +16,7 @@
 // Servers run pinned to CPU 0 and the load generator (autocannon, in this process) to CPU 1;
 // Chromium, for Lighthouse, on every CPU.
 //   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6,7]
-//     [--base-port 4310] [--lighthouse-runs 5] [--lighthouse-cpu both|calibrated]
+//     [--base-port 4310] [--lighthouse-runs 5] [--lighthouse-cpu both|calibrated|N]
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -44,7 +44,7 @@ const { values } = parseArgs({
     compare: { type: 'string', default: '' },
     // Section 1 only: the targets to run, comma-separated (default: every one).
     targets: { type: 'string', default: '' },
-    // Section 6 only: runs per page and multiplier, and which multipliers ('both', or 'calibrated').
+    // Section 6 only: runs per page and multiplier, and which multipliers ('both', 'calibrated', or a number).
     'lighthouse-runs': { type: 'string', default: '5' },
     'lighthouse-cpu': { type: 'string', default: 'both' },
   },
