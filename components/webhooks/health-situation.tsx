@@ -17,7 +17,8 @@ export const STATE_TONE: Record<HealthState, Tone> = {
 
 /**
  * Where a configuration stands, as a badge and, unless it is healthy, since when (and until when);
- * a switched-off one says why, as its editor's delivery section does. `attempts` are those of the
+ * a switched-off one says why, as its editor's delivery section does; then what holds its due
+ * deliveries back, when its rate limit or its receiver's pause does. `attempts` are those of the
  * window shown: a configuration without any is "no attempts", not "delivering".
  */
 export function HealthSituation({
@@ -31,7 +32,7 @@ export function HealthSituation({
 }) {
   const t = useT();
   const locale = useLocale();
-  const { estado, desde, ate, motivo } = situation;
+  const { estado, desde, ate, motivo, retidaPor } = situation;
   const when = (iso: string | null) => (iso ? brasiliaDateTime(iso, locale) : '—');
   const idle = estado === 'saudavel' && attempts === 0;
   let detail: string | null = null;
@@ -41,6 +42,7 @@ export function HealthSituation({
     <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
       <Badge tone={idle ? 'neutral' : STATE_TONE[estado]}>{t(idle ? 'health.state.semTentativas' : `health.state.${estado}`)}</Badge>
       {detail === null || compact ? null : <span className="text-sm text-slate-700">{detail}</span>}
+      {retidaPor && !compact ? <span className="w-full text-sm text-slate-700">{t(`health.heldBy.${retidaPor}`)}</span> : null}
     </div>
   );
 }
