@@ -62,7 +62,7 @@ const requireSession = withAuth(
 );
 
 export default function proxy(request: NextRequest, event: NextFetchEvent) {
-  // Prometheus' scrape: the router answers it with its own Bearer check (lib/observability/scrape.ts), never a sign-in redirect.
+  // Prometheus' scrape: the router answers it with its own Bearer check (lib/health/scrape.ts), never a sign-in redirect.
   if (request.nextUrl.pathname === METRICS_PATH) return NextResponse.next();
   if (PUBLIC_PAGES.has(request.nextUrl.pathname)) return withSecurityHeaders(request);
   return requireSession(request as NextRequestWithAuth, event);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { decode, encode, type JWT } from 'next-auth/jwt';
-import { getDb } from '@/lib/data';
-import { findStaffById } from '@/lib/staff/repository';
+import { getDb } from '@/lib/db/handle';
+import { findStaffById } from '@/lib/staff/store';
 import { STAFF_ROLES, type StaffRole } from './roles';
 import { signingSecret } from './signing-secret';
 import type { ConsoleSession, StaffPrincipal } from './principal';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { dialectOf } from '@/lib/db/dialect';
 import { schedulingBackend } from '@/lib/scheduling/backends';
 import { oracleErrorCode } from '@/lib/scheduling/oracle/failures';

@@ -1,15 +1,15 @@
 import 'server-only';
 import { z } from 'zod';
-import { standardProblems } from '@/lib/api/answers';
-import type { Operation } from '@/lib/api/operation';
+import { standardProblems } from '@/lib/http/answers';
+import type { Operation } from '@/lib/http/operation';
 import { env } from '@/lib/config/env';
 import { log } from '@/lib/log';
-import { jsonSchema } from '@/lib/openapi/jsonschema';
+import { jsonSchema } from '@/lib/validation/json-schema';
 import { problems } from './errors';
 import { problemResponse } from './problem';
 
 /**
- * Every answer an operation gives, checked against what it declares (lib/api/answers.ts) in tests
+ * Every answer an operation gives, checked against what it declares (lib/http/answers.ts) in tests
  * and development, or wherever API_CHECK_RESPONSES says so (the e2e suite runs the production build
  * with it on): a JSON body must match its status's schema and the JSON Schema the OpenAPI document
  * publishes for it (which also refuses fields the schema does not name); a status must be declared;

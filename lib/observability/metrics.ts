@@ -4,7 +4,7 @@ import { NEXT_ONLY_API_PREFIXES, servedByApiServer } from '@/lib/api-server/path
 import { env } from '@/lib/config/env';
 
 /**
- * The process's Prometheus metrics (issue 20), served at GET /metrics (lib/observability/scrape.ts).
+ * The process's Prometheus metrics (issue 20), served at GET /metrics (lib/health/scrape.ts).
  *
  * Labels are low-cardinality by rule: an operation id, a method, a status, an outcome. Never a
  * tenant, configuration, user, client or patient identifier — those belong in the delivery log and

@@ -1,5 +1,5 @@
 import type { AppEnv } from '@/lib/config/env';
-import type { OracleSchedulingConfig } from './oracle/config';
+import type { OracleSchedulingConfig } from '@/lib/config/oracle';
 
 /**
  * The longest one reservation call may run with the configured back-end. An idempotency key must

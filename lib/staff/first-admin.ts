@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { getDb } from '@/lib/db/handle';
+import { recordAudit } from '@/lib/audit/store';
 import { hashSecret } from '@/lib/auth/passwords';
 import { checkPassword, type PasswordViolation } from '@/lib/auth/password-policy';
 import type { StaffPrincipal } from '@/lib/auth/principal';
@@ -10,7 +10,7 @@ import { parseRoles } from '@/lib/auth/staff-session';
 import { log } from '@/lib/log';
 import type { PasswordLink } from './contract';
 import { issueLink } from './service';
-import { findStaffByEmail, insertStaff, listStaffRows, updateStaffRow } from './repository';
+import { findStaffByEmail, insertStaff, listStaffRows, updateStaffRow } from '@/lib/staff/store';
 
 /**
  * The first admin of a database that starts empty (issue 27 §9): nothing seeds accounts unless

@@ -1,7 +1,7 @@
 import 'server-only';
 import oracledb, { type Pool } from 'oracledb';
 import { log } from '@/lib/log';
-import type { OracleSchedulingConfig } from './config';
+import type { OracleSchedulingConfig } from '@/lib/config/oracle';
 import { oracleErrorFields } from './failures';
 
 /**

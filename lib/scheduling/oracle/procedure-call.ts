@@ -1,7 +1,7 @@
 import 'server-only';
 import oracledb, { type BindDefinition } from 'oracledb';
 import type { SlotReservationRequest } from '../contract';
-import { PROCEDURE_INPUTS, PROCEDURE_OUTPUTS, type OracleSchedulingConfig, type ProcedureOutput } from './config';
+import { PROCEDURE_INPUTS, PROCEDURE_OUTPUTS, type OracleSchedulingConfig, type ProcedureOutput } from '@/lib/config/oracle';
 
 /**
  * The one statement sent per reservation: an anonymous PL/SQL block calling the configured

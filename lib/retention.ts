@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
-import { pruneAuditBatch } from '@/lib/audit/audit-trail';
+import { pruneAuditBatch } from '@/lib/audit/store';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
-import { getDb } from './index';
+import { getDb } from '@/lib/db/handle';
 
 /**
  * Retention (issue 18): delivery history older than WEBHOOK_RETENTION_DAYS, and the audit trail

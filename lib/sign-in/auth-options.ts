@@ -3,17 +3,17 @@ import { randomUUID } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
-import { getDb } from '@/lib/data';
-import { findStaffByEmail } from '@/lib/staff/repository';
+import { getDb } from '@/lib/db/handle';
+import { findStaffByEmail } from '@/lib/staff/store';
 import { log, redactError } from '@/lib/log';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { clientAddress } from '@/lib/http/client-address';
-import { countAttempt, settleSuccess, signInCounters } from './login-throttle';
+import { countAttempt, settleSuccess, signInCounters } from '@/lib/auth/login-throttle';
 import { metrics } from '@/lib/observability/metrics';
-import { decoySecretHash, verifySecret } from './passwords';
-import { signingSecret } from './signing-secret';
+import { decoySecretHash, verifySecret } from '@/lib/auth/passwords';
+import { signingSecret } from '@/lib/auth/signing-secret';
 import { env } from '@/lib/config/env';
-import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from './sso';
+import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from '@/lib/sign-in/sso';
 
 /**
  * next-auth 4 for the staff console: e-mail and password against `staff_users` and/or the
