@@ -13,7 +13,7 @@ import { getDb } from '@/lib/db/handle';
  * deliveries) or audit entries, one short statement or transaction each, yielding between them, so requests and deliveries are never held up.
  * Instances sweeping at once delete the same rows once.
  */
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 const SWEEP_EVERY_MS = 60 * 60_000;
 /** The first sweep waits a little after start, so it never competes with a deploy's warm-up. */
 const FIRST_SWEEP_AFTER_MS = 30_000;

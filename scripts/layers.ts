@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import prettier from 'prettier';
 import ts from 'typescript';
 
 /**
@@ -272,7 +273,7 @@ export function layerTable(): string {
   return ['| # | folder | holds | may import |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const graph = importGraph();
   const inLib = (file: string) => folderOf(file) !== undefined;
   const libCycles = fileCycles(graph, inLib);
@@ -298,9 +299,11 @@ function main(): void {
     const [before, rest] = text.split(begin);
     const after = rest?.split(end)[1];
     if (before === undefined || after === undefined) throw new Error(`docs/architecture.md lacks the markers ${begin} … ${end}`);
-    fs.writeFileSync(doc, `${before}${begin}\n${layerTable()}\n${end}${after}`);
+    const written = `${before}${begin}\n${layerTable()}\n${end}${after}`;
+    const options = await prettier.resolveConfig(doc);
+    fs.writeFileSync(doc, await prettier.format(written, { ...options, filepath: doc }));
     console.log('\ndocs/architecture.md: table written');
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === __filename) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === __filename) void main();

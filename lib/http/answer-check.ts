@@ -17,7 +17,7 @@ import { problemResponse } from './problem';
  * A mismatch is answered 500 (problem+json) and logged with the operation, the status and where in
  * the body it is, never the body. In production, unless asked for, answers pass untouched.
  */
-export function checksAnswers(): boolean {
+function checksAnswers(): boolean {
   const settings = env();
   return settings.API_CHECK_RESPONSES ?? settings.NODE_ENV !== 'production';
 }
@@ -40,7 +40,7 @@ export function checkingAnswers(operation: Operation, operationId: string, route
 /** Where an answer departs from the declaration: `at` a dotted path into the body, `issue` what is wrong there. */
 export type Mismatch = { at: string; issue: string };
 
-export async function mismatchOf(operation: Operation, response: Response): Promise<Mismatch | undefined> {
+async function mismatchOf(operation: Operation, response: Response): Promise<Mismatch | undefined> {
   const { status } = response;
   const declared = operation.responses[status];
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';

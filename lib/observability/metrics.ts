@@ -167,7 +167,7 @@ const ASSET_PREFIXES = ['/_next/', '/vendor/', '/favicon.ico', '/icon.svg'];
  * values whatever the path. Undefined for the API's paths, which its router times under each
  * operation's id (lib/api/dispatch.ts).
  */
-export function consoleOperation(pathname: string): string | undefined {
+function consoleOperation(pathname: string): string | undefined {
   if (servedByApiServer(pathname)) return undefined;
   if (NEXT_ONLY_API_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return 'console.auth';
   if (ASSET_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return 'console.asset';

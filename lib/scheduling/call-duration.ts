@@ -11,9 +11,7 @@ import type { OracleSchedulingConfig } from '@/lib/config/oracle';
 export const EMBEDDED_MAX_CALL_MS = 30_000;
 
 /** Oracle: waiting for a pool connection, opening one if the pool grows, then the call's one round trip. */
-export function oracleMaxCallMs(
-  config: Pick<OracleSchedulingConfig, 'queueTimeoutMs' | 'connectTimeoutSeconds' | 'callTimeoutMs'>,
-): number {
+function oracleMaxCallMs(config: Pick<OracleSchedulingConfig, 'queueTimeoutMs' | 'connectTimeoutSeconds' | 'callTimeoutMs'>): number {
   return config.queueTimeoutMs + config.connectTimeoutSeconds * 1000 + config.callTimeoutMs;
 }
 

@@ -22,12 +22,12 @@ import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from '@/lib/sign-in/ss
  * (or by sso.ts), so a password change an instant later still ends it, and an id of its own for
  * the password change's throttle (login-throttle.ts).
  */
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 /** Thrown from authorize(); next-auth passes the message to the sign-in form as `error`. */
-export const SIGN_IN_LOCKED = 'locked';
+const SIGN_IN_LOCKED = 'locked';
 /** Thrown for any unexpected failure; the form shows its generic "could not sign in". */
-export const SIGN_IN_UNAVAILABLE = 'unavailable';
+const SIGN_IN_UNAVAILABLE = 'unavailable';
 
 const credentialsSchema = z.object({
   email: z

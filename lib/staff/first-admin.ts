@@ -19,10 +19,10 @@ import { findStaffByEmail, insertStaff, listStaffRows, updateStaffRow } from '@/
  * the same database the server uses. Anyone who can run that command there already holds the
  * database and its secrets, so it needs no sign-in; it is audited as the account it makes.
  */
-export const CREATE_ADMIN_COMMAND = 'npm run create-admin -- --email <e-mail> --name <nome>';
+const CREATE_ADMIN_COMMAND = 'npm run create-admin -- --email <e-mail> --name <nome>';
 
 /** An active account with the admin role exists. */
-export async function hasActiveAdmin(db: Knex): Promise<boolean> {
+async function hasActiveAdmin(db: Knex): Promise<boolean> {
   return (await listStaffRows(db)).some((row) => row.disabledAt === null && parseRoles(row.roles).includes('admin'));
 }
 

@@ -61,7 +61,7 @@ export const webhookHeaderSchema = z.strictObject({
     }),
 });
 
-export const webhookHeadersSchema = z
+const webhookHeadersSchema = z
   .array(webhookHeaderSchema)
   .max(MAX_WEBHOOK_HEADERS)
   .superRefine((headers, ctx) => {
@@ -83,7 +83,7 @@ const eventFlagShape = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [fla
   z.ZodOptional<z.ZodBoolean>
 >;
 
-export const MAX_DELIVERIES_PER_SECOND = 10_000;
+const MAX_DELIVERIES_PER_SECOND = 10_000;
 
 /** Delivery controls (issue 31), beyond the contract: optional in a PUT or POST, answered by the GET. */
 const deliveryControlsShape = {
@@ -112,7 +112,7 @@ const contactShape = {
 };
 
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
-export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
+function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
   return z
     .string()
     .min(1)
@@ -171,7 +171,7 @@ export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
 /** The configuration object of §2.1, exactly the fields the contract lists (the API's answer). */
-export const webhookConfigurationSchema = z.object({
+const webhookConfigurationSchema = z.object({
   id: z.guid(),
   usuarioId: z.guid(),
   sistemaOrigem: z.number().int(),
@@ -184,10 +184,10 @@ export const webhookConfigurationSchema = z.object({
 export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 
 /** An open circuit (deliveries wait), or one whose wait is over and lets a probe attempt through. */
-export const CIRCUIT_STATES = ['aberto', 'teste'] as const;
+const CIRCUIT_STATES = ['aberto', 'teste'] as const;
 
 /** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
-export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
+const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 /**

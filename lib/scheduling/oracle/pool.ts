@@ -25,7 +25,7 @@ export function schedulingPool(config: OracleSchedulingConfig): Promise<Pool> {
 }
 
 /** The node-oracledb pool attributes for a configuration (exported for its unit test). */
-export function poolAttributes(config: OracleSchedulingConfig): Record<string, unknown> {
+function poolAttributes(config: OracleSchedulingConfig): Record<string, unknown> {
   return {
     ...(config.externalAuth ? { externalAuth: true } : { user: config.user, password: config.password }),
     connectString: config.connectString,
