@@ -5,7 +5,7 @@ import { signingSecret } from '@/lib/auth/signing-secret';
 import { problems } from '@/lib/http/errors';
 import { problemResponse } from '@/lib/http/problem';
 import { isApiPath, pathDecodes } from '@/lib/http/request-path';
-import { METRICS_PATH } from '@/lib/api-server/paths.mjs';
+import { METRICS_PATH } from '@/lib/config/served-paths.mjs';
 import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strictTransportSecurity } from '@/lib/http/security-headers';
 
 /**

@@ -50,7 +50,6 @@ export const LAYERS: readonly Layer[] = [
     folder: 'observability',
     holds: 'tracing and metrics',
     may: ['config', 'log'],
-    exceptions: { 'lib/api-server/paths.mjs': 'which paths the lean API server serves, shared with the plain-JS launch scripts' },
   },
   {
     folder: 'db',

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { NEXT_ONLY_API_PREFIXES, servedByApiServer } from '@/lib/api-server/paths.mjs';
+import { NEXT_ONLY_API_PREFIXES, servedByApiServer } from '@/lib/config/served-paths.mjs';
 import { env } from '@/lib/config/env';
 
 /**
