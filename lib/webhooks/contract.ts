@@ -61,7 +61,7 @@ export const webhookHeaderSchema = z.strictObject({
     }),
 });
 
-const webhookHeadersSchema = z
+export const webhookHeadersSchema = z
   .array(webhookHeaderSchema)
   .max(MAX_WEBHOOK_HEADERS)
   .superRefine((headers, ctx) => {
@@ -110,7 +110,7 @@ const contactShape = {
 };
 
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
-function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
+export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
   return z
     .string()
     .min(1)
@@ -169,7 +169,7 @@ export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
 /** The configuration object of §2.1, exactly the fields the contract lists (the API's answer). */
-const webhookConfigurationSchema = z.object({
+export const webhookConfigurationSchema = z.object({
   id: z.guid(),
   usuarioId: z.guid(),
   sistemaOrigem: z.number().int(),
@@ -182,10 +182,10 @@ const webhookConfigurationSchema = z.object({
 export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 
 /** An open circuit (deliveries wait), or one whose wait is over and lets a probe attempt through. */
-const CIRCUIT_STATES = ['aberto', 'teste'] as const;
+export const CIRCUIT_STATES = ['aberto', 'teste'] as const;
 
 /** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
-const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
+export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
 export type DisabledReason = (typeof DISABLED_REASONS)[number];
 
 /**

@@ -11,7 +11,7 @@ import { DELIVERY_STATUSES, EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type DeliverySt
 
 export { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE };
 
-const MAX_EVENT_DATA_BYTES = 32 * 1024;
+export const MAX_EVENT_DATA_BYTES = 32 * 1024;
 
 export const publishEventSchema = z.strictObject({
   tipo: z.enum(WEBHOOK_EVENT_FLAGS).meta({ description: 'The §2.1 flag whose configurations receive the event.' }),
@@ -82,7 +82,7 @@ const lastResponseSchema = z.object({
 });
 
 /** Why a pending delivery is not being attempted although it is due. */
-const DELIVERY_WAITS = ['circuito-aberto', 'pausa-do-receptor', 'limite-de-taxa', 'entrega-anterior'] as const;
+export const DELIVERY_WAITS = ['circuito-aberto', 'pausa-do-receptor', 'limite-de-taxa', 'entrega-anterior'] as const;
 export type DeliveryWait = (typeof DELIVERY_WAITS)[number];
 
 export const deliverySchema = z.object({
@@ -103,7 +103,7 @@ export const deliverySchema = z.object({
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 
-const attemptSchema = z.object({
+export const attemptSchema = z.object({
   numero: z.number().int(),
   em: z.string(),
   status: z.number().int().nullable(),

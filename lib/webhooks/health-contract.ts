@@ -16,7 +16,7 @@ export const healthQuerySchema = z.strictObject({
 const count = z.number().int().min(0);
 
 /** One hour of a configuration's attempts: a delivery retried three times counts three attempts. */
-const healthHourSchema = z.object({
+export const healthHourSchema = z.object({
   inicio: z.string().meta({ format: 'date-time', description: 'Start of the hour (UTC).' }),
   entregues: count.meta({ description: 'Attempts the receiver answered with a 2xx.' }),
   falhas: count.meta({ description: 'Attempts that failed: another status, a timeout, a refused connection…' }),
@@ -24,13 +24,13 @@ const healthHourSchema = z.object({
 });
 export type HealthHour = z.infer<typeof healthHourSchema>;
 
-const healthTotalsSchema = z.object({
+export const healthTotalsSchema = z.object({
   entregues: count,
   falhas: count,
   taxaSucesso: z.number().min(0).max(1).nullable().meta({ description: 'entregues / (entregues + falhas); null without attempts.' }),
 });
 
-const healthStatusSchema = z.object({
+export const healthStatusSchema = z.object({
   estado: z.enum(HEALTH_STATES),
   desde: z.string().nullable().meta({ format: 'date-time', description: 'Since when it fails, is paused or is off.' }),
   ate: z.string().nullable().meta({ format: 'date-time', description: 'While the circuit is open: when the next probe goes.' }),

@@ -18,12 +18,12 @@ const ownData = {
 };
 
 /** An event's data: the producer's `dados` object as published, with idEvento and usuarioId added. */
-const eventDataSchema = z.looseObject(ownData).meta({
+export const eventDataSchema = z.looseObject(ownData).meta({
   description:
     'The producer’s `dados` (any JSON object of at most 32 KiB) with `idEvento` and `usuarioId` added; a field of `dados` with either name is replaced.',
 });
 
-const testEventDataSchema = z.object({ ...ownData, mensagem: z.literal(TEST_MESSAGE_TEXT) });
+export const testEventDataSchema = z.object({ ...ownData, mensagem: z.literal(TEST_MESSAGE_TEXT) });
 
 function envelope<T extends string, D extends z.ZodType>(type: T, data: D, description: string) {
   return z
@@ -71,7 +71,7 @@ const lastAnswer = {
   ultimoStatus: z.number().int().nullable().meta({ description: 'The last attempt’s HTTP status, null when none came.' }),
 };
 
-const OPERATIONAL_DATA_SCHEMAS = {
+export const OPERATIONAL_DATA_SCHEMAS = {
   [OPERATIONAL_EVENT_TYPES.disabled]: z.object({
     ...operationalData,
     incidenteId: incidentId,

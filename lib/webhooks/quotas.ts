@@ -22,7 +22,7 @@ import { lockTenantRow, nthNewestEventSince, nthNewestTestDeliverySince } from '
  * most MAX_TEST_EVENTS_PER_MINUTE a configuration, so little). Refusals are problem+json naming the
  * limit in `detail` and as the `limite` member.
  */
-const QUOTA_PROBLEMS = {
+export const QUOTA_PROBLEMS = {
   configurations: 'webhook-configuration-quota',
   testEvents: 'test-event-rate',
   publish: 'publish-rate',

@@ -40,7 +40,7 @@ import { assertConfigurationRoom } from './quotas';
  * usuarioId; any other id, someone else's included, answers exactly like an unknown one (404), so
  * ids of other tenants cannot be probed. Staff with the webhooks role see every configuration.
  */
-function visibleTo(principal: Principal, stored: StoredWebhook | undefined): stored is StoredWebhook {
+export function visibleTo(principal: Principal, stored: StoredWebhook | undefined): stored is StoredWebhook {
   if (!stored) return false;
   // Stored ids are lowercase (seed-format.ts); a platform token may spell its claim otherwise.
   return principal.kind === 'staff' || stored.config.usuarioId === principal.usuarioId.toLowerCase();

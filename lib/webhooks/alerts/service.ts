@@ -24,7 +24,7 @@ import { tellPartner } from '../operational/partner-notice';
  * set and, for a configuration switched off, its technical contact; the console shows it until the
  * incident ends. The instance that closes it tells the operator and the contact the same way.
  */
-async function checkIncidents(db: Knex, now: number): Promise<Incident[]> {
+export async function checkIncidents(db: Knex, now: number): Promise<Incident[]> {
   const { WEBHOOK_ALERT_CIRCUIT_MINUTES } = env();
   // The open alerts before the look at incidents: one another instance raises after this look is
   // not judged ended by this instance's older view of the configurations.

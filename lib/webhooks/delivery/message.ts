@@ -15,7 +15,7 @@ import type { EventRow } from './store/rows';
 export const USER_AGENT = 'IntegrationConsole-Webhooks/1.0';
 
 /** Headers the delivery sets; a configuration's custom headers never replace them. */
-const OWN_HEADERS = ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent'] as const;
+export const OWN_HEADERS = ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent'] as const;
 
 export function eventType(tipo: string): string {
   return tipo === TEST_EVENT_TYPE ? TEST_EVENT_TYPE : (EVENT_TYPE_OF_FLAG[tipo as WebhookEventFlag] ?? tipo);

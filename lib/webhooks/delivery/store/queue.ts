@@ -159,7 +159,7 @@ export async function recoverDeliveries(db: Knex, configId: string, since: numbe
     .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null });
 }
 
-function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
+export function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
   return query.andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now));
 }
 
