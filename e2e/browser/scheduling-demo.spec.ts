@@ -168,20 +168,29 @@ for (const width of [1280, 390]) {
     await expect(notice).toBeVisible();
     await expect(page.getByLabel(/\(nrSeqAgenda\)/)).toHaveValue(number);
 
-    // Nothing lies over the field the pick moved to, nor over a recent reservation's "Liberar".
-    const uncovered = (locator: ReturnType<Page['locator']>) =>
-      locator.evaluate((element) => {
+    // Said in the page's flow, not in a box fixed over it.
+    expect(
+      await notice.evaluate((element) => {
+        for (let box: Element | null = element; box; box = box.parentElement) if (getComputedStyle(box).position === 'fixed') return true;
+        return false;
+      }),
+    ).toBe(false);
+
+    // Nothing lies over the field the pick moved to, even at the top of the window (where a phone's
+    // toast was), nor over a recent reservation's "Liberar" at its bottom (where a wide screen's was).
+    const uncovered = (locator: ReturnType<Page['locator']>, block: 'start' | 'end') =>
+      locator.evaluate((element, at) => {
+        element.scrollIntoView({ block: at });
         const box = element.getBoundingClientRect();
         const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
         return top === element || element.contains(top);
-      });
+      }, block);
     const exam = page.getByLabel(/\(nrSeqProcInterno\)/);
     await expect(exam).toBeFocused();
-    expect(await uncovered(exam)).toBe(true);
+    expect(await uncovered(exam, 'start')).toBe(true);
     // The API client's hold (beforeAll) is in the list: a table row on a wide screen, a card on a phone.
     const release = page.getByRole('button', { name: `Liberar a reserva do horário ${held.nrSeqAgenda}` }).filter({ visible: true });
-    await release.scrollIntoViewIfNeeded();
-    expect(await uncovered(release)).toBe(true);
+    expect(await uncovered(release, 'end')).toBe(true);
     await page.screenshot({ path: test.info().outputPath(`picked-${width}.png`) });
     await page.context().close();
   });
