@@ -92,6 +92,8 @@ export class OidcProvider {
       // PKCE on every authorization request, confidential client or not.
       pkce: { required: () => true },
       features: { devInteractions: { enabled: true } },
+      // Lifetimes of its own (seconds), rather than defaults it prints a notice about on first use.
+      ttl: { Interaction: 600, Session: 3600, Grant: 3600, IdToken: 300, AccessToken: 300 },
       findAccount: (_ctx, id) => {
         const user = Object.values(OIDC_USERS).find((candidate) => candidate.login === id);
         if (!user) return undefined;
