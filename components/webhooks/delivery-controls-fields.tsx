@@ -45,7 +45,12 @@ export function DeliveryControlsFields() {
         />
       </Field>
       <div className="flex items-start gap-3">
-        <Switch id="entregaOrdenada" aria-describedby="entregaOrdenada-description" {...registerChecked(form, 'entregaOrdenada')} className="mt-0.5" />
+        <Switch
+          id="entregaOrdenada"
+          aria-describedby="entregaOrdenada-description"
+          {...registerChecked(form, 'entregaOrdenada')}
+          className="mt-0.5"
+        />
         <div>
           <label htmlFor="entregaOrdenada" className="block cursor-pointer font-mono text-sm font-medium text-slate-900">
             {t('delivery.ordered')}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_SCHEMAS } from '@/lib/webhooks/message-contract';
 import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { operations } from '@/lib/api/operations';
 import { buildOpenApiDocument } from './document';
 
 /**
@@ -9,13 +10,13 @@ import { buildOpenApiDocument } from './document';
  * configuration it is about, or another tenant's, is refused.
  */
 describe('operational events in the OpenAPI document', () => {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(operations);
   type Entry = { post: { tags: string[]; requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } };
   const webhooks = document.webhooks as Record<string, Entry>;
 
   it.each(OPERATIONAL_EVENT_TYPE_LIST)('%s has an entry whose example its schema accepts, under the operational tag', (type) => {
     const entry = webhooks[type]!;
-    expect(entry.post.tags).toEqual(['Notificações operacionais (webhooks)']);
+    expect(entry.post.tags).toEqual(['Operational notifications (webhooks)']);
     const example = entry.post.requestBody.content['application/json'].example as { type: string; data: Record<string, unknown> };
     const schema = MESSAGE_SCHEMAS[type]!;
     expect(schema.safeParse(example).success).toBe(true);
@@ -28,6 +29,6 @@ describe('operational events in the OpenAPI document', () => {
   });
 
   it('keeps the partners’ event types under their own tag', () => {
-    expect(webhooks['proposta.cancelada']!.post.tags).toEqual(['Notificações (webhooks)']);
+    expect(webhooks['proposta.cancelada']!.post.tags).toEqual(['Notifications (webhooks)']);
   });
 });

@@ -1,7 +1,7 @@
 import { EventToggles } from '@/components/webhooks/event-toggles';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { WebhookIdentity } from '@/components/webhooks/webhook-identity';
-import { bodySettings } from '@/lib/api/body-settings';
+import { bodySettings } from '@/lib/http/body-settings';
 import { requireCapability } from '@/lib/auth/console-session';
 import { env } from '@/lib/config/env';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';

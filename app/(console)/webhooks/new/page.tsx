@@ -1,6 +1,6 @@
 import { EventToggles } from '@/components/webhooks/event-toggles';
 import { WebhookCreate } from '@/components/webhooks/webhook-create';
-import { bodySettings } from '@/lib/api/body-settings';
+import { bodySettings } from '@/lib/http/body-settings';
 import { getT } from '@/lib/i18n/server';
 
 export async function generateMetadata() {
