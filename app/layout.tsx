@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { NotReadyReason } from '@/components/ui/not-ready';
 import { I18nProvider } from '@/lib/i18n/client';
 import { messagesFor } from '@/lib/i18n';
 import { getLocale, getT } from '@/lib/i18n/server';
@@ -10,10 +11,11 @@ export async function generateMetadata() {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const locale = await getLocale();
+  const [locale, t] = await Promise.all([getLocale(), getT()]);
   return (
     <html lang={locale}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        <NotReadyReason>{t('common.notReady')}</NotReadyReason>
         <I18nProvider locale={locale} messages={messagesFor(locale)}>
           {children}
         </I18nProvider>

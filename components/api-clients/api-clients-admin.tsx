@@ -18,6 +18,7 @@ import { apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { randomUuidV4 } from '@/lib/client/random-uuid';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
+import { adminKeys } from '@/lib/client/admin-query-keys';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
 
@@ -26,7 +27,7 @@ import { Form } from '@/components/ui/form';
  * "rotate secret" and "revoke" after a confirmation. A secret appears once, in the answer that
  * made it, with a copy button; it cannot be shown again.
  */
-const KEY = ['admin', 'api-clients'] as const;
+const KEY = adminKeys.apiClients;
 
 type FormValues = { clientId: string; nome: string; usuarioId: string; sistemaOrigem: string; escopos: string[] };
 type TextField = 'clientId' | 'nome' | 'usuarioId' | 'sistemaOrigem';

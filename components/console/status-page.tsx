@@ -1,4 +1,4 @@
-import { buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { getT } from '@/lib/i18n/server';
 import type { MessageKey } from '@/lib/i18n';
 

@@ -15,6 +15,7 @@ import { apiPath, createStaff, listStaff, resetStaffPassword, updateStaff } from
 import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
+import { adminKeys } from '@/lib/client/admin-query-keys';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { PasswordLink, StaffUpdate, StaffView } from '@/lib/staff/contract';
 import { selfChangeRefusal } from '@/lib/staff/self-change';
@@ -26,7 +27,7 @@ import { Form } from '@/components/ui/form';
  * own row offers neither removing their admin role nor disabling it, which the server refuses
  * (selfChangeRefusal), and says why.
  */
-const KEY = ['admin', 'staff'] as const;
+const KEY = adminKeys.staff;
 
 type Revealed = { email: string; link: PasswordLink };
 

@@ -1,35 +1,34 @@
+'use client';
 import type { ButtonHTMLAttributes, Ref } from 'react';
-import { cn } from './cn';
+import { buttonClasses, type Size, type Variant } from './button-classes';
+import { NOT_READY_ID } from './not-ready';
+import { useHydrated } from './use-hydrated';
 
-type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
-type Size = 'sm' | 'md';
+export { buttonClasses } from './button-classes';
 
-const variants: Record<Variant, string> = {
-  primary: 'bg-indigo-700 text-white hover:bg-indigo-800 disabled:bg-indigo-300',
-  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400',
-  ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-400',
-  danger: 'border border-red-300 bg-white text-red-700 hover:bg-red-50 disabled:text-red-300',
-};
-
-const sizes: Record<Size, string> = { sm: 'h-8 px-2.5 text-sm gap-1.5', md: 'h-10 px-4 text-sm gap-2' };
-
-/** Shared by <Button> and links that look like buttons. */
-export function buttonClasses(variant: Variant = 'primary', size: Size = 'md', extra?: string): string {
-  return cn(
-    'inline-flex shrink-0 items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors',
-    'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed',
-    variants[variant],
-    sizes[size],
-    extra,
-  );
-}
-
+/**
+ * Until the page has hydrated, a button's click would reach no handler and be lost without a word.
+ * So every button stays disabled until then, described by the page's "not ready yet" reason
+ * (<NotReadyReason>, in the root layout) for screen readers; once hydrated it is as its props say.
+ * A submit button inside <Form> is disabled by the form's fieldset as well.
+ */
 export function Button({
   variant = 'primary',
   size = 'md',
   className,
   type = 'button',
+  disabled,
+  'aria-describedby': describedBy,
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size; ref?: Ref<HTMLButtonElement> }) {
-  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />;
+  const hydrated = useHydrated();
+  return (
+    <button
+      type={type}
+      className={buttonClasses(variant, size, className)}
+      disabled={disabled || !hydrated}
+      aria-describedby={hydrated ? describedBy : [NOT_READY_ID, describedBy].filter(Boolean).join(' ')}
+      {...props}
+    />
+  );
 }

@@ -1,5 +1,6 @@
 'use client';
 import { useEffect, useRef, type ComponentProps } from 'react';
+import { NOT_READY_ID } from './not-ready';
 import { useHydrated } from './use-hydrated';
 
 /**
@@ -8,8 +9,9 @@ import { useHydrated } from './use-hydrated';
  * handlers: react-hook-form would not count the edit as unsaved, a save would send the old value,
  * and a native submit would put the fields (sign-in's password) in the URL.
  * The fieldset is `display: contents` and has no role, so the form's own layout and landmarks stay.
+ * Until then the form is described by the page's "not ready yet" reason (see <Button>).
  */
-export function Form({ children, ...props }: ComponentProps<'form'>) {
+export function Form({ children, 'aria-describedby': describedBy, ...props }: ComponentProps<'form'>) {
   const hydrated = useHydrated();
   const controls = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
@@ -18,7 +20,7 @@ export function Form({ children, ...props }: ComponentProps<'form'>) {
     if (hydrated && document.activeElement === document.body) controls.current?.querySelector<HTMLElement>('[autofocus]')?.focus();
   }, [hydrated]);
   return (
-    <form aria-busy={!hydrated || undefined} {...props}>
+    <form aria-busy={!hydrated || undefined} aria-describedby={hydrated ? describedBy : NOT_READY_ID} {...props}>
       <fieldset ref={controls} disabled={!hydrated} role="none" className="contents">
         {children}
       </fieldset>

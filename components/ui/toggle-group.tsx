@@ -1,11 +1,10 @@
 'use client';
 import { Button } from './button';
-import { useHydrated } from './use-hydrated';
 
 /**
  * A row of buttons of which one is on (aria-pressed), for switching a view or a period: the
- * reservation page's Calendário/Lista and Dia/Semana, the delivery-health period. Disabled until
- * the page has hydrated: a click before then would do nothing and be lost.
+ * reservation page's Calendário/Lista and Dia/Semana, the delivery-health period. Like every
+ * <Button>, disabled until the page has hydrated, with the reason for screen readers.
  */
 export function ToggleGroup<T extends string>({
   label,
@@ -20,7 +19,6 @@ export function ToggleGroup<T extends string>({
   onChange: (option: T) => void;
   optionLabel: (option: T) => string;
 }) {
-  const hydrated = useHydrated();
   return (
     <div role="group" aria-label={label} className="flex gap-1">
       {options.map((option) => (
@@ -29,7 +27,6 @@ export function ToggleGroup<T extends string>({
           size="sm"
           variant={option === value ? 'primary' : 'secondary'}
           aria-pressed={option === value}
-          disabled={!hydrated}
           onClick={() => onChange(option)}
         >
           {optionLabel(option)}

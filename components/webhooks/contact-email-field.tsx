@@ -2,6 +2,7 @@
 import { useFormContext } from 'react-hook-form';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 
 /**
@@ -11,7 +12,8 @@ import { useT } from '@/lib/i18n/client';
  */
 export function ContactEmailField() {
   const t = useT();
-  const { register, formState } = useFormContext<{ emailContato: string }>();
+  const form = useFormContext<{ emailContato: string }>();
+  const { formState } = form;
   const error = formState.errors.emailContato?.message;
   return (
     <Field
@@ -29,7 +31,7 @@ export function ContactEmailField() {
         spellCheck={false}
         invalid={Boolean(error)}
         aria-describedby={describedBy('emailContato', { description: true, error: Boolean(error) })}
-        {...register('emailContato')}
+        {...registerShown(form, 'emailContato')}
       />
     </Field>
   );

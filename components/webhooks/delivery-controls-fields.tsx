@@ -3,6 +3,7 @@ import { useFormContext } from 'react-hook-form';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
+import { registerChecked, registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 import { MAX_DELIVERIES_PER_SECOND } from '@/lib/webhooks/fields';
 
@@ -21,7 +22,8 @@ export function deliveryControlsBody({ limiteEntregasPorSegundo, entregaOrdenada
  */
 export function DeliveryControlsFields() {
   const t = useT();
-  const { register, formState } = useFormContext<DeliveryControlsValues>();
+  const form = useFormContext<DeliveryControlsValues>();
+  const { formState } = form;
   const error = formState.errors.limiteEntregasPorSegundo?.message;
   return (
     <div className="mt-5 flex flex-col gap-5 border-t border-slate-200 pt-5">
@@ -39,11 +41,16 @@ export function DeliveryControlsFields() {
           className="max-w-40"
           invalid={Boolean(error)}
           aria-describedby={describedBy('limiteEntregasPorSegundo', { description: true, error: Boolean(error) })}
-          {...register('limiteEntregasPorSegundo')}
+          {...registerShown(form, 'limiteEntregasPorSegundo')}
         />
       </Field>
       <div className="flex items-start gap-3">
-        <Switch id="entregaOrdenada" aria-describedby="entregaOrdenada-description" {...register('entregaOrdenada')} className="mt-0.5" />
+        <Switch
+          id="entregaOrdenada"
+          aria-describedby="entregaOrdenada-description"
+          {...registerChecked(form, 'entregaOrdenada')}
+          className="mt-0.5"
+        />
         <div>
           <label htmlFor="entregaOrdenada" className="block cursor-pointer font-mono text-sm font-medium text-slate-900">
             {t('delivery.ordered')}

@@ -3,6 +3,7 @@ import { useFormContext } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
+import { registerChecked } from '@/lib/client/register-shown';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import type { WebhookDetail } from '@/lib/webhooks/contract';
@@ -18,7 +19,7 @@ import { DeliveryControlsFields } from './delivery-controls-fields';
 export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
   const t = useT();
   const locale = useLocale();
-  const { register } = useFormContext<WebhookFormValues>();
+  const form = useFormContext<WebhookFormValues>();
   const stopped = config.desativacao;
   const circuit = config.circuito;
   const when = (iso: string) => brasiliaDateTime(iso, locale);
@@ -45,7 +46,7 @@ export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
         </Alert>
       ) : null}
       <div className="flex items-start gap-3">
-        <Switch id="ativo" aria-describedby="ativo-description" {...register('ativo')} className="mt-0.5" />
+        <Switch id="ativo" aria-describedby="ativo-description" {...registerChecked(form, 'ativo')} className="mt-0.5" />
         <div>
           <label htmlFor="ativo" className="block cursor-pointer text-sm font-medium text-slate-900">
             {t('delivery.enabled')}

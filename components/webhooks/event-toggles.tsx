@@ -1,22 +1,22 @@
-'use client';
-import { useFormContext } from 'react-hook-form';
 import { Card } from '@/components/ui/card';
-import { Switch } from '@/components/ui/switch';
-import { useT } from '@/lib/i18n/client';
+import { getT } from '@/lib/i18n/server';
 import { catalogueLink } from '@/lib/webhooks/catalogue-link';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
-import type { WebhookFormValues } from './webhook-editor';
+import { EventSwitch } from './event-switch';
 
-/** The five event flags of §6: human name, API name, the one line saying when it fires, and a link to its message in the API reference. */
-export function EventToggles() {
-  const t = useT();
-  const { register } = useFormContext<WebhookFormValues>();
+/**
+ * The five event flags of §6: human name, API name, the one line saying when it fires, and a link
+ * to its message in the API reference. A server component: only the switches are the browser's
+ * (EventSwitch, inside the form's FormProvider); the page hands this card to the form.
+ */
+export async function EventToggles() {
+  const t = await getT();
   return (
     <Card title={t('webhook.events')} titleId="events-title" description={t('webhook.eventsHelp')}>
       <ul className="divide-y divide-slate-200">
         {WEBHOOK_EVENT_FLAGS.map((flag) => (
           <li key={flag} className="flex items-start gap-3 py-3 first:pt-0 last:pb-0">
-            <Switch id={flag} aria-describedby={`${flag}-description`} {...register(flag)} className="mt-0.5" />
+            <EventSwitch flag={flag} />
             <div className="min-w-0">
               {/* The human name first; the API field name beneath it, as the contract spells it. */}
               <label htmlFor={flag} className="block cursor-pointer text-sm font-medium text-slate-900">

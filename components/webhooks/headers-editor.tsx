@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { describedBy, fieldIds } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/header-policy';
 import { looksSecret } from '@/lib/webhooks/header-policy';
@@ -16,7 +17,8 @@ import type { WebhookFormValues } from './webhook-editor';
  */
 export function HeadersEditor() {
   const t = useT();
-  const { control, register, formState, watch } = useFormContext<WebhookFormValues>();
+  const form = useFormContext<WebhookFormValues>();
+  const { control, formState, watch } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'headers' });
   // Rows whose visibility was toggled away from their default.
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
@@ -84,7 +86,7 @@ export function HeadersEditor() {
                   spellCheck={false}
                   invalid={Boolean(keyError)}
                   aria-describedby={describedBy(keyId, { error: Boolean(keyError) })}
-                  {...register(`headers.${index}.chave`)}
+                  {...registerShown(form, `headers.${index}.chave`)}
                 />
                 {keyError ? (
                   <p id={fieldIds(keyId).error} className="text-xs font-medium text-red-700">
@@ -108,7 +110,7 @@ export function HeadersEditor() {
                     spellCheck={false}
                     invalid={Boolean(valueError)}
                     aria-describedby={describedBy(valueId, { error: Boolean(valueError) })}
-                    {...register(`headers.${index}.valor`)}
+                    {...registerShown(form, `headers.${index}.valor`)}
                   />
                   <Button
                     variant="secondary"

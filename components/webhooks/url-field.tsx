@@ -2,6 +2,7 @@
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
 import type { UrlPolicy } from '@/lib/webhooks/url-policy';
@@ -14,7 +15,7 @@ import type { UrlPolicy } from '@/lib/webhooks/url-policy';
  */
 export function UrlField({ error, policy }: { error: string | undefined; policy: UrlPolicy }) {
   const t = useT();
-  const { register } = useFormContext<{ url: string }>();
+  const form = useFormContext<{ url: string }>();
   const url = useWatch<{ url: string }, 'url'>({ name: 'url' });
   const asciiForm = asciiFormOfUnicodeHost(url ?? '');
   const schemes = t(policy.allowHttp ? 'webhook.urlHelpHttpAllowed' : 'webhook.urlHelp');
@@ -31,7 +32,7 @@ export function UrlField({ error, policy }: { error: string | undefined; policy:
           invalid={Boolean(error)}
           aria-describedby={`${describedBy('url', { description: true, error: Boolean(error) })} url-ascii-form`}
           className="font-mono"
-          {...register('url')}
+          {...registerShown(form, 'url')}
         />
       </Field>
       <p id="url-ascii-form" aria-live="polite" className="mt-2 text-sm text-amber-800 empty:mt-0">

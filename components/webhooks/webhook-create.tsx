@@ -1,7 +1,7 @@
 'use client';
 import { Link } from '@/components/ui/link';
 import { useRouter } from 'next/navigation';
-import { Suspense, useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
@@ -9,7 +9,6 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
@@ -21,7 +20,7 @@ import { apiPath, createWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
+import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import type { WebhookFormValues } from './webhook-editor';
 import { Form } from '@/components/ui/form';
@@ -60,7 +59,8 @@ function tenantRequired(t: Translate) {
       .map((field) => ({ field, pointer: `/${field}`, code: 'required', message: t('validation.required') }));
 }
 
-export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
+/** `events` is the server's EventToggles card, shown in place inside the form. */
+export function WebhookCreate({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: ReactNode }) {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();
@@ -136,10 +136,8 @@ export function WebhookCreate({ urlPolicy }: { urlPolicy: UrlPolicy }) {
         <Card title={t('webhook.receiver')} titleId="url-title">
           <UrlField error={errors.url?.message} policy={urlPolicy} />
         </Card>
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          <LazyHeadersEditor />
-          <LazyEventToggles />
-        </Suspense>
+        <HeadersEditor />
+        {events}
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(errors).length > 0 ? (
             <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>

@@ -1,7 +1,7 @@
 'use client';
 import { Link } from '@/components/ui/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState, type MouseEvent } from 'react';
+import { lazy, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -17,7 +17,9 @@ import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
-import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
+import { DeleteWebhookButton } from './delete-webhook-button';
+import { DeliveryStateCard } from './delivery-state-card';
+import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { ContactEmailField } from './contact-email-field';
 import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
@@ -68,7 +70,23 @@ function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchor
   );
 }
 
-export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; retentionDays: number; urlPolicy: UrlPolicy }) {
+/**
+ * `identity` and `events` are the server's (WebhookIdentity, EventToggles): static parts the form
+ * shows in place, rendered once there rather than by the browser too.
+ */
+export function WebhookEditor({
+  id,
+  retentionDays,
+  urlPolicy,
+  identity,
+  events,
+}: {
+  id: string;
+  retentionDays: number;
+  urlPolicy: UrlPolicy;
+  identity: ReactNode;
+  events: ReactNode;
+}) {
   const t = useT();
   const query = useWebhook(id);
   const back = <BackToList />;
@@ -106,6 +124,8 @@ export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; re
         key={query.data.etag}
         loaded={query.data}
         urlPolicy={urlPolicy}
+        identity={identity}
+        events={events}
         onReload={() => query.refetch()}
         reloading={query.isFetching}
       />
@@ -120,11 +140,15 @@ export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; re
 function WebhookForm({
   loaded,
   urlPolicy,
+  identity,
+  events,
   onReload,
   reloading,
 }: {
   loaded: LoadedWebhook;
   urlPolicy: UrlPolicy;
+  identity: ReactNode;
+  events: ReactNode;
   onReload: () => void;
   reloading: boolean;
 }) {
@@ -223,42 +247,25 @@ function WebhookForm({
           </Alert>
         ) : null}
 
-        <Card title={t('webhook.identity')} titleId="identity-title">
-          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
-            {(
-              [
-                ['webhook.id', config.id],
-                ['webhook.usuarioId', config.usuarioId],
-                ['webhook.sistemaOrigem', String(config.sistemaOrigem)],
-                ['webhook.clientId', config.clientId ?? '—'],
-              ] as const
-            ).map(([label, value]) => (
-              <div key={label} className="min-w-0">
-                <dt className="font-mono text-xs text-slate-600">{t(label)}</dt>
-                <dd className="font-mono break-all text-slate-900">{value}</dd>
-              </div>
-            ))}
-          </dl>
-        </Card>
+        {identity}
 
         <Card title={t('webhook.receiver')} titleId="url-title">
           <UrlField error={urlError} policy={urlPolicy} />
           <ContactEmailField />
         </Card>
 
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          <LazyDeliveryStateCard config={config} />
-          <LazyHeadersEditor />
-          <LazyEventToggles />
-        </Suspense>
+        {/* In the page's own chunk, not lazy: a Suspense boundary in a page this size is sent apart
+            from the form (React outlines it) and shown after the first paint, so the stored headers
+            would appear late and move the form. */}
+        <DeliveryStateCard config={config} />
+        <HeadersEditor />
+        {events}
 
         <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
           {Object.keys(formState.errors).length > 0 ? (
             <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
           ) : null}
-          <Suspense fallback={<span className="mr-auto" />}>
-            <LazyDeleteWebhookButton id={config.id} />
-          </Suspense>
+          <DeleteWebhookButton id={config.id} />
           <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
             {t('common.cancel')}
           </Link>

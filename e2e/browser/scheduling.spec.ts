@@ -24,7 +24,7 @@ async function fillBeneficiary(page: Page, cdPessoaFisica: number) {
 
 /** The searchable table, the calendar's alternative (scheduling-calendar.spec.ts covers the calendar). */
 export async function showList(page: Page) {
-  // The switch is disabled until the page has hydrated; the click waits for it to be enabled.
+  // Until the page has hydrated the switch is disabled and says why (first-tap.spec.ts); the click waits for it.
   await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
   await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible();
 }

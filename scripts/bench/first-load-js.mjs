@@ -54,8 +54,8 @@ export async function startMinimalApp(root, port = 4399) {
   throw new Error('minimal app did not start');
 }
 
-async function minimalPageBytes(root) {
-  const minimal = await startMinimalApp(root);
+async function minimalPageBytes(root, port) {
+  const minimal = await startMinimalApp(root, port);
   try {
     return await scriptBytes(minimal.url, '/');
   } finally {
@@ -63,9 +63,9 @@ async function minimalPageBytes(root) {
   }
 }
 
-export async function firstLoadJs({ root, url, staff, webhookId }) {
+export async function firstLoadJs({ root, url, staff, webhookId, minimalPort }) {
   const cookie = await sessionCookie(url, staff);
-  const minimal = await minimalPageBytes(root);
+  const minimal = await minimalPageBytes(root, minimalPort);
   const kib = (bytes) => (bytes / 1024).toFixed(1);
   console.log(`  minimal App Router page: ${kib(minimal.gzip)} KiB in ${minimal.files} files`);
   const routes = [
@@ -77,6 +77,7 @@ export async function firstLoadJs({ root, url, staff, webhookId }) {
     '/admin/clientes',
     '/admin/equipe',
     '/conta',
+    '/webhooks/saude',
   ];
   for (const route of routes) {
     const { gzip, files } = await scriptBytes(url, route, route === '/sign-in' ? undefined : cookie);

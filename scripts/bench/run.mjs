@@ -11,11 +11,12 @@
 //   3. the webhook PUT, the same way
 //   4. two instances on PostgreSQL against one
 //   5. first-load JavaScript (gzip) of each console route against a minimal App Router page
-//   6. Lighthouse (mobile) performance and accessibility of sign-in, webhook editor and reservation
+//   6. Lighthouse (mobile) performance and accessibility of every console page
 //   7. the reservation API on npm start without and with METRICS_TOKEN (the cost of metrics)
 // Servers run pinned to CPU 0 and the load generator (autocannon, in this process) to CPU 1;
 // Chromium, for Lighthouse, on every CPU.
 //   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6,7]
+//     [--base-port 4310] [--lighthouse-runs 5] [--lighthouse-cpu both|calibrated|N]
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -43,6 +44,9 @@ const { values } = parseArgs({
     compare: { type: 'string', default: '' },
     // Section 1 only: the targets to run, comma-separated (default: every one).
     targets: { type: 'string', default: '' },
+    // Section 6 only: runs per page and multiplier, and which multipliers ('both', 'calibrated', or a number).
+    'lighthouse-runs': { type: 'string', default: '5' },
+    'lighthouse-cpu': { type: 'string', default: 'both' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -51,6 +55,8 @@ const CONNECTIONS = Number(values.connections);
 const ONLY = new Set(values.only.split(',').map(Number));
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BASE_PORT = Number(values['base-port']);
+// The minimal App Router page of sections 5 and 6 (4399 with the default base port).
+const MINIMAL_PORT = BASE_PORT + 89;
 const CPUS = os.availableParallelism();
 // Each instance's CPU limit in the capped scale-out measurement (section 4b): two of them leave
 // the rest of a 2-CPU machine to PostgreSQL and the load generator.
@@ -401,16 +407,23 @@ await api?.stop();
 
 if (ONLY.has(5)) {
   console.log('\n5. First-load JavaScript (gzip) per console route');
-  await firstLoadJs({ root: ROOT, url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID });
+  await firstLoadJs({ root: ROOT, url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID, minimalPort: MINIMAL_PORT });
 }
 if (ONLY.has(6)) {
   console.log('\n6. Lighthouse (mobile, Debian Chromium)');
   // Chromium, started by this process, gets every CPU as a browser would: pinned to the load
   // generator's one CPU beside Lighthouse itself, the minimal page scored 76 where it scores 96.
   pinSelf(`0-${CPUS - 1}`);
-  const minimal = await startMinimalApp(ROOT);
+  const minimal = await startMinimalApp(ROOT, MINIMAL_PORT);
   try {
-    await lighthouseScores({ url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID, minimalUrl: minimal.url });
+    await lighthouseScores({
+      url: product.url,
+      staff: BENCH_STAFF,
+      webhookId: WEBHOOK_ID,
+      minimalUrl: minimal.url,
+      runs: Number(values['lighthouse-runs']),
+      multipliers: values['lighthouse-cpu'],
+    });
   } finally {
     minimal.stop();
     pinSelf('1');

@@ -1,5 +1,5 @@
 import { Link } from '@/components/ui/link';
-import { buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { PageHeader } from '@/components/ui/card';
 import { WebhookList } from '@/components/webhooks/webhook-list';
 import { requireCapability } from '@/lib/auth/console-session';

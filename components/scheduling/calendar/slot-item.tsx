@@ -1,4 +1,6 @@
 'use client';
+import { NOT_READY_ID } from '@/components/ui/not-ready';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { clock, type PlacedSlot } from '@/lib/scheduling/calendar';
@@ -21,6 +23,8 @@ export function SlotItem({
 }) {
   const t = useT();
   const locale = useLocale();
+  // Like <Button>: no click before hydration, which would pick nothing.
+  const hydrated = useHydrated();
   const time = clock(slot.start);
   const facts = { time, date, agenda: slot.CD_AGENDA, minutes: slot.NR_MIN_DURACAO, slot: slot.NR_SEQ_AGENDA };
   const height = Math.max(slot.NR_MIN_DURACAO * PX_PER_MINUTE - 2, 14);
@@ -38,6 +42,8 @@ export function SlotItem({
           data-slot={slot.NR_SEQ_AGENDA}
           tabIndex={active ? 0 : -1}
           aria-label={t('calendar.freeLabel', facts)}
+          disabled={!hydrated}
+          aria-describedby={hydrated ? undefined : NOT_READY_ID}
           onClick={() => onPick(slot)}
           className={`${box} hover:bg-indigo-50 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-700`}
           style={position}

@@ -48,6 +48,7 @@ export const en: Messages = {
   'signIn.signedOut': 'You signed out of the console.',
 
   'common.loading': 'Loading…',
+  'common.notReady': 'The page is still loading: this control will be available in a moment.',
   'common.retry': 'Try again',
   'common.save': 'Save',
   'common.saving': 'Saving…',

@@ -50,6 +50,7 @@ export const ptBR = {
   'signIn.signedOut': 'Você saiu do console.',
 
   'common.loading': 'Carregando…',
+  'common.notReady': 'A página ainda está carregando: este controle fica disponível em instantes.',
   'common.retry': 'Tentar novamente',
   'common.save': 'Salvar',
   'common.saving': 'Salvando…',

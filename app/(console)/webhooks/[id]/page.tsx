@@ -1,4 +1,6 @@
+import { EventToggles } from '@/components/webhooks/event-toggles';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
+import { WebhookIdentity } from '@/components/webhooks/webhook-identity';
 import { bodySettings } from '@/lib/http/body-settings';
 import { requireCapability } from '@/lib/auth/console-session';
 import { env } from '@/lib/config/env';
@@ -20,12 +22,17 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
   const staff = await requireCapability('webhooks', `/webhooks/${id}`);
   // The configuration (with the ETag its save sends back) and the first page of its delivery log,
   // as the editor would ask the API for them; another tenant's or an unknown id is left to it.
+  const stored = await getWebhook(staff, id).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
   const answers = await prefetchedAnswers([
     {
       queryKey: webhookKeys.detail(id),
-      load: async () => {
-        const stored = await getWebhook(staff, id);
-        return { config: detailOf(stored), etag: etagOf(stored) };
+      // The refusal (another tenant's, unknown) as the load's own, so it is left to the editor as before.
+      load: () => {
+        if ('error' in stored) throw stored.error;
+        return Promise.resolve({ config: detailOf(stored.value), etag: etagOf(stored.value) });
       },
     },
     { queryKey: webhookKeys.deliveries(id, ''), load: () => deliveriesOf(staff, id, deliveryListQuerySchema.parse({})) },
@@ -33,7 +40,14 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
   return (
     <PrefetchedQueries answers={answers}>
       {/* The URL policy the PUT applies, so the form checks a URL as the server will. */}
-      <WebhookEditor id={id} retentionDays={env().WEBHOOK_RETENTION_DAYS} urlPolicy={bodySettings().urlPolicy} />
+      <WebhookEditor
+        id={id}
+        retentionDays={env().WEBHOOK_RETENTION_DAYS}
+        urlPolicy={bodySettings().urlPolicy}
+        // The identity card is the server's: what the stored configuration says, which no save changes.
+        identity={'value' in stored ? <WebhookIdentity config={detailOf(stored.value)} /> : null}
+        events={<EventToggles />}
+      />
     </PrefetchedQueries>
   );
 }

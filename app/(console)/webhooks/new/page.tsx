@@ -1,3 +1,4 @@
+import { EventToggles } from '@/components/webhooks/event-toggles';
 import { WebhookCreate } from '@/components/webhooks/webhook-create';
 import { bodySettings } from '@/lib/http/body-settings';
 import { getT } from '@/lib/i18n/server';
@@ -8,5 +9,5 @@ export async function generateMetadata() {
 
 /** The URL policy the POST applies goes with the form, so it checks a URL as the server will. */
 export default function NewWebhookPage() {
-  return <WebhookCreate urlPolicy={bodySettings().urlPolicy} />;
+  return <WebhookCreate urlPolicy={bodySettings().urlPolicy} events={<EventToggles />} />;
 }

@@ -1,0 +1,124 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../support/browser-test';
+import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { STAFF } from '../support/test-seed';
+
+// Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
+test.use({ locale: 'pt-BR' });
+
+/**
+ * Issue 32: a control tapped as soon as the page's first paint shows it, on a phone-class CPU
+ * (6× slower, through the DevTools protocol), either works or says it is not ready yet (disabled,
+ * described by the page's reason) and then works once it is: never a click lost in silence.
+ */
+const NOT_READY = 'A página ainda está carregando: este controle fica disponível em instantes.';
+// Hydration on a 6× slower CPU, beside other specs on a shared machine, takes seconds.
+const SLOW = { timeout: 30_000 };
+
+async function throttleCpu(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  return () => cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+}
+
+/**
+ * Waits for the control's first paint, reads in that same instant whether it is enabled or disabled
+ * and described as not ready, then taps it (Playwright's click waits until it is enabled).
+ * Returns what it saw, for the test to assert.
+ */
+async function tapAtFirstSight(control: Locator): Promise<'ready' | 'said not ready'> {
+  await control.waitFor({ state: 'visible', ...SLOW });
+  const seen = await control.evaluate((element) => {
+    if (!element.matches(':disabled')) return { disabled: false, description: '' };
+    const ids = (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+    return { disabled: true, description: ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ') };
+  });
+  if (seen.disabled) expect(seen.description, 'a disabled control says why').toContain(NOT_READY);
+  await control.click(SLOW);
+  return seen.disabled ? 'said not ready' : 'ready';
+}
+
+/** A configuration of a tenant of its own, with one stored header, deleted after the test. */
+async function ownConfiguration(page: Page, host: string) {
+  const origin = new URL(page.url()).origin;
+  const created = await page.request.post('/api/v2/avaliacao-saude/configuracao-web-hook', {
+    headers: { Origin: origin },
+    data: {
+      usuarioId: '32323232-3232-4232-8232-323232323232',
+      sistemaOrigem: 32,
+      url: `https://${host}.exemplo.com.br/eventos`,
+      headers: [{ chave: 'X-Origem', valor: 'primeira-pintura' }],
+    },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  return { id, remove: () => page.request.delete(`/api/v2/avaliacao-saude/configuracao-web-hook/${id}`, { headers: { Origin: origin } }) };
+}
+
+test('the editor’s first paint has the stored header rows, and every button there says it is not ready until it is', async ({
+  browser,
+  page,
+}) => {
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  const config = await ownConfiguration(page, 'primeira-pintura');
+  try {
+    // The server's HTML alone, as it paints before any script has run (scripts off: never hydrated).
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      locale: 'pt-BR',
+      storageState: await page.context().storageState(),
+    });
+    const html = await context.newPage();
+    await html.goto(`/webhooks/${config.id}`);
+    await expect(html.getByLabel('url', { exact: true })).toHaveValue('https://primeira-pintura.exemplo.com.br/eventos');
+    await expect(html.getByLabel('chave do cabeçalho 1', { exact: true })).toHaveValue('X-Origem');
+    await expect(html.getByLabel('valor do cabeçalho 1', { exact: true })).toHaveValue('primeira-pintura');
+    await expect(html.getByRole('switch', { name: 'Enviar eventos a este receptor' })).toBeChecked();
+    await expect(html.getByRole('heading', { name: 'Eventos notificados' })).toBeVisible();
+    for (const name of [/Adicionar cabeçalho/, /^Salvar$/]) {
+      const button = html.getByRole('button', { name });
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAccessibleDescription(NOT_READY);
+    }
+    await context.close();
+  } finally {
+    await config.remove();
+  }
+});
+
+test('under a 6× slower CPU, “Adicionar cabeçalho” and “Salvar” tapped at first sight take effect', async ({ page }) => {
+  await signIn(page, STAFF.webhooks, '/webhooks');
+  const config = await ownConfiguration(page, 'toque-lento');
+  const unthrottle = await throttleCpu(page);
+  try {
+    await page.goto(`/webhooks/${config.id}`, { waitUntil: 'commit' });
+    const seen = await tapAtFirstSight(page.getByRole('button', { name: /Adicionar cabeçalho/ }));
+    await expect(page.getByLabel('chave do cabeçalho 2', { exact: true }), `added (${seen})`).toBeVisible(SLOW);
+
+    await page.goto(`/webhooks/${config.id}`, { waitUntil: 'commit' });
+    const saved = await tapAtFirstSight(page.getByRole('button', { name: 'Salvar', exact: true }));
+    await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' }), `saved (${saved})`).toBeVisible(SLOW);
+    await unthrottle();
+    await expectNoSeriousA11yViolations(page);
+  } finally {
+    await config.remove();
+  }
+});
+
+test('under a 6× slower CPU, “Reservar horário” and the slots’ “Lista” tapped at first sight take effect', async ({ page }) => {
+  await signIn(page, STAFF.scheduling, '/scheduling');
+  const unthrottle = await throttleCpu(page);
+  await page.goto('/scheduling', { waitUntil: 'commit' });
+  const listed = await tapAtFirstSight(page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }));
+  await expect(page.getByRole('button', { name: 'Buscar horários' }), `list shown (${listed})`).toBeVisible(SLOW);
+
+  await page.goto('/scheduling', { waitUntil: 'commit' });
+  // An empty form: the tap is answered by the form's own checks, nothing is sent.
+  const reserved = await tapAtFirstSight(page.getByRole('button', { name: 'Reservar horário' }));
+  await expect(page.getByTestId('outcome'), `checked (${reserved})`).toContainText(
+    'A requisição não foi enviada: corrija os campos destacados no formulário.',
+    SLOW,
+  );
+  await unthrottle();
+  await expectNoSeriousA11yViolations(page);
+});
