@@ -55,6 +55,11 @@ export const ATTEMPT_ERRORS = [
   'cabecalho-invalido',
   'tls',
   'erro-interno',
+  // Broker destinations (issue 29): credentials refused; no exchange, queue or stream for the
+  // message; the broker's negative acknowledgement.
+  'autenticacao-recusada',
+  'sem-rota',
+  'confirmacao-negativa',
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 

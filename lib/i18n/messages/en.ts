@@ -233,6 +233,9 @@ export const en: Messages = {
   'delivery.error.cabecalho-invalido': 'a header has a character HTTP cannot carry (fix the value in the configuration)',
   'delivery.error.tls': 'TLS failure (certificate or secure connection)',
   'delivery.error.erro-interno': 'internal error while sending (recorded in the server log)',
+  'delivery.error.autenticacao-recusada': 'the broker refused the credentials (user, password or permission on the vhost)',
+  'delivery.error.sem-rota': 'no route: the exchange does not exist or routed the message to no queue, or no JetStream stream takes the subject',
+  'delivery.error.confirmacao-negativa': 'the broker refused the message (negative acknowledgement)',
   'delivery.circuitOpenTitle': 'Deliveries paused: the receiver looks down',
   'delivery.circuitOpen':
     '{count, plural, one {# attempt} other {# attempts in a row}} failed (timed out, connection refused or a 5xx) since {since}. Events wait without holding up other receivers; at {when} one attempt tests the receiver, and any answer from it resumes deliveries.',
@@ -520,10 +523,13 @@ export const en: Messages = {
   'validation.code.urlInvisibleCharacters':
     'The URL must not contain invisible characters (zero-width spaces, soft hyphens or text-direction marks).',
   'validation.code.urlUnsafeCharacters': 'The URL must not contain spaces, control characters or backslashes.',
-  'validation.code.urlScheme': 'The URL must start with https://.',
+  'validation.code.urlScheme': 'The URL must start with https:// (HTTP receiver), amqps:// (RabbitMQ) or tls:// (NATS JetStream).',
   'validation.code.urlSchemeHttpOrHttps': 'The URL must start with https:// or http://.',
   'validation.code.urlHttpsRequired': 'Use https://: unencrypted http is not allowed in this environment.',
-  'validation.code.urlCredentials': 'Do not put a user name or password in the URL; use a custom header.',
+  'validation.code.urlCredentials': 'Do not put a user name or password in the URL; use a custom header (HTTP) or the broker credentials.',
+  'validation.code.urlTlsRequired': 'Use amqps:// or tls://: a broker connection without TLS is not allowed in this environment.',
+  'validation.code.urlBrokerDestination':
+    'Say where messages go: amqps://host/vhost?exchange=…&routingKey=… (RabbitMQ) or tls://host?subject=… (NATS: dot-separated tokens, no wildcards), and nothing else in the query.',
   'validation.code.urlPrivateTarget': 'The URL points to a local, private or cloud-metadata address, which is not allowed.',
   'validation.code.headerNameToken': "Invalid header name: use only letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ (no spaces).",
   'validation.code.headerNameReserved': 'This header is set by the webhook delivery and cannot be customized.',

@@ -234,6 +234,9 @@ export const ptBR = {
   'delivery.error.erro-rede': 'erro de rede',
   'delivery.error.cabecalho-invalido': 'cabeçalho com caractere que o HTTP não transporta (corrija o valor na configuração)',
   'delivery.error.tls': 'falha de TLS (certificado ou conexão segura)',
+  'delivery.error.autenticacao-recusada': 'o broker recusou as credenciais (usuário, senha ou permissão no vhost)',
+  'delivery.error.sem-rota': 'sem rota: a exchange não existe ou não encaminhou a mensagem a nenhuma fila, ou nenhum stream do JetStream recebe o assunto',
+  'delivery.error.confirmacao-negativa': 'o broker recusou a mensagem (confirmação negativa)',
   'delivery.error.erro-interno': 'erro interno ao enviar (registrado no log do servidor)',
   'delivery.circuitOpenTitle': 'Entregas em pausa: o receptor parece fora do ar',
   'delivery.circuitOpen':
@@ -523,10 +526,13 @@ export const ptBR = {
   'validation.code.urlInvisibleCharacters':
     'A URL não pode conter caracteres invisíveis (espaços de largura zero, hifens condicionais ou marcas de direção de texto).',
   'validation.code.urlUnsafeCharacters': 'A URL não pode conter espaços, caracteres de controle nem barra invertida.',
-  'validation.code.urlScheme': 'A URL deve começar com https://.',
+  'validation.code.urlScheme': 'A URL deve começar com https:// (receptor HTTP), amqps:// (RabbitMQ) ou tls:// (NATS JetStream).',
   'validation.code.urlSchemeHttpOrHttps': 'A URL deve começar com https:// ou http://.',
   'validation.code.urlHttpsRequired': 'Use https://: http sem criptografia não é permitido neste ambiente.',
-  'validation.code.urlCredentials': 'Não coloque usuário ou senha na URL; use um cabeçalho personalizado.',
+  'validation.code.urlCredentials': 'Não coloque usuário ou senha na URL; use um cabeçalho personalizado (HTTP) ou as credenciais do broker.',
+  'validation.code.urlTlsRequired': 'Use amqps:// ou tls://: conexão com broker sem TLS não é permitida neste ambiente.',
+  'validation.code.urlBrokerDestination':
+    'Diga para onde vão as mensagens: amqps://host/vhost?exchange=…&routingKey=… (RabbitMQ) ou tls://host?subject=… (NATS: partes separadas por pontos, sem curingas), e nada mais na query.',
   'validation.code.urlPrivateTarget': 'A URL aponta para um endereço local, privado ou de metadados de nuvem, que não é permitido.',
   'validation.code.headerNameToken':
     "Nome de cabeçalho inválido: use apenas letras, dígitos e ! # $ % & ' * + - . ^ _ ` | ~ (sem espaços).",
