@@ -19,6 +19,7 @@ import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
 import { UrlField } from './url-field';
+import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker, type CredentialsValues } from './destination-kind';
 import { ContactEmailField } from './contact-email-field';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
@@ -28,7 +29,10 @@ import { AfterHydration } from '@/components/ui/after-hydration';
 const DeliveryHealthCard = lazy(() => import('./delivery-health-card').then((module) => ({ default: module.DeliveryHealthCard })));
 const DeliveriesPanel = lazy(() => import('./deliveries-panel').then((module) => ({ default: module.DeliveriesPanel })));
 
-export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
+export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean; credenciais: CredentialsValues } & Record<
+  WebhookEventFlag,
+  boolean
+>;
 
 /** The editor's values: the create form's, and the technical contact (empty: none). */
 type EditorFormValues = WebhookFormValues & { emailContato: string };
@@ -40,6 +44,7 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
     headers: config.headers.map((header) => ({ ...header })),
     ativo: config.ativo,
     emailContato: config.emailContato ?? '',
+    credenciais: { usuario: '', senha: '' },
     ...flags,
   };
 }
@@ -52,10 +57,12 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
 function toBody(
   values: EditorFormValues,
   storedUrl: string,
-): Omit<EditorFormValues, 'url' | 'emailContato'> & { url?: string; emailContato: string | null } {
-  const { url, emailContato, ...rest } = values;
+): Omit<EditorFormValues, 'url' | 'emailContato' | 'credenciais'> & { url?: string; emailContato: string | null; credenciais?: CredentialsValues } {
+  const { url, emailContato, credenciais, ...rest } = values;
   const contact = emailContato.trim() === '' ? null : emailContato.trim();
-  return url === storedUrl ? { ...rest, emailContato: contact } : { ...rest, url, emailContato: contact };
+  const login = credentialsBody(url, credenciais);
+  const body = { ...rest, emailContato: contact, ...(login ? { credenciais: login } : {}) };
+  return url === storedUrl ? body : { ...body, url };
 }
 
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
@@ -241,7 +248,9 @@ function WebhookForm({
         </Card>
 
         <Card title={t('webhook.receiver')} titleId="url-title">
+          <DestinationKindPicker />
           <UrlField error={urlError} policy={urlPolicy} />
+          <BrokerCredentialsFields stored={config.credenciais} />
           <ContactEmailField />
         </Card>
 

@@ -279,6 +279,20 @@ export const en: Messages = {
   'webhook.urlHelpHttpAllowed':
     'Address of the receiver that gets the notifications (https, or http: this server accepts unencrypted http).',
   'webhook.urlHelpPrivateAllowed': 'Local and private-network addresses are accepted on this server too.',
+  'webhook.destinationKind': 'Destination kind',
+  'webhook.kind.http': 'HTTP (https)',
+  'webhook.kind.amqp': 'RabbitMQ (AMQP)',
+  'webhook.kind.nats': 'NATS JetStream',
+  'webhook.urlHelpAmqp':
+    'RabbitMQ: amqps://host[:port]/vhost?exchange=…&routingKey=… (no exchange: the default one, and the routing key is the queue’s name). Each notification is published persistent and counts as delivered only when the broker confirms it; if no queue takes it, the attempt fails as “no route”.',
+  'webhook.urlHelpNats':
+    'NATS JetStream: tls://host[:port]?subject=… A stream must capture the subject; each message carries Nats-Msg-Id = webhook-id, and the stream drops repeats. It counts as delivered only on the stream’s acknowledgement.',
+  'webhook.urlHelpPlainBrokerAllowed': 'This server also accepts amqp:// and nats:// without TLS.',
+  'webhook.credentials': 'Broker credentials',
+  'webhook.credentialsHelp': 'The broker’s user and password. Stored encrypted and never shown back. Without them RabbitMQ is reached as guest and NATS without a login.',
+  'webhook.credentialsStored': 'Credentials stored (user {usuario}). Leave blank to keep them; fill in both fields to replace them.',
+  'webhook.credentialsUser': 'usuario',
+  'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
   'webhook.contactEmailHelp':
     'Optional. The partner’s technical contact: e-mailed (in Portuguese and English) when deliveries are switched off automatically and when they are switched back on.',

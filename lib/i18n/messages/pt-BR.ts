@@ -281,6 +281,20 @@ export const ptBR = {
   'webhook.urlHelpHttpAllowed':
     'Endereço do receptor que recebe as notificações (https, ou http: este servidor aceita http sem criptografia).',
   'webhook.urlHelpPrivateAllowed': 'Endereços locais e de rede privada também são aceitos neste servidor.',
+  'webhook.destinationKind': 'Tipo de destino',
+  'webhook.kind.http': 'HTTP (https)',
+  'webhook.kind.amqp': 'RabbitMQ (AMQP)',
+  'webhook.kind.nats': 'NATS JetStream',
+  'webhook.urlHelpAmqp':
+    'RabbitMQ: amqps://host[:porta]/vhost?exchange=…&routingKey=… (sem exchange: a padrão, e a routing key é o nome da fila). Cada notificação é publicada persistente e só conta como entregue quando o broker confirma; se nenhuma fila a receber, a tentativa falha como “sem rota”.',
+  'webhook.urlHelpNats':
+    'NATS JetStream: tls://host[:porta]?subject=… Um stream precisa capturar o subject; cada mensagem leva Nats-Msg-Id = webhook-id, e o stream descarta repetições. Só conta como entregue com a confirmação do stream.',
+  'webhook.urlHelpPlainBrokerAllowed': 'Este servidor aceita também amqp:// e nats:// sem TLS.',
+  'webhook.credentials': 'Credenciais do broker',
+  'webhook.credentialsHelp': 'Usuário e senha do broker. Gravados criptografados e nunca mostrados de volta. Sem eles, o RabbitMQ é acessado como guest e o NATS sem login.',
+  'webhook.credentialsStored': 'Credenciais gravadas (usuário {usuario}). Deixe em branco para mantê-las; preencha os dois campos para trocá-las.',
+  'webhook.credentialsUser': 'usuario',
+  'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
   'webhook.contactEmailHelp':
     'Opcional. Contato técnico do parceiro: recebe um e-mail (em português e inglês) quando as entregas são desativadas automaticamente e quando voltam a ser ativadas.',
