@@ -200,6 +200,7 @@ export const en: Messages = {
   'delivery.logTitle': 'Delivery log',
   'delivery.logHelp': 'Every event sent to this receiver, with its attempts and last answer.',
   'delivery.sendTest': 'Send test event',
+  'delivery.brokerConfirmed': 'confirmed by the broker',
   'delivery.testSent': 'Test event sent; waiting for the receiver’s answer…',
   'delivery.testOutcome.pendente': 'Test event in progress ({detail}).',
   'delivery.testOutcome.entregue': 'Test event delivered ({detail}).',

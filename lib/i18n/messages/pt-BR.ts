@@ -202,6 +202,7 @@ export const ptBR = {
   'delivery.logTitle': 'Registro de entregas',
   'delivery.logHelp': 'Cada evento enviado a este receptor, com as tentativas e a última resposta.',
   'delivery.sendTest': 'Enviar evento de teste',
+  'delivery.brokerConfirmed': 'confirmado pelo broker',
   'delivery.testSent': 'Evento de teste enviado; aguardando a resposta do receptor…',
   'delivery.testOutcome.pendente': 'Evento de teste em andamento ({detail}).',
   'delivery.testOutcome.entregue': 'Evento de teste entregue ({detail}).',
