@@ -264,8 +264,7 @@ function DeliveryDetailView({ configId, deliveryId, elementId }: { configId: str
         {tentativasDetalhadas.map((attempt) => (
           <li key={attempt.numero} className="rounded bg-white p-2">
             <p className="font-medium text-slate-900">
-              {t('delivery.attemptTitle', { n: attempt.numero, when: formatTime(attempt.em) })} ·{' '}
-              {answerOf(attempt, t)} ·{' '}
+              {t('delivery.attemptTitle', { n: attempt.numero, when: formatTime(attempt.em) })} · {answerOf(attempt, t)} ·{' '}
               {attempt.duracaoMs} ms
             </p>
             <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 font-mono text-xs text-slate-700">

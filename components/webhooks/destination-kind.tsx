@@ -5,7 +5,6 @@ import { Input } from '@/components/ui/input';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { useT } from '@/lib/i18n/client';
 import { brokerSchemeOf, isBrokerUrl } from '@/lib/webhooks/broker-target';
-import type { UrlPolicy } from '@/lib/webhooks/url-policy';
 
 /**
  * Where notifications go (issue 29): an HTTP receiver, a RabbitMQ exchange or a NATS JetStream

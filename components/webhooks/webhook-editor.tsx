@@ -57,7 +57,11 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
 function toBody(
   values: EditorFormValues,
   storedUrl: string,
-): Omit<EditorFormValues, 'url' | 'emailContato' | 'credenciais'> & { url?: string; emailContato: string | null; credenciais?: CredentialsValues } {
+): Omit<EditorFormValues, 'url' | 'emailContato' | 'credenciais'> & {
+  url?: string;
+  emailContato: string | null;
+  credenciais?: CredentialsValues;
+} {
   const { url, emailContato, credenciais, ...rest } = values;
   const contact = emailContato.trim() === '' ? null : emailContato.trim();
   const login = credentialsBody(url, credenciais);

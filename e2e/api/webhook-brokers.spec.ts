@@ -347,7 +347,10 @@ async function outage(id: string, broker: { down: () => Promise<void>; up: () =>
   }
   expect(failed.length).toBeGreaterThan(0);
   expect(failed.every((reason) => ['conexao-recusada', 'erro-rede', 'tempo-esgotado'].includes(reason))).toBe(true);
-  const lines = server.logs().split('\n').filter((line) => line.includes(id));
+  const lines = server
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes(id));
   expect(lines.some((line) => line.includes('webhook.circuit_opened'))).toBe(true);
   expect(lines.some((line) => line.includes('webhook.circuit_closed'))).toBe(true);
 }
@@ -359,7 +362,9 @@ test('RabbitMQ away for 10 s (a proxy cutting and refusing connections) under a 
   const proxy = await new TcpProxy(5672).start();
   try {
     const id = WEBHOOK_IDS.a3;
-    await pointAt(id, `amqp://127.0.0.1:${proxy.port}/?exchange=${queue.name}&routingKey=propostas`, login, { eventoPropostaCancelada: true });
+    await pointAt(id, `amqp://127.0.0.1:${proxy.port}/?exchange=${queue.name}&routingKey=propostas`, login, {
+      eventoPropostaCancelada: true,
+    });
     await outage(id, { down: () => proxy.cut(), up: () => proxy.restore() }, () => queue.drain());
   } finally {
     await proxy.stop();
@@ -376,22 +381,23 @@ test('NATS away for 10 s (its server stopped and started again) under a stream o
   await nc.close();
   try {
     const id = WEBHOOK_IDS.a4;
-    const saved = await pointAt(id, `nats://127.0.0.1:${nats.port}?subject=${stream.subject}`, { usuario: nats.usuario, senha: nats.senha }, {
-      eventoPropostaCancelada: true,
-    });
-    expect(JSON.stringify(saved)).not.toContain(nats.senha);
-    await outage(
+    const saved = await pointAt(
       id,
-      { down: () => nats.stop(), up: () => nats.start().then(() => undefined) },
-      async () => {
-        const reader = await nats.connect();
-        try {
-          return await readStream(await jetstreamManager(reader), stream.name);
-        } finally {
-          await reader.close();
-        }
+      `nats://127.0.0.1:${nats.port}?subject=${stream.subject}`,
+      { usuario: nats.usuario, senha: nats.senha },
+      {
+        eventoPropostaCancelada: true,
       },
     );
+    expect(JSON.stringify(saved)).not.toContain(nats.senha);
+    await outage(id, { down: () => nats.stop(), up: () => nats.start().then(() => undefined) }, async () => {
+      const reader = await nats.connect();
+      try {
+        return await readStream(await jetstreamManager(reader), stream.name);
+      } finally {
+        await reader.close();
+      }
+    });
   } finally {
     await nats.stop();
   }
@@ -410,7 +416,12 @@ test('the brokers’ passwords are in no API answer, log line, span or audit ent
   passwords.push(wrong);
   const queue = await rabbitQueue('#');
   try {
-    await pointAt(id, `amqp://127.0.0.1:5672/?exchange=${queue.name}&routingKey=x`, { usuario: 'guest', senha: wrong }, { eventoPropostaCancelada: true });
+    await pointAt(
+      id,
+      `amqp://127.0.0.1:5672/?exchange=${queue.name}&routingKey=x`,
+      { usuario: 'guest', senha: wrong },
+      { eventoPropostaCancelada: true },
+    );
     await publish('eventoPropostaCancelada', 'senha-errada');
     await expect
       .poll(async () => {

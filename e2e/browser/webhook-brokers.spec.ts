@@ -73,7 +73,10 @@ async function createBroker(page: Page, kind: 'RabbitMQ (AMQP)' | 'NATS JetStrea
   // The login is kept, never shown: the user masked, the password field empty.
   await expect(page.getByText('Credenciais gravadas (usuário •••st).', { exact: false })).toBeVisible();
   await expect(page.getByLabel('senha', { exact: true })).toHaveValue('');
-  await expect(page.getByRole('group', { name: 'Tipo de destino' }).getByRole('button', { name: kind })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('group', { name: 'Tipo de destino' }).getByRole('button', { name: kind })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   return page.url().split('/').pop()!;
 }
 
@@ -106,7 +109,13 @@ test('staff create a RabbitMQ configuration; its test event is published to the 
   await channel.bindQueue(name, name, 'console');
   const page = await staffPage(browser);
   try {
-    const id = await createBroker(page, 'RabbitMQ (AMQP)', `amqp://127.0.0.1:5672/?exchange=${name}&routingKey=console`, /^RabbitMQ: amqps:\/\/host/, 'rabbitmq');
+    const id = await createBroker(
+      page,
+      'RabbitMQ (AMQP)',
+      `amqp://127.0.0.1:5672/?exchange=${name}&routingKey=console`,
+      /^RabbitMQ: amqps:\/\/host/,
+      'rabbitmq',
+    );
     await sendTestEvent(page);
     await page.screenshot({ path: test.info().outputPath('rabbitmq-edit.png'), fullPage: true });
     const message = await channel.get(name, { noAck: true });
@@ -133,7 +142,13 @@ test('staff create a NATS JetStream configuration; its test event is stored by t
   await jsm.streams.add({ name: stream, subjects: [subject] });
   const page = await staffPage(browser);
   try {
-    const id = await createBroker(page, 'NATS JetStream', `nats://127.0.0.1:4222?subject=${subject}`, /^NATS JetStream: tls:\/\/host/, 'nats');
+    const id = await createBroker(
+      page,
+      'NATS JetStream',
+      `nats://127.0.0.1:4222?subject=${subject}`,
+      /^NATS JetStream: tls:\/\/host/,
+      'nats',
+    );
     await sendTestEvent(page);
     await page.screenshot({ path: test.info().outputPath('nats-edit.png'), fullPage: true });
     const stored = await jsm.streams.getMessage(stream, { seq: 1 });

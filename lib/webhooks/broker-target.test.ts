@@ -53,7 +53,12 @@ describe('reading a broker target', () => {
       subject: '',
     });
     expect(parseBrokerTarget('amqp://127.0.0.1?routingKey=fila')).toMatchObject({ port: 5672, vhost: '/', exchange: '' });
-    expect(parseBrokerTarget('tls://[2001:db8::1]:4333?subject=a.b')).toMatchObject({ kind: 'nats', hostname: '2001:db8::1', port: 4333, subject: 'a.b' });
+    expect(parseBrokerTarget('tls://[2001:db8::1]:4333?subject=a.b')).toMatchObject({
+      kind: 'nats',
+      hostname: '2001:db8::1',
+      port: 4333,
+      subject: 'a.b',
+    });
     expect(parseBrokerTarget('https://receptor.exemplo.com.br/')).toBeUndefined();
   });
 

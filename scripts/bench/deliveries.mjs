@@ -518,7 +518,11 @@ async function brokers(label, server) {
   const kinds = [
     { kind: 'HTTP', url: `${receiverBase}${LIMITED.path}`, arrived: async () => limitedArrivals.length },
     { kind: 'RabbitMQ', url: `amqp://127.0.0.1:5672/?exchange=${name}&routingKey=bench`, arrived: async () => consumed },
-    { kind: 'NATS JetStream', url: `nats://127.0.0.1:4222?subject=ic-bench.${process.pid}`, arrived: async () => (await jsm.streams.info(stream)).state.messages },
+    {
+      kind: 'NATS JetStream',
+      url: `nats://127.0.0.1:4222?subject=ic-bench.${process.pid}`,
+      arrived: async () => (await jsm.streams.info(stream)).state.messages,
+    },
   ];
   const rates = [];
   try {

@@ -235,7 +235,8 @@ export const en: Messages = {
   'delivery.error.tls': 'TLS failure (certificate or secure connection)',
   'delivery.error.erro-interno': 'internal error while sending (recorded in the server log)',
   'delivery.error.autenticacao-recusada': 'the broker refused the credentials (user, password or permission on the vhost)',
-  'delivery.error.sem-rota': 'no route: the exchange does not exist or routed the message to no queue, or no JetStream stream takes the subject',
+  'delivery.error.sem-rota':
+    'no route: the exchange does not exist or routed the message to no queue, or no JetStream stream takes the subject',
   'delivery.error.confirmacao-negativa': 'the broker refused the message (negative acknowledgement)',
   'delivery.circuitOpenTitle': 'Deliveries paused: the receiver looks down',
   'delivery.circuitOpen':
@@ -290,7 +291,8 @@ export const en: Messages = {
     'NATS JetStream: tls://host[:port]?subject=… A stream must capture the subject; each message carries Nats-Msg-Id = webhook-id, and the stream drops repeats. It counts as delivered only on the stream’s acknowledgement.',
   'webhook.urlHelpPlainBrokerAllowed': 'This server also accepts amqp:// and nats:// without TLS.',
   'webhook.credentials': 'Broker credentials',
-  'webhook.credentialsHelp': 'The broker’s user and password. Stored encrypted and never shown back. Without them RabbitMQ is reached as guest and NATS without a login.',
+  'webhook.credentialsHelp':
+    'The broker’s user and password. Stored encrypted and never shown back. Without them RabbitMQ is reached as guest and NATS without a login.',
   'webhook.credentialsStored': 'Credentials stored (user {usuario}). Leave blank to keep them; fill in both fields to replace them.',
   'webhook.credentialsUser': 'usuario',
   'webhook.credentialsPassword': 'senha',

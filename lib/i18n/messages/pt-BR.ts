@@ -236,7 +236,8 @@ export const ptBR = {
   'delivery.error.cabecalho-invalido': 'cabeçalho com caractere que o HTTP não transporta (corrija o valor na configuração)',
   'delivery.error.tls': 'falha de TLS (certificado ou conexão segura)',
   'delivery.error.autenticacao-recusada': 'o broker recusou as credenciais (usuário, senha ou permissão no vhost)',
-  'delivery.error.sem-rota': 'sem rota: a exchange não existe ou não encaminhou a mensagem a nenhuma fila, ou nenhum stream do JetStream recebe o assunto',
+  'delivery.error.sem-rota':
+    'sem rota: a exchange não existe ou não encaminhou a mensagem a nenhuma fila, ou nenhum stream do JetStream recebe o assunto',
   'delivery.error.confirmacao-negativa': 'o broker recusou a mensagem (confirmação negativa)',
   'delivery.error.erro-interno': 'erro interno ao enviar (registrado no log do servidor)',
   'delivery.circuitOpenTitle': 'Entregas em pausa: o receptor parece fora do ar',
@@ -292,8 +293,10 @@ export const ptBR = {
     'NATS JetStream: tls://host[:porta]?subject=… Um stream precisa capturar o subject; cada mensagem leva Nats-Msg-Id = webhook-id, e o stream descarta repetições. Só conta como entregue com a confirmação do stream.',
   'webhook.urlHelpPlainBrokerAllowed': 'Este servidor aceita também amqp:// e nats:// sem TLS.',
   'webhook.credentials': 'Credenciais do broker',
-  'webhook.credentialsHelp': 'Usuário e senha do broker. Gravados criptografados e nunca mostrados de volta. Sem eles, o RabbitMQ é acessado como guest e o NATS sem login.',
-  'webhook.credentialsStored': 'Credenciais gravadas (usuário {usuario}). Deixe em branco para mantê-las; preencha os dois campos para trocá-las.',
+  'webhook.credentialsHelp':
+    'Usuário e senha do broker. Gravados criptografados e nunca mostrados de volta. Sem eles, o RabbitMQ é acessado como guest e o NATS sem login.',
+  'webhook.credentialsStored':
+    'Credenciais gravadas (usuário {usuario}). Deixe em branco para mantê-las; preencha os dois campos para trocá-las.',
   'webhook.credentialsUser': 'usuario',
   'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
@@ -544,7 +547,8 @@ export const ptBR = {
   'validation.code.urlScheme': 'A URL deve começar com https:// (receptor HTTP), amqps:// (RabbitMQ) ou tls:// (NATS JetStream).',
   'validation.code.urlSchemeHttpOrHttps': 'A URL deve começar com https:// ou http://.',
   'validation.code.urlHttpsRequired': 'Use https://: http sem criptografia não é permitido neste ambiente.',
-  'validation.code.urlCredentials': 'Não coloque usuário ou senha na URL; use um cabeçalho personalizado (HTTP) ou as credenciais do broker.',
+  'validation.code.urlCredentials':
+    'Não coloque usuário ou senha na URL; use um cabeçalho personalizado (HTTP) ou as credenciais do broker.',
   'validation.code.urlTlsRequired': 'Use amqps:// ou tls://: conexão com broker sem TLS não é permitida neste ambiente.',
   'validation.code.urlBrokerDestination':
     'Diga para onde vão as mensagens: amqps://host/vhost?exchange=…&routingKey=… (RabbitMQ) ou tls://host?subject=… (NATS: partes separadas por pontos, sem curingas), e nada mais na query.',

@@ -42,7 +42,7 @@ type PooledChannel = {
 export function amqpDestination(options: { resolve: Resolve }): Destination {
   const pool = new Map<string, Pooled>();
 
-  async function connectionFor(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings): Promise<Pooled> {
+  function connectionFor(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings): Pooled {
     const key = poolKey(target, credentials, settings);
     let pooled = pool.get(key);
     if (!pooled) {
@@ -52,13 +52,10 @@ export function amqpDestination(options: { resolve: Resolve }): Destination {
       const forget = () => {
         if (pool.get(key) === entry) pool.delete(key);
       };
-      connection.then(
-        (model) => {
-          model.on('close', forget);
-          model.on('error', forget);
-        },
-        forget,
-      );
+      connection.then((model) => {
+        model.on('close', forget);
+        model.on('error', forget);
+      }, forget);
       pooled = entry;
     }
     return pooled;
@@ -104,8 +101,7 @@ export function amqpDestination(options: { resolve: Resolve }): Destination {
     const target = parsedTarget(raw, 'amqp');
     if (!target) return sentOf(startedAt, brokerFailure('erro-interno'));
     try {
-      const publishing = connectionFor(target, credentials, settings)
-        .then((pooled) => channelFor(pooled, target.exchange))
+      const publishing = channelFor(connectionFor(target, credentials, settings), target.exchange)
         .then((channel) => publish(channel, target, message));
       await withDeadline(publishing, settings.timeoutMs, () => discard(target, credentials, settings));
       return sentOf(startedAt, { result: 'delivered' });
@@ -154,8 +150,9 @@ async function openConnection(
 function publish(pooled: PooledChannel, target: BrokerTarget, message: OutgoingMessage): Promise<void> {
   const { channel } = pooled;
   return new Promise<void>((resolve, reject) => {
-    if (pooled.closedBy) return reject(pooled.closedBy);
-    const onClose = (error?: unknown) => reject(error ?? pooled.closedBy ?? new Error('channel closed'));
+    const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error(String(reason)));
+    if (pooled.closedBy) return reject(asError(pooled.closedBy));
+    const onClose = (error?: unknown) => reject(asError(error ?? pooled.closedBy ?? 'channel closed'));
     channel.once('error', onClose);
     channel.once('close', onClose);
     const done = () => {

@@ -70,7 +70,12 @@ describe('the RabbitMQ destination', () => {
   });
 
   it('classifies a missing exchange, refused credentials, a closed port and a private target', async () => {
-    const missing = await amqpKind.send(`amqp://127.0.0.1:5672/?exchange=nao-existe-${randomUUID()}&routingKey=x`, message(), allowed, null);
+    const missing = await amqpKind.send(
+      `amqp://127.0.0.1:5672/?exchange=nao-existe-${randomUUID()}&routingKey=x`,
+      message(),
+      allowed,
+      null,
+    );
     expect(missing.verdict).toEqual({ result: 'retry', reason: 'sem-rota', outage: false });
     const refused = await amqpKind.send('amqp://127.0.0.1:5672/?routingKey=x', message(), allowed, { usuario: 'guest', senha: 'errada' });
     expect(refused.verdict).toEqual({ result: 'retry', reason: 'autenticacao-recusada', outage: true });
