@@ -21,6 +21,7 @@ import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyH
 import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker, type CredentialsValues } from './destination-kind';
 import { ContactEmailField } from './contact-email-field';
+import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 
@@ -34,8 +35,8 @@ export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: 
   boolean
 >;
 
-/** The editor's values: the create form's, and the technical contact (empty: none). */
-type EditorFormValues = WebhookFormValues & { emailContato: string };
+/** The editor's values: the create form's, the technical contact (empty: none) and the delivery controls. */
+type EditorFormValues = WebhookFormValues & DeliveryControlsValues & { emailContato: string };
 
 function formValuesOf(config: WebhookDetail): EditorFormValues {
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, config[flag]])) as Record<WebhookEventFlag, boolean>;
@@ -45,6 +46,8 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
     ativo: config.ativo,
     emailContato: config.emailContato ?? '',
     credenciais: { usuario: '', senha: '' },
+    limiteEntregasPorSegundo: config.limiteEntregasPorSegundo === null ? '' : String(config.limiteEntregasPorSegundo),
+    entregaOrdenada: config.entregaOrdenada,
     ...flags,
   };
 }
@@ -52,20 +55,18 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
 /**
  * The PUT body: the URL only when it was changed. A stored URL is the server's to judge (it may
  * have been saved under another policy); checking it again here would block saving anything else.
- * An empty contact e-mail removes it (null).
+ * An empty contact e-mail or rate limit removes it (null).
  */
-function toBody(
-  values: EditorFormValues,
-  storedUrl: string,
-): Omit<EditorFormValues, 'url' | 'emailContato' | 'credenciais'> & {
-  url?: string;
-  emailContato: string | null;
-  credenciais?: CredentialsValues;
-} {
-  const { url, emailContato, credenciais, ...rest } = values;
+function toBody(values: EditorFormValues, storedUrl: string) {
+  const { url, emailContato, limiteEntregasPorSegundo, entregaOrdenada, credenciais, ...rest } = values;
   const contact = emailContato.trim() === '' ? null : emailContato.trim();
   const login = credentialsBody(url, credenciais);
-  const body = { ...rest, emailContato: contact, ...(login ? { credenciais: login } : {}) };
+  const body = {
+    ...rest,
+    ...deliveryControlsBody({ limiteEntregasPorSegundo, entregaOrdenada }),
+    emailContato: contact,
+    ...(login ? { credenciais: login } : {}),
+  };
   return url === storedUrl ? body : { ...body, url };
 }
 
