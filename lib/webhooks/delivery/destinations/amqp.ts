@@ -101,8 +101,9 @@ export function amqpDestination(options: { resolve: Resolve }): Destination {
     const target = parsedTarget(raw, 'amqp');
     if (!target) return sentOf(startedAt, brokerFailure('erro-interno'));
     try {
-      const publishing = channelFor(connectionFor(target, credentials, settings), target.exchange)
-        .then((channel) => publish(channel, target, message));
+      const publishing = channelFor(connectionFor(target, credentials, settings), target.exchange).then((channel) =>
+        publish(channel, target, message),
+      );
       await withDeadline(publishing, settings.timeoutMs, () => discard(target, credentials, settings));
       return sentOf(startedAt, { result: 'delivered' });
     } catch (error) {
