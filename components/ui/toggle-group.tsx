@@ -22,7 +22,7 @@ export function ToggleGroup<T extends string>({
 }) {
   const hydrated = useHydrated();
   return (
-    <div role="group" aria-label={label} className="flex gap-1">
+    <div role="group" aria-label={label} className="flex flex-wrap gap-1">
       {options.map((option) => (
         <Button
           key={option}

@@ -5,7 +5,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Webhook } from 'standardwebhooks';
 import { expect, test } from '../support/browser-test';
-import { expectNoSeriousA11yViolations, signIn } from '../support/console';
+import { expectNoSeriousA11yViolations, horizontalFit, signIn } from '../support/console';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { STAFF } from '../support/test-seed';
 
@@ -66,6 +66,12 @@ async function createBroker(page: Page, kind: 'RabbitMQ (AMQP)' | 'NATS JetStrea
   await page.getByLabel('eventoPropostaCancelada').check();
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: test.info().outputPath(`${screenshot}-new.png`), fullPage: true });
+  // On a phone the kinds wrap and the login fields stack: nothing is cut off.
+  await page.setViewportSize({ width: 390, height: 900 });
+  expect(await horizontalFit(page)).toEqual({ scrollWidth: 390, viewport: 390, cutOff: [] });
+  await page.getByRole('group', { name: 'Tipo de destino' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath(`${screenshot}-new-390.png`) });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole('button', { name: 'Criar', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
   // Stored in its canonical form: a path before the query.
