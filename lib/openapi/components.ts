@@ -35,7 +35,7 @@ import {
   staffViewSchema,
 } from '@/lib/staff/contract';
 import { livenessSchema, readinessSchema } from '@/lib/health/contract';
-import { jsonSchema, type JsonSchema } from './jsonschema';
+import { jsonSchema, type JsonSchema } from '@/lib/validation/json-schema';
 
 /**
  * The OpenAPI document's component schemas, each registered once, by name, with the zod schema the

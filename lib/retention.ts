@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
-import { pruneAuditBatch } from '@/lib/audit/audit-trail';
+import { pruneAuditBatch } from '@/lib/audit/store';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
-import { getDb } from './index';
+import { getDb } from '@/lib/db/handle';
 
 /**
  * Retention (issue 18): delivery history older than WEBHOOK_RETENTION_DAYS, and the audit trail
@@ -13,7 +13,7 @@ import { getDb } from './index';
  * deliveries) or audit entries, one short statement or transaction each, yielding between them, so requests and deliveries are never held up.
  * Instances sweeping at once delete the same rows once.
  */
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 const SWEEP_EVERY_MS = 60 * 60_000;
 /** The first sweep waits a little after start, so it never competes with a deploy's warm-up. */
 const FIRST_SWEEP_AFTER_MS = 30_000;
