@@ -42,7 +42,8 @@ wait_for_port() {
 if ! answers 5672; then
   echo "== starting RabbitMQ"
   command -v rabbitmq-server >/dev/null 2>&1 || apt_install rabbitmq-server
-  rabbitmq-server -detached
+  # Its own output (a PID-file warning with -detached) goes to a log: the run prints only what it checks.
+  rabbitmq-server -detached >/tmp/rabbitmq-start.log 2>&1
   wait_for_port 5672 RabbitMQ
 fi
 if ! answers 4222; then
