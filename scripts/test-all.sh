@@ -32,6 +32,29 @@ if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
   for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
 fi
 
+# The broker destinations' specs (issue 29) publish to a real RabbitMQ and NATS JetStream.
+answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+wait_for_port() {
+  for _ in $(seq 1 60); do answers "$1" && return 0; sleep 1; done
+  echo "$2 did not answer on 127.0.0.1:$1" >&2
+  return 1
+}
+if ! answers 5672; then
+  echo "== starting RabbitMQ"
+  command -v rabbitmq-server >/dev/null 2>&1 || apt_install rabbitmq-server
+  # Its own output (a PID-file warning with -detached) goes to a log: the run prints only what it checks.
+  rabbitmq-server -detached >/tmp/rabbitmq-start.log 2>&1
+  wait_for_port 5672 RabbitMQ
+fi
+if ! answers 4222; then
+  echo "== starting NATS (JetStream)"
+  [ -x /usr/sbin/nats-server ] || apt_install nats-server
+  mkdir -p /var/lib/nats-server
+  start-stop-daemon --start --oknodo --background --exec /usr/sbin/nats-server -- \
+    -a 127.0.0.1 -p 4222 -js -sd /var/lib/nats-server -l /var/log/nats-server.log
+  wait_for_port 4222 NATS
+fi
+
 echo "== npm install"
 # Not `npm ci`: it refuses lockfiles made on these machines (they lack other platforms' optional packages).
 npm install --no-audit --no-fund

@@ -20,7 +20,7 @@ export function ToggleGroup<T extends string>({
   optionLabel: (option: T) => string;
 }) {
   return (
-    <div role="group" aria-label={label} className="flex gap-1">
+    <div role="group" aria-label={label} className="flex flex-wrap gap-1">
       {options.map((option) => (
         <Button
           key={option}

@@ -12,7 +12,7 @@ import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { apiPath, redeliver, sendTestEvent } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
-import type { Delivery } from '@/lib/webhooks/delivery-contract';
+import type { AttemptError, Delivery } from '@/lib/webhooks/delivery-contract';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '@/lib/webhooks/fields';
 import type { Tone } from '@/components/ui/alert';
 import { SigningSecret } from './signing-secret';
@@ -175,11 +175,16 @@ function useHealthFollowsLog(id: string, deliveries: Delivery[] | undefined) {
 
 type T = ReturnType<typeof useT>;
 
+/** What an attempt got: the receiver's HTTP status, why it failed, or a broker's confirmation (no status, no error). */
+function answerOf(attempt: { status: number | null; erro: AttemptError | null }, t: T) {
+  if (attempt.status !== null) return `HTTP ${attempt.status}`;
+  return attempt.erro ? t(`delivery.error.${attempt.erro}`) : t('delivery.brokerConfirmed');
+}
+
 function responseSummary(delivery: Pick<Delivery, 'ultimaResposta'>, t: T): string {
   const last = delivery.ultimaResposta;
   if (!last) return t('delivery.noAttempt');
-  const what = last.status !== null ? `HTTP ${last.status}` : t(`delivery.error.${last.erro ?? 'erro-rede'}`);
-  return `${what} · ${last.duracaoMs} ms`;
+  return `${answerOf(last, t)} · ${last.duracaoMs} ms`;
 }
 
 function DeliveryRow({
@@ -279,8 +284,7 @@ function DeliveryDetailView({ configId, deliveryId, elementId }: { configId: str
         {tentativasDetalhadas.map((attempt) => (
           <li key={attempt.numero} className="rounded bg-white p-2">
             <p className="font-medium text-slate-900">
-              {t('delivery.attemptTitle', { n: attempt.numero, when: formatTime(attempt.em) })} ·{' '}
-              {attempt.status !== null ? `HTTP ${attempt.status}` : t(`delivery.error.${attempt.erro ?? 'erro-rede'}`)} ·{' '}
+              {t('delivery.attemptTitle', { n: attempt.numero, when: formatTime(attempt.em) })} · {answerOf(attempt, t)} ·{' '}
               {attempt.duracaoMs} ms
             </p>
             <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 font-mono text-xs text-slate-700">

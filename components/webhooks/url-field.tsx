@@ -6,19 +6,24 @@ import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
 import type { UrlPolicy } from '@/lib/webhooks/url-policy';
+import { kindOfUrl } from './destination-kind';
 
 /**
  * The receiver's URL, for the create and edit forms (inside their FormProvider), with the punycode
  * form it is saved and called as under a host name with non-Latin letters: `аpple.com` with a
  * Cyrillic а reads like apple.com, its ASCII form `xn--pple-43d.com` does not. Its help says what
- * the server's URL policy accepts.
+ * the server's URL policy accepts, for the destination kind the URL's scheme names (issue 29).
  */
 export function UrlField({ error, policy }: { error: string | undefined; policy: UrlPolicy }) {
   const t = useT();
   const form = useFormContext<{ url: string }>();
   const url = useWatch<{ url: string }, 'url'>({ name: 'url' });
   const asciiForm = asciiFormOfUnicodeHost(url ?? '');
-  const schemes = t(policy.allowHttp ? 'webhook.urlHelpHttpAllowed' : 'webhook.urlHelp');
+  const kind = kindOfUrl(url ?? '');
+  const schemes =
+    kind === 'http'
+      ? t(policy.allowHttp ? 'webhook.urlHelpHttpAllowed' : 'webhook.urlHelp')
+      : `${t(kind === 'amqp' ? 'webhook.urlHelpAmqp' : 'webhook.urlHelpNats')}${policy.allowHttp ? ` ${t('webhook.urlHelpPlainBrokerAllowed')}` : ''}`;
   const help = policy.allowPrivateTargets ? `${schemes} ${t('webhook.urlHelpPrivateAllowed')}` : schemes;
   return (
     <>

@@ -22,6 +22,7 @@ import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
+import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';
 import type { WebhookFormValues } from './webhook-editor';
 import { Form } from '@/components/ui/form';
 
@@ -36,15 +37,18 @@ const EMPTY: CreateFormValues = {
   sistemaOrigem: '',
   clientId: '',
   url: 'https://',
+  credenciais: { usuario: '', senha: '' },
   headers: [],
   ativo: true,
   ...(Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<WebhookEventFlag, boolean>),
 };
 
 /** The form's strings as the POST body: a number for sistemaOrigem, nothing for a field left empty. */
-function toBody({ usuarioId, sistemaOrigem, clientId, ...rest }: CreateFormValues) {
+function toBody({ usuarioId, sistemaOrigem, clientId, credenciais, ...rest }: CreateFormValues) {
+  const login = credentialsBody(rest.url, credenciais);
   return {
     ...rest,
+    ...(login ? { credenciais: login } : {}),
     usuarioId: usuarioId.trim() || undefined,
     sistemaOrigem: sistemaOrigem.trim() === '' ? undefined : Number(sistemaOrigem),
     clientId: clientId.trim() || undefined,
@@ -134,7 +138,9 @@ export function WebhookCreate({ urlPolicy, events }: { urlPolicy: UrlPolicy; eve
           </div>
         </Card>
         <Card title={t('webhook.receiver')} titleId="url-title">
+          <DestinationKindPicker />
           <UrlField error={errors.url?.message} policy={urlPolicy} />
+          <BrokerCredentialsFields />
         </Card>
         <HeadersEditor />
         {events}

@@ -21,6 +21,7 @@ import { DeleteWebhookButton } from './delete-webhook-button';
 import { DeliveryStateCard } from './delivery-state-card';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
+import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker, type CredentialsValues } from './destination-kind';
 import { ContactEmailField } from './contact-email-field';
 import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
 import { Form } from '@/components/ui/form';
@@ -31,7 +32,10 @@ import { AfterHydration } from '@/components/ui/after-hydration';
 const DeliveryHealthCard = lazy(() => import('./delivery-health-card').then((module) => ({ default: module.DeliveryHealthCard })));
 const DeliveriesPanel = lazy(() => import('./deliveries-panel').then((module) => ({ default: module.DeliveriesPanel })));
 
-export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
+export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean; credenciais: CredentialsValues } & Record<
+  WebhookEventFlag,
+  boolean
+>;
 
 /** The editor's values: the create form's, the technical contact (empty: none) and the delivery controls. */
 type EditorFormValues = WebhookFormValues & DeliveryControlsValues & { emailContato: string };
@@ -43,6 +47,7 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
     headers: config.headers.map((header) => ({ ...header })),
     ativo: config.ativo,
     emailContato: config.emailContato ?? '',
+    credenciais: { usuario: '', senha: '' },
     limiteEntregasPorSegundo: config.limiteEntregasPorSegundo === null ? '' : String(config.limiteEntregasPorSegundo),
     entregaOrdenada: config.entregaOrdenada,
     ...flags,
@@ -55,9 +60,15 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
  * An empty contact e-mail or rate limit removes it (null).
  */
 function toBody(values: EditorFormValues, storedUrl: string) {
-  const { url, emailContato, limiteEntregasPorSegundo, entregaOrdenada, ...rest } = values;
+  const { url, emailContato, limiteEntregasPorSegundo, entregaOrdenada, credenciais, ...rest } = values;
   const contact = emailContato.trim() === '' ? null : emailContato.trim();
-  const body = { ...rest, ...deliveryControlsBody({ limiteEntregasPorSegundo, entregaOrdenada }), emailContato: contact };
+  const login = credentialsBody(url, credenciais);
+  const body = {
+    ...rest,
+    ...deliveryControlsBody({ limiteEntregasPorSegundo, entregaOrdenada }),
+    emailContato: contact,
+    ...(login ? { credenciais: login } : {}),
+  };
   return url === storedUrl ? body : { ...body, url };
 }
 
@@ -250,7 +261,9 @@ function WebhookForm({
         {identity}
 
         <Card title={t('webhook.receiver')} titleId="url-title">
+          <DestinationKindPicker />
           <UrlField error={urlError} policy={urlPolicy} />
+          <BrokerCredentialsFields stored={config.credenciais} />
           <ContactEmailField />
         </Card>
 

@@ -26,14 +26,23 @@ test.describe('webhook configuration (§4.1)', () => {
     tenantB = bearer(await tokenFor(request, TENANT_B));
   });
 
-  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, whether the receiver is paused, and the delivery controls', async ({
+  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, whether the receiver is paused, the delivery controls and whether a broker login is stored', async ({
     request,
   }) => {
     const response = await request.get(webhookPath(WEBHOOK_IDS.a6), { headers: tenantA });
     expect(response.status()).toBe(200);
     const config = await response.json();
     expect(Object.keys(config).sort()).toEqual(
-      [...CONFIG_KEYS, 'ativo', 'desativacao', 'circuito', 'limiteEntregasPorSegundo', 'entregaOrdenada', 'emailContato'].sort(),
+      [
+        ...CONFIG_KEYS,
+        'ativo',
+        'desativacao',
+        'circuito',
+        'limiteEntregasPorSegundo',
+        'entregaOrdenada',
+        'emailContato',
+        'credenciais',
+      ].sort(),
     );
     expect(config).toMatchObject({
       ativo: true,
@@ -42,6 +51,7 @@ test.describe('webhook configuration (§4.1)', () => {
       limiteEntregasPorSegundo: null,
       entregaOrdenada: false,
       emailContato: null,
+      credenciais: null,
     });
     expect(config).toMatchObject({ id: WEBHOOK_IDS.a6, usuarioId: TENANT_A.usuarioId, sistemaOrigem: 3, clientId: TENANT_A.clientId });
   });

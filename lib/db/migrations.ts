@@ -635,6 +635,19 @@ const operationalNotifications: Migration = {
   },
 };
 
+/**
+ * Broker destinations (issue 29): the credentials a RabbitMQ or NATS target is reached with, a
+ * secret of the configuration, encrypted as its signing secret is (lib/webhooks/secrets.ts).
+ */
+const brokerCredentials: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => t.string('broker_credentials_enc', 2000));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_configs', (t) => t.dropColumn('broker_credentials_enc'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -653,6 +666,7 @@ const migrations: Record<string, Migration> = {
   '015_webhook_subscriptions': webhookSubscriptions,
   '016_delivery_controls': deliveryControls,
   '017_operational_notifications': operationalNotifications,
+  '018_broker_credentials': brokerCredentials,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -109,6 +109,26 @@ const contactShape = {
   }),
 };
 
+/**
+ * A broker target's login (issue 29), beyond the contract: write-only. Stored encrypted; answers
+ * show only the user, masked.
+ */
+export const MAX_BROKER_USER_LENGTH = 255;
+export const MAX_BROKER_PASSWORD_LENGTH = 1024;
+const credentialsShape = {
+  credenciais: z
+    .strictObject({
+      usuario: z.string().min(1).max(MAX_BROKER_USER_LENGTH),
+      senha: z.string().min(1).max(MAX_BROKER_PASSWORD_LENGTH),
+    })
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        'Beyond the contract: the user and password a broker target (amqps://, tls://) is reached with; stored encrypted, never answered (answers show the user masked); null removes them. Refused for an https receiver: use a custom header there. Without them RabbitMQ is reached as guest and NATS without a login.',
+    }),
+};
+
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
 export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
   return z
@@ -118,7 +138,7 @@ export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
     .superRefine(policyCheck((url) => checkWebhookUrl(url, policy), { min: 1, max: MAX_WEBHOOK_URL_LENGTH }))
     .meta({
       format: 'uri',
-      description: `Absolute https URL (http only where the server allows it), at most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials, no invisible (zero-width, bidi) characters, not a loopback, private, link-local, CGNAT or cloud-metadata target. Stored normalised (WHATWG form, host names in punycode).`,
+      description: `Where notifications go, by kind: an HTTP receiver, absolute https URL; a RabbitMQ exchange (beyond the contract), \`amqps://host[:port]/vhost?exchange=E&routingKey=K\` (no exchange: the default one, routing key = queue); a NATS JetStream subject (beyond the contract), \`tls://host[:port]?subject=S\` (a stream must capture the subject). Plain http, amqp:// and nats:// only where the server allows them (development). At most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials in the URL (a broker's go in \`credenciais\`), no invisible (zero-width, bidi) characters, not a loopback, private, link-local, CGNAT or cloud-metadata target. Stored normalised (WHATWG form, host names in punycode).`,
     })
     .transform(normalizeWebhookUrl);
 }
@@ -139,6 +159,7 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
       .meta({ description: 'Beyond the contract: false stops deliveries (events are kept as skipped); true resumes them.' }),
     ...deliveryControlsShape,
     ...contactShape,
+    ...credentialsShape,
   });
 }
 
@@ -202,6 +223,10 @@ export const webhookViewSchema = webhookConfigurationSchema.extend({
     .string()
     .nullable()
     .meta({ description: 'Beyond the contract: the technical contact told when deliveries are switched off automatically and back on.' }),
+  credenciais: z
+    .object({ usuario: z.string().meta({ description: 'The user, masked: its last 2 characters.' }) })
+    .nullable()
+    .meta({ description: 'Beyond the contract: whether a broker target has a login (the password is never answered).' }),
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

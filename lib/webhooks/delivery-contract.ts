@@ -55,8 +55,18 @@ export const ATTEMPT_ERRORS = [
   'cabecalho-invalido',
   'tls',
   'erro-interno',
+  // Broker destinations (issue 29): credentials refused; no exchange, queue or stream for the
+  // message; the broker's negative acknowledgement.
+  'autenticacao-recusada',
+  'sem-rota',
+  'confirmacao-negativa',
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
+
+const attemptErrorSchema = z.enum(ATTEMPT_ERRORS).nullable().meta({
+  description:
+    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers (RabbitMQ, NATS JetStream): `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message). A broker attempt has no `status`.',
+});
 
 export const deliveryListQuerySchema = z.strictObject({
   status: z.enum(DELIVERY_STATUSES).optional(),
@@ -78,7 +88,7 @@ const lastResponseSchema = z.object({
   status: z.number().int().nullable(),
   duracaoMs: z.number().int(),
   corpo: z.string().nullable().meta({ description: 'The first 1 KiB of the receiver’s answer.' }),
-  erro: z.enum(ATTEMPT_ERRORS).nullable(),
+  erro: attemptErrorSchema,
 });
 
 /** Why a pending delivery is not being attempted although it is due. */
@@ -109,7 +119,7 @@ export const attemptSchema = z.object({
   status: z.number().int().nullable(),
   duracaoMs: z.number().int(),
   corpo: z.string().nullable(),
-  erro: z.enum(ATTEMPT_ERRORS).nullable(),
+  erro: attemptErrorSchema,
   cabecalhos: z.record(z.string(), z.string()).meta({
     description:
       'The request headers sent; the signature and the values of custom headers whose names look like credentials (Authorization, Cookie, …key, …token, …secret…) masked.',

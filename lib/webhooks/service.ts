@@ -25,6 +25,7 @@ import {
   saveWebhook,
   saveControls,
   saveContactEmail,
+  saveBrokerCredentials,
   NO_CONTROLS,
   type DeliveryControls,
   type StoredWebhook,
@@ -34,6 +35,8 @@ import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
 import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
 import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
+import { isBrokerUrl } from './broker-target';
+import { encryptCredentials, maskedCredentials, type BrokerCredentials } from './broker-credentials';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -58,7 +61,22 @@ export function viewOf(stored: StoredWebhook): WebhookView {
     limiteEntregasPorSegundo: stored.controls.ratePerSecond,
     entregaOrdenada: stored.controls.ordered,
     emailContato: stored.contactEmail,
+    credenciais: maskedCredentials(stored.brokerCredentialsEnc),
   };
+}
+
+/**
+ * A broker target's login after a PUT or POST (encrypted; null: none). `given`: the body's
+ * `credenciais` (undefined keeps the stored ones). An https receiver has none: credentials sent for
+ * one are refused (400 naming the field), and stored ones go when a target becomes https.
+ */
+function credentialsAfter(current: string | null, given: BrokerCredentials | null | undefined, url: string): string | null {
+  if (!isBrokerUrl(url)) {
+    if (given) throw new FieldRejected('credenciais', 'brokerOnly', 'credenciais are only for a broker target (amqps://, tls://).');
+    return null;
+  }
+  if (given === undefined) return current;
+  return given === null ? null : encryptCredentials(given);
 }
 
 /** The controls after a PUT or POST: fields present replace stored ones. */
@@ -126,7 +144,7 @@ export async function updateWebhook(
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
       throw refuse.stale('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
     }
-    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, ...fields } = update;
+    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, credenciais, ...fields } = update;
     const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
     if (!(await saveWebhook(trx, next, current.version))) {
       throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
@@ -137,6 +155,8 @@ export async function updateWebhook(
     }
     const contactEmail = emailContato === undefined ? current.contactEmail : emailContato;
     if (contactEmail !== current.contactEmail) await saveContactEmail(trx, id, contactEmail);
+    const brokerCredentialsEnc = credentialsAfter(current.brokerCredentialsEnc, credenciais, next.url);
+    if (brokerCredentialsEnc !== current.brokerCredentialsEnc) await saveBrokerCredentials(trx, id, brokerCredentialsEnc);
     let state =
       ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
     // A new receiver URL starts with a closed circuit and no pause: the old one's outage says nothing about it.
@@ -155,10 +175,17 @@ export async function updateWebhook(
         ativo: current.state.enabled,
         ...auditControls(current.controls),
         emailContato: current.contactEmail,
+        credenciais: maskedCredentials(current.brokerCredentialsEnc),
       },
-      after: { ...auditView(next), ativo: state.enabled, ...auditControls(controls), emailContato: contactEmail },
+      after: {
+        ...auditView(next),
+        ativo: state.enabled,
+        ...auditControls(controls),
+        emailContato: contactEmail,
+        credenciais: maskedCredentials(brokerCredentialsEnc),
+      },
     });
-    return { config: next, version: current.version + 1, state, controls, contactEmail };
+    return { config: next, version: current.version + 1, state, controls, contactEmail, brokerCredentialsEnc };
   });
 }
 
@@ -199,7 +226,7 @@ async function switchDeliveries(
 }
 
 function definedOnly(
-  update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato'>,
+  update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato' | 'credenciais'>,
 ): Partial<WebhookConfiguration> {
   return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
 }
@@ -227,12 +254,14 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const enabled = input.ativo ?? true;
   const controls = controlsAfter(NO_CONTROLS, input);
   const contactEmail = input.emailContato ?? null;
+  const brokerCredentialsEnc = credentialsAfter(null, input.credenciais, config.url);
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
     await assertConfigurationRoom(trx, config.usuarioId);
     await insertWebhook(trx, config, controls);
     if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail);
+    if (brokerCredentialsEnc !== null) await saveBrokerCredentials(trx, config.id, brokerCredentialsEnc);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
       principal,
@@ -240,13 +269,20 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
       target: `webhook:${config.id}`,
       outcome: 'created',
       httpStatus: 201,
-      after: { ...auditView(config), ativo: enabled, ...auditControls(controls), emailContato: contactEmail },
+      after: {
+        ...auditView(config),
+        ativo: enabled,
+        ...auditControls(controls),
+        emailContato: contactEmail,
+        credenciais: maskedCredentials(brokerCredentialsEnc),
+      },
     });
   });
   return {
     config,
     controls,
     contactEmail,
+    brokerCredentialsEnc,
     version: 1,
     state: {
       enabled,

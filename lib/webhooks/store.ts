@@ -41,6 +41,8 @@ export type StoredWebhook = {
   controls: DeliveryControls;
   /** The partner's technical contact, e-mailed when the worker switches deliveries off and when they are back (issue 31 §3). */
   contactEmail: string | null;
+  /** A broker target's login, encrypted (broker-credentials.ts); null: none. */
+  brokerCredentialsEnc: string | null;
 };
 
 function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
@@ -49,6 +51,7 @@ function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
     version: toNumber(row.version),
     controls: { ratePerSecond: optionalNumber(row.rate_limit_per_second), ordered: toBoolean(row.ordered ?? false) },
     contactEmail: typeof row.contact_email === 'string' ? row.contact_email : null,
+    brokerCredentialsEnc: typeof row.broker_credentials_enc === 'string' ? row.broker_credentials_enc : null,
     state: {
       enabled: toBoolean(row.enabled),
       disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,
@@ -299,6 +302,11 @@ export async function saveControls(trx: Knex.Transaction, id: string, controls: 
 /** The technical contact's e-mail (null: none); beyond the contract, not part of the version. */
 export async function saveContactEmail(trx: Knex.Transaction, id: string, email: string | null): Promise<void> {
   await trx('webhook_configs').where({ id }).update({ contact_email: email });
+}
+
+/** A broker target's login, encrypted (null: none); beyond the contract, not part of the version. */
+export async function saveBrokerCredentials(trx: Knex.Transaction, id: string, encrypted: string | null): Promise<void> {
+  await trx('webhook_configs').where({ id }).update({ broker_credentials_enc: encrypted });
 }
 
 /**

@@ -1,3 +1,5 @@
+import { isBrokerUrl, normalizeBrokerUrl } from './broker-target';
+
 /**
  * How a webhook URL is written down, apart from whether it is allowed (url-policy.ts): the
  * console's editor needs only this, not the policy's lists of private and metadata hosts.
@@ -10,6 +12,7 @@
  * checkWebhookUrl; anything else is returned as it was.
  */
 export function normalizeWebhookUrl(raw: string): string {
+  if (isBrokerUrl(raw)) return normalizeBrokerUrl(raw);
   try {
     return new URL(raw).href;
   } catch {

@@ -11,9 +11,10 @@
  */
 
 import { hasInvisibleCharacters } from '@/lib/validation/text';
+import { asSpecialUrl, brokerDestinationProblem, brokerSchemeOf } from './broker-target';
 
 export type UrlPolicy = {
-  /** Plain http receivers are accepted (local development only). */
+  /** Plain http receivers, and brokers without TLS (amqp://, nats://), are accepted (local development only). */
   allowHttp: boolean;
   /** Loopback, private, link-local, CGNAT and metadata targets are accepted (local development only). */
   allowPrivateTargets: boolean;
@@ -33,7 +34,9 @@ export type UrlPolicyViolation =
   | 'urlSchemeHttpOrHttps'
   | 'urlHttpsRequired'
   | 'urlCredentials'
-  | 'urlPrivateTarget';
+  | 'urlPrivateTarget'
+  | 'urlTlsRequired'
+  | 'urlBrokerDestination';
 
 /** The first rule the URL breaks, or undefined when it may be saved. */
 export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLICY): UrlPolicyViolation | undefined {
@@ -45,6 +48,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
   // (`exa\u200Bmple.com` is example.com) and refuses bidi controls: what staff read would not be
   // where deliveries go. Refused anywhere in the URL.
   if (hasInvisibleCharacters(raw)) return 'urlInvisibleCharacters';
+  const broker = brokerSchemeOf(raw);
+  if (broker) return checkBrokerUrl(raw, broker.tls, policy);
   let url: URL;
   try {
     url = new URL(raw);
@@ -62,6 +67,22 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
   // Port 0 cannot be connected to; the parser keeps it, so it is refused here.
   if (url.port === '0') return 'urlInvalid';
   return undefined;
+}
+
+/**
+ * A broker target (broker-target.ts): the receiver's rules on its host (checked in its http(s)
+ * spelling, so every IPv4 form is canonical), TLS unless development allows plain connections, no
+ * credentials in the URL (they are the configuration's `credenciais`), and a destination
+ * (exchange and routing key, or subject).
+ */
+function checkBrokerUrl(raw: string, tls: boolean, policy: UrlPolicy): UrlPolicyViolation | undefined {
+  const url = asSpecialUrl(raw);
+  if (!url || url.hostname === '') return 'urlInvalid';
+  if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return 'urlPrivateTarget';
+  if (!tls && !policy.allowHttp) return 'urlTlsRequired';
+  if (url.username !== '' || url.password !== '' || authorityOf(raw).includes('@')) return 'urlCredentials';
+  if (url.port === '0') return 'urlInvalid';
+  return brokerDestinationProblem(raw);
 }
 
 /** The text between `scheme://` and the path, query or fragment. */

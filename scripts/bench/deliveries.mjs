@@ -22,9 +22,13 @@
 //      capacity (section 1's measurement) with that backlog draining beside it against without it.
 //   6. ordered delivery's cost (issue 31), on the embedded default: --rate-events events to one
 //      configuration as fast as it takes them, with entregaOrdenada off and then on; deliveries/s each.
+//   7. broker destinations (issue 29), on the embedded default: --rate-events events to one
+//      configuration as fast as it takes them, pointed in turn at the HTTP receiver, at a RabbitMQ
+//      exchange (127.0.0.1:5672, guest/guest; publisher confirms) and at a NATS JetStream subject
+//      (127.0.0.1:4222; the stream's acknowledgement); deliveries/s each, in the same run.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
-//     [--only throughput|isolation|many-down|rate-limit|ordered] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
+//     [--only throughput|isolation|many-down|rate-limit|ordered|brokers] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
 //     [--rate-limit 50] [--rate-events 2000]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -486,6 +490,80 @@ async function ordering(label, server) {
   );
 }
 
+/**
+ * The same configuration, one kind at a time: `count` events published as fast as CONCURRENCY
+ * connections allow, then the time until the destination holds them all. Each broker run has its
+ * own exchange and queue, or stream, removed after.
+ */
+async function brokers(label, server) {
+  await ready(server);
+  const { default: amqp } = await import('amqplib');
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const producer = await token(server.url, PRODUCER.clientId, PRODUCER.clientSecret);
+  const tenant = await token(server.url, TENANT.clientId, TENANT.clientSecret);
+  const count = Number(values['rate-events']);
+  const name = `ic-bench-${process.pid}`;
+  const rabbit = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+  const channel = await rabbit.createChannel();
+  await channel.assertExchange(name, 'direct', { durable: true });
+  await channel.assertQueue(name, { durable: true });
+  await channel.bindQueue(name, name, 'bench');
+  let consumed = 0;
+  await channel.consume(name, () => consumed++, { noAck: true });
+  const nc = await connect({ servers: '127.0.0.1:4222' });
+  const jsm = await jetstreamManager(nc);
+  const stream = `IC_BENCH_${process.pid}`;
+  await jsm.streams.add({ name: stream, subjects: [`ic-bench.${process.pid}`] });
+  const kinds = [
+    { kind: 'HTTP', url: `${receiverBase}${LIMITED.path}`, arrived: async () => limitedArrivals.length },
+    { kind: 'RabbitMQ', url: `amqp://127.0.0.1:5672/?exchange=${name}&routingKey=bench`, arrived: async () => consumed },
+    {
+      kind: 'NATS JetStream',
+      url: `nats://127.0.0.1:4222?subject=ic-bench.${process.pid}`,
+      arrived: async () => (await jsm.streams.info(stream)).state.messages,
+    },
+  ];
+  const rates = [];
+  try {
+    for (const { kind, url, arrived } of kinds) {
+      const { status } = await call(`${server.url}/api/v2/avaliacao-saude/configuracao-web-hook/${LIMITED.id}`, {
+        method: 'PUT',
+        headers: { authorization: tenant, 'content-type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+      if (status !== 200) throw new Error(`PUT answered ${status}`);
+      const before = await arrived();
+      const started = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < count) {
+            const i = next++;
+            const answer = await call(`${server.url}/api/v2/avaliacao-saude/eventos`, {
+              method: 'POST',
+              headers: { authorization: producer, 'content-type': 'application/json' },
+              body: publishBody(`${label}-${kind}-${i}`, TENANT.usuarioId, LIMITED.tipo),
+            });
+            if (answer.status !== 202) throw new Error(`publish answered ${answer.status}`);
+          }
+        }),
+      );
+      const deadline = Date.now() + 300_000;
+      while ((await arrived()) - before < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      const got = (await arrived()) - before;
+      rates.push(`${kind} ${(got / ((performance.now() - started) / 1000)).toFixed(0)}/s${got < count ? ` (only ${got} arrived)` : ''}`);
+    }
+  } finally {
+    await channel.deleteQueue(name).catch(() => undefined);
+    await channel.deleteExchange(name).catch(() => undefined);
+    await rabbit.close();
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nc.close();
+  }
+  console.log(`destination kinds, ${label}: ${count} events to one configuration, deliveries/s: ${rates.join(', ')}`);
+}
+
 /** A fresh PostgreSQL database for `work`, dropped afterwards. */
 async function withPostgres(work) {
   const { default: pg } = await import('pg');
@@ -534,6 +612,14 @@ try {
     const embedded = startServer(port, {});
     try {
       await ordering('embedded SQLite', embedded);
+    } finally {
+      await stop(embedded);
+    }
+  }
+  if (runs('brokers')) {
+    const embedded = startServer(port, {});
+    try {
+      await brokers('embedded SQLite', embedded);
     } finally {
       await stop(embedded);
     }

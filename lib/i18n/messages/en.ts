@@ -207,6 +207,7 @@ export const en: Messages = {
   'delivery.logTitle': 'Delivery log',
   'delivery.logHelp': 'Every event sent to this receiver, with its attempts and last answer.',
   'delivery.sendTest': 'Send test event',
+  'delivery.brokerConfirmed': 'confirmed by the broker',
   'delivery.testSent': 'Test event sent; waiting for the receiver’s answer…',
   'delivery.testOutcome.pendente': 'Test event in progress ({detail}).',
   'delivery.testOutcome.entregue': 'Test event delivered ({detail}).',
@@ -240,6 +241,10 @@ export const en: Messages = {
   'delivery.error.cabecalho-invalido': 'a header has a character HTTP cannot carry (fix the value in the configuration)',
   'delivery.error.tls': 'TLS failure (certificate or secure connection)',
   'delivery.error.erro-interno': 'internal error while sending (recorded in the server log)',
+  'delivery.error.autenticacao-recusada': 'the broker refused the credentials (user, password or permission on the vhost)',
+  'delivery.error.sem-rota':
+    'no route: the exchange does not exist or routed the message to no queue, or no JetStream stream takes the subject',
+  'delivery.error.confirmacao-negativa': 'the broker refused the message (negative acknowledgement)',
   'delivery.circuitOpenTitle': 'Deliveries paused: the receiver looks down',
   'delivery.circuitOpen':
     '{count, plural, one {# attempt} other {# attempts in a row}} failed (timed out, connection refused or a 5xx) since {since}. Events wait without holding up other receivers; at {when} one attempt tests the receiver, and any answer from it resumes deliveries.',
@@ -287,6 +292,21 @@ export const en: Messages = {
   'webhook.urlHelpHttpAllowed':
     'Address of the receiver that gets the notifications (https, or http: this server accepts unencrypted http).',
   'webhook.urlHelpPrivateAllowed': 'Local and private-network addresses are accepted on this server too.',
+  'webhook.destinationKind': 'Destination kind',
+  'webhook.kind.http': 'HTTP (https)',
+  'webhook.kind.amqp': 'RabbitMQ (AMQP)',
+  'webhook.kind.nats': 'NATS JetStream',
+  'webhook.urlHelpAmqp':
+    'RabbitMQ: amqps://host[:port]/vhost?exchange=…&routingKey=… (no exchange: the default one, and the routing key is the queue’s name). Each notification is published persistent and counts as delivered only when the broker confirms it; if no queue takes it, the attempt fails as “no route”.',
+  'webhook.urlHelpNats':
+    'NATS JetStream: tls://host[:port]?subject=… A stream must capture the subject; each message carries Nats-Msg-Id = webhook-id, and the stream drops repeats. It counts as delivered only on the stream’s acknowledgement.',
+  'webhook.urlHelpPlainBrokerAllowed': 'This server also accepts amqp:// and nats:// without TLS.',
+  'webhook.credentials': 'Broker credentials',
+  'webhook.credentialsHelp':
+    'The broker’s user and password. Stored encrypted and never shown back. Without them RabbitMQ is reached as guest and NATS without a login.',
+  'webhook.credentialsStored': 'Credentials stored (user {usuario}). Leave blank to keep them; fill in both fields to replace them.',
+  'webhook.credentialsUser': 'usuario',
+  'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
   'webhook.contactEmailHelp':
     'Optional. The partner’s technical contact: e-mailed (in Portuguese and English) when deliveries are switched off automatically and when they are switched back on.',
@@ -533,10 +553,13 @@ export const en: Messages = {
   'validation.code.urlInvisibleCharacters':
     'The URL must not contain invisible characters (zero-width spaces, soft hyphens or text-direction marks).',
   'validation.code.urlUnsafeCharacters': 'The URL must not contain spaces, control characters or backslashes.',
-  'validation.code.urlScheme': 'The URL must start with https://.',
+  'validation.code.urlScheme': 'The URL must start with https:// (HTTP receiver), amqps:// (RabbitMQ) or tls:// (NATS JetStream).',
   'validation.code.urlSchemeHttpOrHttps': 'The URL must start with https:// or http://.',
   'validation.code.urlHttpsRequired': 'Use https://: unencrypted http is not allowed in this environment.',
-  'validation.code.urlCredentials': 'Do not put a user name or password in the URL; use a custom header.',
+  'validation.code.urlCredentials': 'Do not put a user name or password in the URL; use a custom header (HTTP) or the broker credentials.',
+  'validation.code.urlTlsRequired': 'Use amqps:// or tls://: a broker connection without TLS is not allowed in this environment.',
+  'validation.code.urlBrokerDestination':
+    'Say where messages go: amqps://host/vhost?exchange=…&routingKey=… (RabbitMQ) or tls://host?subject=… (NATS: dot-separated tokens, no wildcards), and nothing else in the query.',
   'validation.code.urlPrivateTarget': 'The URL points to a local, private or cloud-metadata address, which is not allowed.',
   'validation.code.headerNameToken': "Invalid header name: use only letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ (no spaces).",
   'validation.code.headerNameReserved': 'This header is set by the webhook delivery and cannot be customized.',

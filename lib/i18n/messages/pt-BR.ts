@@ -209,6 +209,7 @@ export const ptBR = {
   'delivery.logTitle': 'Registro de entregas',
   'delivery.logHelp': 'Cada evento enviado a este receptor, com as tentativas e a última resposta.',
   'delivery.sendTest': 'Enviar evento de teste',
+  'delivery.brokerConfirmed': 'confirmado pelo broker',
   'delivery.testSent': 'Evento de teste enviado; aguardando a resposta do receptor…',
   'delivery.testOutcome.pendente': 'Evento de teste em andamento ({detail}).',
   'delivery.testOutcome.entregue': 'Evento de teste entregue ({detail}).',
@@ -241,6 +242,10 @@ export const ptBR = {
   'delivery.error.erro-rede': 'erro de rede',
   'delivery.error.cabecalho-invalido': 'cabeçalho com caractere que o HTTP não transporta (corrija o valor na configuração)',
   'delivery.error.tls': 'falha de TLS (certificado ou conexão segura)',
+  'delivery.error.autenticacao-recusada': 'o broker recusou as credenciais (usuário, senha ou permissão no vhost)',
+  'delivery.error.sem-rota':
+    'sem rota: a exchange não existe ou não encaminhou a mensagem a nenhuma fila, ou nenhum stream do JetStream recebe o assunto',
+  'delivery.error.confirmacao-negativa': 'o broker recusou a mensagem (confirmação negativa)',
   'delivery.error.erro-interno': 'erro interno ao enviar (registrado no log do servidor)',
   'delivery.circuitOpenTitle': 'Entregas em pausa: o receptor parece fora do ar',
   'delivery.circuitOpen':
@@ -289,6 +294,22 @@ export const ptBR = {
   'webhook.urlHelpHttpAllowed':
     'Endereço do receptor que recebe as notificações (https, ou http: este servidor aceita http sem criptografia).',
   'webhook.urlHelpPrivateAllowed': 'Endereços locais e de rede privada também são aceitos neste servidor.',
+  'webhook.destinationKind': 'Tipo de destino',
+  'webhook.kind.http': 'HTTP (https)',
+  'webhook.kind.amqp': 'RabbitMQ (AMQP)',
+  'webhook.kind.nats': 'NATS JetStream',
+  'webhook.urlHelpAmqp':
+    'RabbitMQ: amqps://host[:porta]/vhost?exchange=…&routingKey=… (sem exchange: a padrão, e a routing key é o nome da fila). Cada notificação é publicada persistente e só conta como entregue quando o broker confirma; se nenhuma fila a receber, a tentativa falha como “sem rota”.',
+  'webhook.urlHelpNats':
+    'NATS JetStream: tls://host[:porta]?subject=… Um stream precisa capturar o subject; cada mensagem leva Nats-Msg-Id = webhook-id, e o stream descarta repetições. Só conta como entregue com a confirmação do stream.',
+  'webhook.urlHelpPlainBrokerAllowed': 'Este servidor aceita também amqp:// e nats:// sem TLS.',
+  'webhook.credentials': 'Credenciais do broker',
+  'webhook.credentialsHelp':
+    'Usuário e senha do broker. Gravados criptografados e nunca mostrados de volta. Sem eles, o RabbitMQ é acessado como guest e o NATS sem login.',
+  'webhook.credentialsStored':
+    'Credenciais gravadas (usuário {usuario}). Deixe em branco para mantê-las; preencha os dois campos para trocá-las.',
+  'webhook.credentialsUser': 'usuario',
+  'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
   'webhook.contactEmailHelp':
     'Opcional. Contato técnico do parceiro: recebe um e-mail (em português e inglês) quando as entregas são desativadas automaticamente e quando voltam a ser ativadas.',
@@ -536,10 +557,14 @@ export const ptBR = {
   'validation.code.urlInvisibleCharacters':
     'A URL não pode conter caracteres invisíveis (espaços de largura zero, hifens condicionais ou marcas de direção de texto).',
   'validation.code.urlUnsafeCharacters': 'A URL não pode conter espaços, caracteres de controle nem barra invertida.',
-  'validation.code.urlScheme': 'A URL deve começar com https://.',
+  'validation.code.urlScheme': 'A URL deve começar com https:// (receptor HTTP), amqps:// (RabbitMQ) ou tls:// (NATS JetStream).',
   'validation.code.urlSchemeHttpOrHttps': 'A URL deve começar com https:// ou http://.',
   'validation.code.urlHttpsRequired': 'Use https://: http sem criptografia não é permitido neste ambiente.',
-  'validation.code.urlCredentials': 'Não coloque usuário ou senha na URL; use um cabeçalho personalizado.',
+  'validation.code.urlCredentials':
+    'Não coloque usuário ou senha na URL; use um cabeçalho personalizado (HTTP) ou as credenciais do broker.',
+  'validation.code.urlTlsRequired': 'Use amqps:// ou tls://: conexão com broker sem TLS não é permitida neste ambiente.',
+  'validation.code.urlBrokerDestination':
+    'Diga para onde vão as mensagens: amqps://host/vhost?exchange=…&routingKey=… (RabbitMQ) ou tls://host?subject=… (NATS: partes separadas por pontos, sem curingas), e nada mais na query.',
   'validation.code.urlPrivateTarget': 'A URL aponta para um endereço local, privado ou de metadados de nuvem, que não é permitido.',
   'validation.code.headerNameToken':
     "Nome de cabeçalho inválido: use apenas letras, dígitos e ! # $ % & ' * + - . ^ _ ` | ~ (sem espaços).",

@@ -27,6 +27,9 @@ describe('the metrics’ outcome of an attempt', () => {
       'invalid_header',
       'tls',
       'internal_error',
+      'auth_refused',
+      'no_route',
+      'nack',
     ]);
   });
 });

@@ -14,6 +14,9 @@ const ERROR_OUTCOMES: Record<Exclude<AttemptError, 'status-http'>, string> = {
   'cabecalho-invalido': 'invalid_header',
   tls: 'tls',
   'erro-interno': 'internal_error',
+  'autenticacao-recusada': 'auth_refused',
+  'sem-rota': 'no_route',
+  'confirmacao-negativa': 'nack',
 };
 
 /** delivered, http_4xx, http_5xx, http_other, or the failure's outcome: a handful of values whatever the receiver does. */

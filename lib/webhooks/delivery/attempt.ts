@@ -4,7 +4,7 @@ import { log, redactError } from '@/lib/log';
 import { inSpan } from '@/lib/observability/tracing';
 import { recordAttemptMetrics } from './attempt-metrics';
 import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
-import type { Destinations, Sent, SendSettings } from './destinations';
+import type { Credentials, Destinations, Sent, SendSettings } from './destinations';
 import { loggedHeaders, outgoingMessage } from './message';
 import { decide, type RetrySettings } from './retry-policy';
 import type { AttemptContext, AttemptRecord, Recorded } from './store';
@@ -22,6 +22,8 @@ export type AttemptDeps = {
   clock: () => number;
   /** The configuration's signing secrets: the current one, plus the previous while a rotation's overlap lasts. */
   signingSecrets: (context: AttemptContext, now: number) => string[];
+  /** A broker target's credentials, opened for the attempt (none for HTTP, nor where not wired). */
+  credentials?: (context: AttemptContext) => Credentials;
   /** Records the outcome (batched with other attempts' by the worker). */
   record: (record: AttemptRecord) => Promise<Recorded>;
 };
@@ -100,7 +102,8 @@ async function sendGuarded(deps: AttemptDeps, context: AttemptContext): Promise<
     requestHeaders = loggedHeaders(message);
     const destination = deps.destinations.forTarget(context.config.url);
     if (!destination) throw new Error('no destination kind accepts this target');
-    return { sent: await destination.send(context.config.url, message, deps.send), requestHeaders };
+    const credentials = deps.credentials?.(context) ?? null;
+    return { sent: await destination.send(context.config.url, message, deps.send, credentials), requestHeaders };
   } catch (error) {
     log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, ...redactError(error) });
     const sent: Sent = {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
+import { decryptCredentials } from '../broker-credentials';
 import { decryptSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { MAX_OPEN_MS } from './circuit';
@@ -37,6 +38,7 @@ function createWorker(): DeliveryWorker {
     destinations: registerDestinations({ resolve: resolverFor(settings.WEBHOOK_DNS_SERVERS) }),
     clock: Date.now,
     signingSecrets,
+    credentials: (context) => decryptCredentials(context.config.brokerCredentialsEnc),
     settings: {
       concurrency: settings.WEBHOOK_CONCURRENCY,
       perEndpoint: settings.WEBHOOK_ENDPOINT_CONCURRENCY,

@@ -49,6 +49,7 @@ export type WorkerDeps = {
   settings: WorkerSettings;
   clock: () => number;
   signingSecrets: AttemptDeps['signingSecrets'];
+  credentials?: AttemptDeps['credentials'];
 };
 
 /**
@@ -125,7 +126,7 @@ export class DeliveryWorker {
   private lookedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: WorkerDeps) {
-    const { store, settings, destinations, clock, signingSecrets } = deps;
+    const { store, settings, destinations, clock, signingSecrets, credentials } = deps;
     this.outcomes = new OutcomeWriter(this.owner, store, settings.circuit, (waiting) => this.wake(waiting));
     this.attemptDeps = {
       destinations,
@@ -133,6 +134,7 @@ export class DeliveryWorker {
       retry: settings.retry,
       clock,
       signingSecrets,
+      credentials,
       record: (record) => this.outcomes.write(record),
     };
   }

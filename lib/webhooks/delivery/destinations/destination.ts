@@ -55,6 +55,9 @@ export type SendSettings = {
   allowPrivateTargets: boolean;
 };
 
+/** The user and password a broker target is reached with (the configuration's `credenciais`), if any. */
+export type Credentials = { usuario: string; senha: string } | null;
+
 export interface Destination {
   /** Stable name: metrics, spans and the log say it. */
   readonly kind: string;
@@ -62,8 +65,11 @@ export interface Destination {
   accepts(target: string): boolean;
   /** Where the attempt goes, for its span: never a path, query or credential. */
   spanAttributes(target: string): Attributes;
-  /** Sends one attempt; resolves (never rejects) with its verdict, within settings.timeoutMs. */
-  send(target: string, message: OutgoingMessage, settings: SendSettings): Promise<Sent>;
+  /**
+   * Sends one attempt; resolves (never rejects) with its verdict, within settings.timeoutMs.
+   * `credentials`: a broker kind's login, opened for this attempt only (HTTP has none).
+   */
+  send(target: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials): Promise<Sent>;
   /** Closes pooled connections (shutdown). */
   close(): Promise<void>;
 }

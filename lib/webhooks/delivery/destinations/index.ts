@@ -1,7 +1,9 @@
 import 'server-only';
 import type { Resolve } from '../checked-lookup';
 import type { Destination } from './destination';
+import { amqpDestination } from './amqp';
 import { httpDestination } from './http';
+import { natsDestination } from './nats';
 
 /**
  * The destination kinds a process delivers to, registered here once each (issue 28). A target no
@@ -14,11 +16,11 @@ export type Destinations = {
 };
 
 export function registerDestinations(options: { resolve: Resolve }): Destinations {
-  const kinds: Destination[] = [httpDestination(options)];
+  const kinds: Destination[] = [httpDestination(options), amqpDestination(options), natsDestination(options)];
   return {
     forTarget: (target) => kinds.find((kind) => kind.accepts(target)),
     close: async () => void (await Promise.allSettled(kinds.map((kind) => kind.close()))),
   };
 }
 
-export type { Destination, OutgoingMessage, Sent, SendSettings, Verdict } from './destination';
+export type { Credentials, Destination, OutgoingMessage, Sent, SendSettings, Verdict } from './destination';

@@ -74,6 +74,8 @@ export type AttemptContext = {
     headers: { chave: string; valor: string }[];
     enabled: boolean;
     secretEnc: string;
+    /** A broker target's credentials, encrypted (broker-credentials.ts); null or absent: none. */
+    brokerCredentialsEnc?: string | null;
     previousSecretEnc: string | null;
     previousSecretUntil: number | null;
     failingSince: number | null;

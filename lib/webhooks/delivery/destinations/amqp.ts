@@ -1,0 +1,208 @@
+import 'server-only';
+import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
+import type { AttemptError } from '../../delivery-contract';
+import type { BrokerTarget } from '../../broker-target';
+import type { Resolve } from '../checked-lookup';
+import {
+  brokerFailure,
+  brokerSpanAttributes,
+  checkedAddress,
+  messageHeaders,
+  parsedTarget,
+  poolKey,
+  sentOf,
+  socketFailure,
+  withDeadline,
+} from './broker';
+import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } from './destination';
+
+/**
+ * RabbitMQ (AMQP 0-9-1) targets (issue 29): `amqps://host[:port]/vhost?exchange=E&routingKey=K`.
+ * Each message is published persistent and mandatory on a confirm channel: it counts as delivered
+ * only when the broker confirms it, and a message the exchange routes to no queue comes back
+ * (basic.return, before its confirm) as `sem-rota`. One connection per broker and login, kept
+ * across attempts, with a channel per exchange (a missing exchange closes only its own channel);
+ * whatever closes is dropped from the pool and opened again by the next attempt.
+ */
+const HEARTBEAT_SECONDS = 10;
+
+type Pooled = {
+  connection: Promise<ChannelModel>;
+  channels: Map<string, Promise<PooledChannel>>;
+};
+
+type PooledChannel = {
+  channel: ConfirmChannel;
+  /** Message ids the broker returned unrouted, until their confirm arrives. */
+  returned: Set<string>;
+  /** Why the channel closed, once it has. */
+  closedBy?: unknown;
+};
+
+export function amqpDestination(options: { resolve: Resolve }): Destination {
+  const pool = new Map<string, Pooled>();
+
+  function connectionFor(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings): Pooled {
+    const key = poolKey(target, credentials, settings);
+    let pooled = pool.get(key);
+    if (!pooled) {
+      const connection = openConnection(target, credentials, settings, options.resolve);
+      const entry: Pooled = { connection, channels: new Map() };
+      pool.set(key, entry);
+      const forget = () => {
+        if (pool.get(key) === entry) pool.delete(key);
+      };
+      connection.then((model) => {
+        model.on('close', forget);
+        model.on('error', forget);
+      }, forget);
+      pooled = entry;
+    }
+    return pooled;
+  }
+
+  async function channelFor(pooled: Pooled, exchange: string): Promise<PooledChannel> {
+    let channel = pooled.channels.get(exchange);
+    if (!channel) {
+      channel = pooled.connection.then(async (model) => {
+        const opened = await model.createConfirmChannel();
+        const entry: PooledChannel = { channel: opened, returned: new Set() };
+        opened.setMaxListeners(0);
+        opened.on('return', (message: { properties: { messageId?: string } }) => {
+          if (message.properties.messageId) entry.returned.add(message.properties.messageId);
+        });
+        const forget = (error?: unknown) => {
+          entry.closedBy ??= error ?? new Error('channel closed');
+          if (pooled.channels.get(exchange) === channel) pooled.channels.delete(exchange);
+        };
+        opened.on('error', forget);
+        opened.on('close', () => forget());
+        return entry;
+      });
+      pooled.channels.set(exchange, channel);
+      channel.catch(() => {
+        if (pooled.channels.get(exchange) === channel) pooled.channels.delete(exchange);
+      });
+    }
+    return channel;
+  }
+
+  /** Drops a connection that let an attempt time out: the next attempt opens a fresh one. */
+  function discard(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings) {
+    const key = poolKey(target, credentials, settings);
+    const pooled = pool.get(key);
+    if (!pooled) return;
+    pool.delete(key);
+    void pooled.connection.then((model) => model.close()).catch(() => undefined);
+  }
+
+  async function send(raw: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials): Promise<Sent> {
+    const startedAt = Date.now();
+    const target = parsedTarget(raw, 'amqp');
+    if (!target) return sentOf(startedAt, brokerFailure('erro-interno'));
+    try {
+      const publishing = channelFor(connectionFor(target, credentials, settings), target.exchange).then((channel) =>
+        publish(channel, target, message),
+      );
+      await withDeadline(publishing, settings.timeoutMs, () => discard(target, credentials, settings));
+      return sentOf(startedAt, { result: 'delivered' });
+    } catch (error) {
+      return sentOf(startedAt, brokerFailure(amqpFailure(error)));
+    }
+  }
+
+  return {
+    kind: 'amqp',
+    accepts: (target) => /^amqps?:\/\//i.test(target),
+    spanAttributes: (target) => brokerSpanAttributes(target, 'rabbitmq'),
+    send,
+    async close() {
+      const open = [...pool.values()];
+      pool.clear();
+      await Promise.allSettled(open.map(async (pooled) => (await pooled.connection).close()));
+    },
+  };
+}
+
+async function openConnection(
+  target: BrokerTarget,
+  credentials: Credentials | undefined,
+  settings: SendSettings,
+  resolve: Resolve,
+): Promise<ChannelModel> {
+  const address = await checkedAddress(target.hostname, resolve, settings.allowPrivateTargets);
+  return amqp.connect(
+    {
+      protocol: target.tls ? 'amqps' : 'amqp',
+      hostname: address,
+      port: target.port,
+      // RabbitMQ's own default login where the configuration has none.
+      username: credentials?.usuario ?? 'guest',
+      password: credentials?.senha ?? 'guest',
+      vhost: target.vhost,
+      heartbeat: HEARTBEAT_SECONDS,
+    },
+    // The checked address is connected to; TLS still verifies the certificate against the name.
+    { timeout: settings.timeoutMs, ...(target.tls && address !== target.hostname ? { servername: target.hostname } : {}) },
+  );
+}
+
+/** Publishes and waits for the broker's confirm; rejects with why it was not delivered. */
+function publish(pooled: PooledChannel, target: BrokerTarget, message: OutgoingMessage): Promise<void> {
+  const { channel } = pooled;
+  return new Promise<void>((resolve, reject) => {
+    const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error(String(reason)));
+    if (pooled.closedBy) return reject(asError(pooled.closedBy));
+    const onClose = (error?: unknown) => reject(asError(error ?? pooled.closedBy ?? 'channel closed'));
+    channel.once('error', onClose);
+    channel.once('close', onClose);
+    const done = () => {
+      channel.off('error', onClose);
+      channel.off('close', onClose);
+    };
+    try {
+      channel.publish(
+        target.exchange,
+        target.routingKey,
+        Buffer.from(message.body),
+        {
+          persistent: true,
+          mandatory: true,
+          messageId: message.id,
+          contentType: 'application/json',
+          timestamp: Math.floor(Date.now() / 1000),
+          headers: messageHeaders(message),
+        },
+        (error: unknown) => {
+          done();
+          if (error) return reject(new NackError());
+          // An unroutable message is returned before it is confirmed.
+          if (pooled.returned.delete(message.id)) return reject(new NoRouteError());
+          resolve();
+        },
+      );
+    } catch (error) {
+      done();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}
+
+class NackError extends Error {}
+class NoRouteError extends Error {}
+
+/** An AMQP failure in the delivery log's words. */
+export function amqpFailure(error: unknown): AttemptError {
+  if (error instanceof NoRouteError) return 'sem-rota';
+  if (error instanceof NackError) return 'confirmacao-negativa';
+  const socket = socketFailure(error);
+  if (socket) return socket;
+  const text = error instanceof Error ? error.message : String(error);
+  // Connection.close 403 (bad login) or 530 (no access to the vhost); channel 403 (no write permission).
+  if (/\b(403|530)\b|ACCESS[-_]REFUSED|NOT[-_]ALLOWED|ACCESS_REFUSED/i.test(text)) return 'autenticacao-recusada';
+  // Channel 404: the exchange does not exist.
+  if (/\b404\b|NOT[-_]FOUND/i.test(text)) return 'sem-rota';
+  // The broker went away mid-publish (connection or channel closed without a reply code of its own).
+  if (/closed|ended|socket|heartbeat/i.test(text)) return 'erro-rede';
+  return 'erro-interno';
+}
