@@ -6,11 +6,15 @@ import { useT } from '@/lib/i18n/client';
 import { catalogueLink } from '@/lib/webhooks/catalogue-link';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
 import type { WebhookFormValues } from './webhook-editor';
+import { useSurface } from '@/components/console/surface';
+import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
 
 /** The five event flags of §6: human name, API name, the one line saying when it fires, and a link to its message in the API reference. */
 export function EventToggles() {
   const t = useT();
   const { register } = useFormContext<WebhookFormValues>();
+  // In the portal, its own page of the catalogue: the API reference is the console's.
+  const portal = useSurface().kind === 'portal';
   return (
     <Card title={t('webhook.events')} titleId="events-title" description={t('webhook.eventsHelp')}>
       <ul className="divide-y divide-slate-200">
@@ -24,7 +28,12 @@ export function EventToggles() {
               </label>
               <p id={`${flag}-description`} className="text-sm text-slate-600">
                 {t(`webhook.event.${flag}`)}{' '}
-                <a href={catalogueLink(flag)} className="font-medium text-indigo-700 underline" target="_blank" rel="noopener">
+                <a
+                  href={portal ? `/portal/eventos#${EVENT_TYPE_OF_FLAG[flag]}` : catalogueLink(flag)}
+                  className="font-medium text-indigo-700 underline"
+                  target={portal ? undefined : '_blank'}
+                  rel="noopener"
+                >
                   {t('webhook.eventPayload')}
                   <span className="sr-only">: {t(`webhooks.event.${flag}`)}</span>
                 </a>

@@ -22,6 +22,8 @@ import { UrlField } from './url-field';
 import { ContactEmailField } from './contact-email-field';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
+import { useSurface } from '@/components/console/surface';
+import { PortalAccessCard } from '@/components/portal/portal-access-card';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -60,8 +62,9 @@ function toBody(
 
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
   const t = useT();
+  const { home } = useSurface();
   return (
-    <Link href="/webhooks" onClick={onNavigate} className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
+    <Link href={home} onClick={onNavigate} className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
       <span aria-hidden>←</span> {t('webhook.backToList')}
     </Link>
   );
@@ -69,6 +72,7 @@ function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchor
 
 export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; retentionDays: number; urlPolicy: UrlPolicy }) {
   const t = useT();
+  const surface = useSurface();
   const query = useWebhook(id);
   const back = <BackToList />;
   if (query.isPending)
@@ -108,6 +112,9 @@ export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; re
         onReload={() => query.refetch()}
         reloading={query.isFetching}
       />
+      {surface.kind === 'console' ? (
+        <PortalAccessCard usuarioId={query.data.config.usuarioId} sistemaOrigem={query.data.config.sistemaOrigem} />
+      ) : null}
       <AfterHydration fallback={<Spinner label={t('common.loading')} />}>
         <DeliveryHealthCard id={query.data.config.id} />
         <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
@@ -132,6 +139,7 @@ function WebhookForm({
   const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
+  const { home, readOnly } = useSurface();
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
@@ -197,6 +205,7 @@ function WebhookForm({
           <p className="font-mono text-sm break-all text-slate-600">{config.url}</p>
         </div>
 
+        {readOnly ? <Alert tone="info">{t('portal.readOnlyNotice')}</Alert> : null}
         {conflict ? (
           <Alert
             tone="warning"
@@ -240,31 +249,36 @@ function WebhookForm({
           </dl>
         </Card>
 
-        <Card title={t('webhook.receiver')} titleId="url-title">
-          <UrlField error={urlError} policy={urlPolicy} />
-          <ContactEmailField />
-        </Card>
+        {/* A read-only portal session sees every field, and can change none. */}
+        <fieldset disabled={readOnly} className="contents">
+          <Card title={t('webhook.receiver')} titleId="url-title">
+            <UrlField error={urlError} policy={urlPolicy} />
+            <ContactEmailField />
+          </Card>
 
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
-          <LazyDeliveryStateCard config={config} />
-          <LazyHeadersEditor />
-          <LazyEventToggles />
-        </Suspense>
-
-        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(formState.errors).length > 0 ? (
-            <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
-          ) : null}
-          <Suspense fallback={<span className="mr-auto" />}>
-            <LazyDeleteWebhookButton id={config.id} />
+          <Suspense fallback={<Spinner label={t('common.loading')} />}>
+            <LazyDeliveryStateCard config={config} />
+            <LazyHeadersEditor />
+            <LazyEventToggles />
           </Suspense>
-          <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
-            {t('common.cancel')}
-          </Link>
-          <Button type="submit" disabled={save.isPending || conflict}>
-            {save.isPending ? t('common.saving') : t('common.save')}
-          </Button>
-        </div>
+        </fieldset>
+
+        {readOnly ? null : (
+          <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+            {Object.keys(formState.errors).length > 0 ? (
+              <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
+            ) : null}
+            <Suspense fallback={<span className="mr-auto" />}>
+              <LazyDeleteWebhookButton id={config.id} />
+            </Suspense>
+            <Link href={home} onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
+              {t('common.cancel')}
+            </Link>
+            <Button type="submit" disabled={save.isPending || conflict}>
+              {save.isPending ? t('common.saving') : t('common.save')}
+            </Button>
+          </div>
+        )}
       </Form>
     </FormProvider>
   );

@@ -3,6 +3,7 @@ import { accountOperations } from './operations/account';
 import { administrationOperations } from './operations/administration';
 import { deliveryOperations } from './operations/deliveries';
 import { platformOperations } from './operations/platform';
+import { portalOperations } from './operations/portal';
 import { schedulingOperations } from './operations/scheduling';
 import { webhookOperations } from './operations/webhooks';
 
@@ -17,6 +18,7 @@ export const operations = {
   ...platformOperations,
   ...webhookOperations,
   ...deliveryOperations,
+  ...portalOperations,
   ...schedulingOperations,
   ...administrationOperations,
   ...accountOperations,

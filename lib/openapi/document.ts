@@ -75,6 +75,11 @@ export function buildOpenApiDocument() {
         name: 'Agendamentos',
         description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
       },
+      {
+        name: 'Portal do parceiro',
+        description:
+          'Single-use links into the partner portal (/portal), where a tenant sees and manages its own webhooks; the portal’s pages call the operations above as an API client of that tenant.',
+      },
       { name: 'Administração', description: 'API clients and staff accounts, managed by staff admins.' },
       { name: 'Auditoria', description: 'The audit trail of changes, reservations and releases (staff admins).' },
       { name: 'Operação', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
