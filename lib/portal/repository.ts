@@ -152,3 +152,13 @@ export async function revokePortalLinkRow(db: Knex, id: string, now: number): Pr
 export async function revokePortalSessionRow(db: Knex, id: string, now: number): Promise<void> {
   await db('portal_sessions').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
 }
+
+/**
+ * Deletes links and sessions whose end of life is older than `before` (retention): nothing can be
+ * opened or done with them, and the audit trail keeps what happened. Answers how many.
+ */
+export async function prunePortalRows(db: Knex, before: number): Promise<number> {
+  const links = await db('portal_links').where('expires_at', '<', before).delete();
+  const sessions = await db('portal_sessions').where('expires_at', '<', before).delete();
+  return links + sessions;
+}

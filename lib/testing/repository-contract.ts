@@ -27,6 +27,7 @@ import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/au
 import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/repository';
 import { isolationContract } from './isolation-contract';
 import { operationalContract } from './operational-contract';
+import { portalContract } from './portal-contract';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -65,6 +66,7 @@ export function repositoryContract(): void {
   deliveryContract();
   isolationContract();
   operationalContract();
+  portalContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
     const applied = await db('knex_migrations').select<{ name: string }[]>('name');
