@@ -221,7 +221,7 @@ function DeliveryRow({
       </p>
       {delivery.proximaTentativaEm ? (
         <p className="mt-1 text-xs text-slate-600">
-          {t(delivery.aguardando === 'circuito-aberto' ? 'delivery.waitingCircuit' : 'delivery.nextAttempt', {
+          {t(delivery.aguardando ? `delivery.waiting.${delivery.aguardando}` : 'delivery.nextAttempt', {
             when: formatTime(delivery.proximaTentativaEm),
           })}
         </p>

@@ -7,11 +7,13 @@ import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import type { WebhookDetail } from '@/lib/webhooks/contract';
 import type { WebhookFormValues } from './webhook-editor';
+import { DeliveryControlsFields } from './delivery-controls-fields';
 
 /**
  * Whether events are delivered to this configuration, saved with the form (`ativo` on the PUT), and
  * why deliveries stopped when the server switched them off (a 410 Gone, or failing for days), or
- * are paused while the receiver looks down (its circuit, lib/webhooks/delivery/circuit.ts).
+ * are paused while the receiver looks down (its circuit, lib/webhooks/delivery/circuit.ts); then
+ * how fast and in what order they go (the delivery controls).
  */
 export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
   const t = useT();
@@ -53,6 +55,7 @@ export function DeliveryStateCard({ config }: { config: WebhookDetail }) {
           </p>
         </div>
       </div>
+      <DeliveryControlsFields />
     </Card>
   );
 }

@@ -12,11 +12,14 @@ export const STATE_TONE: Record<HealthState, Tone> = {
   desativada: 'neutral',
 };
 
-/** Where a configuration stands, as a badge and, unless it is healthy, since when (and until when). */
+/**
+ * Where a configuration stands, as a badge and, unless it is healthy, since when (and until when);
+ * then what holds its due deliveries back, when its rate limit or its receiver's pause does.
+ */
 export function HealthSituation({ situation, compact = false }: { situation: DeliveryHealth['situacao']; compact?: boolean }) {
   const t = useT();
   const locale = useLocale();
-  const { estado, desde, ate } = situation;
+  const { estado, desde, ate, retidaPor } = situation;
   const when = (iso: string | null) => (iso ? brasiliaDateTime(iso, locale) : '—');
   return (
     <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
@@ -24,6 +27,7 @@ export function HealthSituation({ situation, compact = false }: { situation: Del
       {estado === 'saudavel' || compact ? null : (
         <span className="text-sm text-slate-700">{t(`health.stateSince.${estado}`, { since: when(desde), until: when(ate) })}</span>
       )}
+      {retidaPor && !compact ? <span className="w-full text-sm text-slate-700">{t(`health.heldBy.${retidaPor}`)}</span> : null}
     </div>
   );
 }

@@ -20,6 +20,7 @@ import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/field
 import { LazyDeleteWebhookButton, LazyDeliveryStateCard, LazyEventToggles, LazyHeadersEditor } from './lower-form-sections';
 import { UrlField } from './url-field';
 import { ContactEmailField } from './contact-email-field';
+import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 import { useSurface } from '@/components/console/surface';
@@ -32,8 +33,8 @@ const DeliveriesPanel = lazy(() => import('./deliveries-panel').then((module) =>
 
 export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean } & Record<WebhookEventFlag, boolean>;
 
-/** The editor's values: the create form's, and the technical contact (empty: none). */
-type EditorFormValues = WebhookFormValues & { emailContato: string };
+/** The editor's values: the create form's, the technical contact (empty: none) and the delivery controls. */
+type EditorFormValues = WebhookFormValues & DeliveryControlsValues & { emailContato: string };
 
 function formValuesOf(config: WebhookDetail): EditorFormValues {
   const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, config[flag]])) as Record<WebhookEventFlag, boolean>;
@@ -42,6 +43,8 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
     headers: config.headers.map((header) => ({ ...header })),
     ativo: config.ativo,
     emailContato: config.emailContato ?? '',
+    limiteEntregasPorSegundo: config.limiteEntregasPorSegundo === null ? '' : String(config.limiteEntregasPorSegundo),
+    entregaOrdenada: config.entregaOrdenada,
     ...flags,
   };
 }
@@ -49,15 +52,13 @@ function formValuesOf(config: WebhookDetail): EditorFormValues {
 /**
  * The PUT body: the URL only when it was changed. A stored URL is the server's to judge (it may
  * have been saved under another policy); checking it again here would block saving anything else.
- * An empty contact e-mail removes it (null).
+ * An empty contact e-mail or rate limit removes it (null).
  */
-function toBody(
-  values: EditorFormValues,
-  storedUrl: string,
-): Omit<EditorFormValues, 'url' | 'emailContato'> & { url?: string; emailContato: string | null } {
-  const { url, emailContato, ...rest } = values;
+function toBody(values: EditorFormValues, storedUrl: string) {
+  const { url, emailContato, limiteEntregasPorSegundo, entregaOrdenada, ...rest } = values;
   const contact = emailContato.trim() === '' ? null : emailContato.trim();
-  return url === storedUrl ? { ...rest, emailContato: contact } : { ...rest, url, emailContato: contact };
+  const body = { ...rest, ...deliveryControlsBody({ limiteEntregasPorSegundo, entregaOrdenada }), emailContato: contact };
+  return url === storedUrl ? body : { ...body, url };
 }
 
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {

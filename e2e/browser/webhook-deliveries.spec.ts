@@ -137,8 +137,8 @@ test('a receiver that is down pauses its deliveries: the page says so and until 
   const paused = page.getByText('Entregas em pausa: o receptor parece fora do ar');
   await expect(async () => {
     await page.reload();
-    await expect(paused).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 10_000 });
+    await expect(paused).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
   await expect(page.getByText(/^2 tentativas seguidas falharam \(tempo esgotado, conexão recusada ou erro 5xx\) desde /)).toBeVisible();
 
   const row = page.getByTestId('delivery-list').getByRole('listitem').first();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './fields';
+import { MAX_DELIVERIES_PER_SECOND, WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './fields';
 import {
   checkHeaderName,
   checkHeaderValue,
@@ -82,8 +82,6 @@ const eventFlagShape = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [fla
   WebhookEventFlag,
   z.ZodOptional<z.ZodBoolean>
 >;
-
-export const MAX_DELIVERIES_PER_SECOND = 10_000;
 
 /** Delivery controls (issue 31), beyond the contract: optional in a PUT or POST, answered by the GET. */
 const deliveryControlsShape = {

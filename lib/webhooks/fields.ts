@@ -23,6 +23,9 @@ export const EVENT_TYPE_OF_FLAG: Record<WebhookEventFlag, string> = {
 };
 export const TEST_EVENT_TYPE = 'webhook.teste';
 
+/** The highest rate limit a configuration may ask for (`limiteEntregasPorSegundo`, issue 31). */
+export const MAX_DELIVERIES_PER_SECOND = 10_000;
+
 export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 

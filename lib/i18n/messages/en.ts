@@ -187,6 +187,12 @@ export const en: Messages = {
   'delivery.stateTitle': 'Deliveries',
   'delivery.enabled': 'Send events to this receiver',
   'delivery.enabledHelp': 'When off, events are kept as skipped and can be sent later.',
+  'delivery.rateLimit': 'limiteEntregasPorSegundo',
+  'delivery.rateLimitHelp':
+    'Optional. At most this many attempts a second to this receiver, across every instance (1 to {max}). Empty: no limit. Deliveries waiting for the limit keep their order and show as "waiting for the rate limit".',
+  'delivery.ordered': 'entregaOrdenada',
+  'delivery.orderedHelp':
+    'One attempt at a time, in publication order: each delivery waits until the one before it is delivered or has exhausted its retries (exhausted ones are skipped, and the log names them). Lowers throughput; off by default.',
   'delivery.disabledTitle': 'Deliveries are disabled',
   'delivery.disabledReason.manual': 'Switched off by hand on {when}.',
   'delivery.disabledReason.receptor-410': 'Disabled on {when}: the receiver answered 410 (Gone).',
@@ -239,7 +245,10 @@ export const en: Messages = {
   'delivery.circuitProbeTitle': 'Testing the receiver',
   'delivery.circuitProbe':
     'Deliveries were paused since {since} ({count, plural, one {# failure} other {# failures in a row}}). One attempt is testing the receiver now; if it answers, deliveries resume.',
-  'delivery.waitingCircuit': 'Waiting for the receiver to come back; next attempt: {when}',
+  'delivery.waiting.circuito-aberto': 'Waiting for the receiver to come back; next attempt: {when}',
+  'delivery.waiting.pausa-do-receptor': 'Waiting out the pause the receiver asked for (Retry-After); next attempt: {when}',
+  'delivery.waiting.limite-de-taxa': 'Waiting for the rate limit (limiteEntregasPorSegundo); next attempt: {when}',
+  'delivery.waiting.entrega-anterior': 'Waiting for the delivery before it (entregaOrdenada); next attempt: {when}',
   'delivery.inFlight': 'Sending now…',
   'delivery.inFlightConflict': 'An attempt of this delivery is in progress. Resend it once it ends, in a few seconds.',
   'delivery.eventIds': 'Event {eventId} · idEvento {idEvento}',
@@ -547,6 +556,8 @@ export const en: Messages = {
   'health.stateSince.falhando': 'Every attempt has failed since {since}.',
   'health.stateSince.circuito-aberto': 'Paused since {since}; the next attempt goes at {until}.',
   'health.stateSince.desativada': 'Deliveries switched off on {since}.',
+  'health.heldBy.limite-de-taxa': 'Deliveries held back by the rate limit (limiteEntregasPorSegundo).',
+  'health.heldBy.pausa-do-receptor': 'Deliveries held back: the receiver asked for a pause (429 or 503 with Retry-After).',
   'health.delivered': 'Delivered',
   'health.failed': 'Failed',
   'health.successRate': 'Success rate',

@@ -189,6 +189,12 @@ export const ptBR = {
   'delivery.stateTitle': 'Entregas',
   'delivery.enabled': 'Enviar eventos a este receptor',
   'delivery.enabledHelp': 'Desligado, os eventos ficam registrados como ignorados e podem ser reenviados depois.',
+  'delivery.rateLimit': 'limiteEntregasPorSegundo',
+  'delivery.rateLimitHelp':
+    'Opcional. No máximo este número de tentativas por segundo a este receptor, somando todas as instâncias (de 1 a {max}). Vazio: sem limite. As entregas que esperam o limite mantêm a ordem e aparecem como "aguardando limite de taxa".',
+  'delivery.ordered': 'entregaOrdenada',
+  'delivery.orderedHelp':
+    'Uma tentativa por vez, na ordem de publicação: cada entrega espera a anterior ser entregue ou esgotar as tentativas (as esgotadas são puladas e o registro diz quais). Reduz a vazão; desligado por padrão.',
   'delivery.disabledTitle': 'As entregas estão desativadas',
   'delivery.disabledReason.manual': 'Desativadas manualmente em {when}.',
   'delivery.disabledReason.receptor-410': 'Desativadas em {when}: o receptor respondeu 410 (Gone).',
@@ -241,7 +247,10 @@ export const ptBR = {
   'delivery.circuitProbeTitle': 'Testando o receptor',
   'delivery.circuitProbe':
     'As entregas estavam em pausa desde {since} ({count, plural, one {# falha seguida} other {# falhas seguidas}}). Uma tentativa está testando o receptor agora; se ele responder, as entregas voltam ao normal.',
-  'delivery.waitingCircuit': 'Aguardando o receptor voltar; próxima tentativa: {when}',
+  'delivery.waiting.circuito-aberto': 'Aguardando o receptor voltar; próxima tentativa: {when}',
+  'delivery.waiting.pausa-do-receptor': 'Aguardando a pausa pedida pelo receptor (Retry-After); próxima tentativa: {when}',
+  'delivery.waiting.limite-de-taxa': 'Aguardando o limite de taxa (limiteEntregasPorSegundo); próxima tentativa: {when}',
+  'delivery.waiting.entrega-anterior': 'Aguardando a entrega anterior (entregaOrdenada); próxima tentativa: {when}',
   'delivery.inFlight': 'Enviando agora…',
   'delivery.inFlightConflict': 'Uma tentativa desta entrega está em andamento. Reenvie quando ela terminar, em alguns segundos.',
   'delivery.eventIds': 'Evento {eventId} · idEvento {idEvento}',
@@ -551,6 +560,8 @@ export const ptBR = {
   'health.stateSince.falhando': 'Todas as tentativas falham desde {since}.',
   'health.stateSince.circuito-aberto': 'Pausada desde {since}; a próxima tentativa sai em {until}.',
   'health.stateSince.desativada': 'Entregas desligadas em {since}.',
+  'health.heldBy.limite-de-taxa': 'Entregas retidas pelo limite de taxa (limiteEntregasPorSegundo).',
+  'health.heldBy.pausa-do-receptor': 'Entregas retidas: o receptor pediu uma pausa (429 ou 503 com Retry-After).',
   'health.delivered': 'Entregues',
   'health.failed': 'Falharam',
   'health.successRate': 'Taxa de sucesso',
