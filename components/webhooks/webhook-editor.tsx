@@ -25,6 +25,7 @@ import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 import { useSurface } from '@/components/console/surface';
 import { PortalAccessCard } from '@/components/portal/portal-access-card';
+import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -113,7 +114,7 @@ export function WebhookEditor({ id, retentionDays, urlPolicy }: { id: string; re
         onReload={() => query.refetch()}
         reloading={query.isFetching}
       />
-      {surface.kind === 'console' ? (
+      {surface.kind === 'console' && query.data.config.usuarioId !== OPERATOR_TENANT ? (
         <PortalAccessCard usuarioId={query.data.config.usuarioId} sistemaOrigem={query.data.config.sistemaOrigem} />
       ) : null}
       <AfterHydration fallback={<Spinner label={t('common.loading')} />}>

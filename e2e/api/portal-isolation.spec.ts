@@ -189,8 +189,8 @@ test('a link opens one session once; the portal cookie opens nothing on /api nor
   expect(first.setCookie).toMatch(/Partitioned/i);
   expect((await openSession(api, server.url, tokenOf(link))).response.status()).toBe(404);
   // Another site's page cannot open a session with a stolen link's token.
-  const other = await issueLink(api, tenantA);
-  expect((await openSession(api, 'https://atacante.exemplo', tokenOf(other))).response.status()).toBe(403);
+  const stolen = await issueLink(api, tenantA);
+  expect((await openSession(api, 'https://atacante.exemplo', tokenOf(stolen))).response.status()).toBe(403);
 
   const headers = { Cookie: first.cookie!, Origin: server.url };
   expect((await api.get(apiPath(routes.listWebhookConfigurations), { headers })).status()).toBe(401);
@@ -199,6 +199,14 @@ test('a link opens one session once; the portal cookie opens nothing on /api nor
     expect(response.status(), page).toBe(307);
     expect(response.headers().location, page).toContain('/sign-in');
   }
+  // Its pages show its own tenant alone: B's configuration is not found (a real 404), and nothing of B's is on either page.
+  const home = await api.get('/portal', { headers });
+  expect(home.status()).toBe(200);
+  expect(await home.text()).toContain(TENANT_A.usuarioId);
+  const other = await api.get(`/portal/webhooks/${WEBHOOK_IDS.b1}`, { headers });
+  expect(other.status()).toBe(404);
+  for (const page of [await home.text(), await other.text()])
+    expect(leaks(page, b).filter((value) => value !== WEBHOOK_IDS.b1)).toEqual([]);
   // The session works, until staff revoke it; then its next request is refused.
   const configs = `${PORTAL_API_PREFIX}${apiPath(routes.listWebhookConfigurations)}`;
   expect((await api.get(configs, { headers })).status()).toBe(200);

@@ -37,6 +37,8 @@ function parseOrigin(text: string): string | undefined {
   try {
     const url = new URL(text);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    // A wildcard host is valid CSP, but the setting names each origin it trusts.
+    if (url.hostname.includes('*')) return undefined;
     if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return undefined;
     if (text.replace(/\/$/, '').toLowerCase() !== url.origin.toLowerCase()) return undefined;
     return url.origin;

@@ -7,6 +7,7 @@ import { actorId, isPortalSession, type ApiClientPrincipal, type Principal } fro
 import { SCOPES } from '@/lib/auth/scopes';
 import { refuse } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
+import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import type { PortalAccess, PortalLink, PortalLinkCreate, PortalSessionView } from './contract';
 import { PORTAL_PATH } from './cookie';
 import {
@@ -70,6 +71,8 @@ function tenantFor(principal: Principal, input: { usuarioId?: string; sistemaOri
   }
   if (input.usuarioId === undefined) throw new FieldRejected('usuarioId', 'required', 'usuarioId is required.');
   if (input.sistemaOrigem === undefined) throw new FieldRejected('sistemaOrigem', 'required', 'sistemaOrigem is required.');
+  // The operator's receiver (operational notifications) is staff's, with no partner to open it to.
+  if (input.usuarioId === OPERATOR_TENANT) throw refuse.forbidden('The operator’s tenant has no partner portal.');
   return { usuarioId: input.usuarioId, sistemaOrigem: input.sistemaOrigem };
 }
 

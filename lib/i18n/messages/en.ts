@@ -596,6 +596,8 @@ export const en: Messages = {
   'pager.beyond': 'This page is empty: the list got shorter. Go back a page.',
   'webhook.eventPayload': 'See the message and an example',
   'portal.title': 'Partner portal',
+  'portal.notFound': 'None of your configurations has this address.',
+  'portal.backHome': 'Back to your configurations',
   'portal.readOnly': 'Read-only',
   'portal.sessionUntil': 'Session valid until {when}',
   'portal.nav.label': 'Portal navigation',

@@ -601,6 +601,8 @@ export const ptBR = {
   'pager.beyond': 'Esta página está vazia: a lista ficou mais curta. Volte à página anterior.',
   'webhook.eventPayload': 'Ver a mensagem e um exemplo',
   'portal.title': 'Portal do parceiro',
+  'portal.notFound': 'Nenhuma configuração sua tem este endereço.',
+  'portal.backHome': 'Voltar às suas configurações',
   'portal.readOnly': 'Somente leitura',
   'portal.sessionUntil': 'Sessão válida até {when}',
   'portal.nav.label': 'Navegação do portal',

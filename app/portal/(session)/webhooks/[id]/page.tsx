@@ -1,4 +1,5 @@
 import { notFound } from 'next/navigation';
+import { Refusal } from '@/lib/errors/refusal';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { bodySettings } from '@/lib/api/body-settings';
 import { env } from '@/lib/config/env';
@@ -22,14 +23,15 @@ export default async function PortalWebhookPage({ params }: { params: Promise<{ 
   if (!webhookIdSchema.safeParse(raw).success) notFound();
   const id = raw.toLowerCase();
   const { principal } = await requirePartner();
+  // Not its tenant's (or no such id): a real 404, the same for both, before anything renders.
+  const stored = await getWebhook(principal, id).catch((error: unknown) => {
+    if (error instanceof Refusal && error.kind === 'not-found') return undefined;
+    throw error;
+  });
+  if (!stored) notFound();
+  // The configuration and the first page of its delivery log, as the editor would ask the API for them.
   const answers = await prefetchedAnswers([
-    {
-      queryKey: webhookKeys.detail(id),
-      load: async () => {
-        const stored = await getWebhook(principal, id);
-        return { config: detailOf(stored), etag: etagOf(stored) };
-      },
-    },
+    { queryKey: webhookKeys.detail(id), load: () => Promise.resolve({ config: detailOf(stored), etag: etagOf(stored) }) },
     { queryKey: webhookKeys.deliveries(id, ''), load: () => deliveriesOf(principal, id, deliveryListQuerySchema.parse({})) },
   ]);
   return (
