@@ -110,6 +110,8 @@ async function expectFits(page: Page) {
 }
 
 test('staff issue a link; it opens the portal once, is refused the second time and once expired', async ({ browser }) => {
+  // It waits PORTAL_LINK_MINUTES (15 s) for a link to expire.
+  test.setTimeout(120_000);
   const staff = await staffPage(browser);
   await expectNoSeriousA11yViolations(staff);
   const url = await issueInConsole(staff);
@@ -166,6 +168,11 @@ for (const width of [1280, 390]) {
     await staff.context().close();
     const { context, page } = await partner(browser, width);
     await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1, name: 'Suas configurações de webhook' })).toBeVisible();
+    if (width === 390) {
+      await expectFits(page);
+      await page.screenshot({ path: test.info().outputPath('portal-390.png'), fullPage: true });
+    }
     await page.getByRole('link', { name: `Editar configuração ${receiver.url('/portal')}` }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Editar configuração' })).toBeVisible();
     const value = `valor-${width}`;
