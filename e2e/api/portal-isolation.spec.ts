@@ -82,7 +82,7 @@ test.beforeAll(async ({ playwright }) => {
   const testEvent = await api.post(apiPath(routes.sendTestEvent, { id: WEBHOOK_IDS.b1 }), { headers: tenantB });
   expect(testEvent.status()).toBe(202);
   const used = await issueLink(api, tenantB);
-  const session = await portalSession(api, server.url, used);
+  const session = await portalSession(server.url, used);
   const unopened = await issueLink(api, tenantB);
   const config = (await (await api.get(apiPath(routes.getWebhookConfiguration, { id: WEBHOOK_IDS.b1 }), { headers: tenantB })).json()) as {
     url: string;
@@ -103,7 +103,7 @@ test.afterAll(async () => {
 });
 
 test('a portal session of tenant A gets 404 or 403 from every operation with tenant B’s ids, and nothing of B’s', async () => {
-  const a = await portalSession(api, server.url, await issueLink(api, tenantA));
+  const a = await portalSession(server.url, await issueLink(api, tenantA));
   const walked: string[] = [];
   for (const [name, route] of Object.entries(routes) as [string, Route][]) {
     const path = `${PORTAL_API_PREFIX}${pathFor(route, b)}`;
@@ -138,14 +138,14 @@ test('a portal session of tenant A gets 404 or 403 from every operation with ten
   expect(walked.length).toBeGreaterThanOrEqual(Object.keys(routes).length - PUBLIC_OPERATIONS.size);
   // B's own session is untouched by all this: B still sees its configuration through its portal.
   const bConfig = await api.get(`${PORTAL_API_PREFIX}${apiPath(routes.getWebhookConfiguration, { id: WEBHOOK_IDS.b1 })}`, {
-    headers: (await portalSession(api, server.url, await issueLink(api, bearer(await tokenFor(api, TENANT_B))))).headers,
+    headers: (await portalSession(server.url, await issueLink(api, bearer(await tokenFor(api, TENANT_B))))).headers,
   });
   expect(bConfig.status()).toBe(200);
   expect(((await bConfig.json()) as { url: string }).url).toBe(b.url);
 });
 
 test('a read-only session reads its own tenant and is refused every write and the secret', async () => {
-  const ro = await portalSession(api, server.url, await issueLink(api, tenantA, { somenteLeitura: true }));
+  const ro = await portalSession(server.url, await issueLink(api, tenantA, { somenteLeitura: true }));
   expect(ro.somenteLeitura).toBe(true);
   const own = await api.get(`${PORTAL_API_PREFIX}${apiPath(routes.getWebhookConfiguration, { id: WEBHOOK_IDS.a1 })}`, {
     headers: ro.headers,
@@ -180,17 +180,17 @@ test('a read-only session reads its own tenant and is refused every write and th
 
 test('a link opens one session once; the portal cookie opens nothing on /api nor any staff page; a revoked session stops', async () => {
   const link = await issueLink(api, tenantA);
-  const first = await openSession(api, server.url, tokenOf(link));
-  expect(first.response.status()).toBe(201);
+  const first = await openSession(server.url, tokenOf(link));
+  expect(first.status).toBe(201);
   expect(first.setCookie).toMatch(/Path=\/portal/);
   expect(first.setCookie).toMatch(/HttpOnly/i);
   expect(first.setCookie).toMatch(/Secure/i);
   expect(first.setCookie).toMatch(/SameSite=None/i);
   expect(first.setCookie).toMatch(/Partitioned/i);
-  expect((await openSession(api, server.url, tokenOf(link))).response.status()).toBe(404);
+  expect((await openSession(server.url, tokenOf(link))).status).toBe(404);
   // Another site's page cannot open a session with a stolen link's token.
   const stolen = await issueLink(api, tenantA);
-  expect((await openSession(api, 'https://atacante.exemplo', tokenOf(stolen))).response.status()).toBe(403);
+  expect((await openSession(server.url, tokenOf(stolen), 'https://atacante.exemplo')).status).toBe(403);
 
   const headers = { Cookie: first.cookie!, Origin: server.url };
   expect((await api.get(apiPath(routes.listWebhookConfigurations), { headers })).status()).toBe(401);
@@ -210,7 +210,7 @@ test('a link opens one session once; the portal cookie opens nothing on /api nor
   // The session works, until staff revoke it; then its next request is refused.
   const configs = `${PORTAL_API_PREFIX}${apiPath(routes.listWebhookConfigurations)}`;
   expect((await api.get(configs, { headers })).status()).toBe(200);
-  const sessionId = ((await first.response.json()) as { id: string }).id;
+  const sessionId = first.body!.id;
   const admin = await request.newContext({ baseURL: server.url });
   expect(await signInWithPassword(admin, STAFF.webhooks.email, STAFF.webhooks.password)).toBeNull();
   const access = await admin.get(`${apiPath(routes.listPortalAccess)}?usuarioId=${TENANT_A.usuarioId}`);
@@ -224,13 +224,13 @@ test('a link opens one session once; the portal cookie opens nothing on /api nor
   expect(
     (await admin.delete(apiPath(routes.revokePortalLink, { linkId: unopened.id }), { headers: { Origin: server.url } })).status(),
   ).toBe(204);
-  expect((await openSession(api, server.url, tokenOf(unopened))).response.status()).toBe(404);
+  expect((await openSession(server.url, tokenOf(unopened))).status).toBe(404);
   await admin.dispose();
 });
 
 test('the audit trail names the portal and the tenant for the issue, the opening and each action', async () => {
   const link = await issueLink(api, tenantA);
-  const session = await portalSession(api, server.url, link);
+  const session = await portalSession(server.url, link);
   const sent = await api.post(`${PORTAL_API_PREFIX}${apiPath(routes.sendTestEvent, { id: WEBHOOK_IDS.a2 })}`, { headers: session.headers });
   expect(sent.status()).toBe(202);
   const admin = await request.newContext({ baseURL: server.url });
@@ -254,4 +254,17 @@ test('the audit trail names the portal and the tenant for the issue, the opening
   // The token is nowhere in the trail.
   expect(JSON.stringify(entries)).not.toContain(tokenOf(link));
   await admin.dispose();
+});
+
+test('the portal’s pages: framed by no one unless allowed, the console’s never; without a session, the entry page, never the staff sign-in', async () => {
+  const entry = await api.get('/portal/entrar');
+  expect(entry.status()).toBe(200);
+  // No PORTAL_FRAME_ANCESTORS on this server: no page may frame the portal either.
+  expect(entry.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  const anonymous = await api.get('/portal', { maxRedirects: 0 });
+  expect(anonymous.status()).toBe(307);
+  expect(anonymous.headers().location).toMatch(/\/portal\/entrar\?encerrada=1$/);
+  expect((await api.get(`${PORTAL_API_PREFIX}${apiPath(routes.listWebhookConfigurations)}`)).status()).toBe(401);
+  // A console session or an API token sent to the portal's path is not a portal session.
+  expect((await api.get(`${PORTAL_API_PREFIX}${apiPath(routes.listWebhookConfigurations)}`, { headers: tenantA })).status()).toBe(401);
 });
