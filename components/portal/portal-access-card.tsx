@@ -92,7 +92,7 @@ export function PortalAccessCard({ usuarioId, sistemaOrigem }: { usuarioId: stri
             <h3 id="portal-links-title" className="mb-2 text-sm font-semibold text-slate-900">
               {t('portalAdmin.links')}
             </h3>
-            {access.data.links.length === 0 ? <p className="text-sm text-slate-600">{t('portalAdmin.none')}</p> : null}
+            {access.data.links.length === 0 ? <p className="text-sm text-slate-600">{t('portalAdmin.noLinks')}</p> : null}
             <ul className="flex flex-col gap-2" data-testid="portal-links">
               {access.data.links.map((link) => (
                 <li key={link.id} className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
@@ -116,7 +116,7 @@ export function PortalAccessCard({ usuarioId, sistemaOrigem }: { usuarioId: stri
             <h3 id="portal-sessions-title" className="mb-2 text-sm font-semibold text-slate-900">
               {t('portalAdmin.sessions')}
             </h3>
-            {access.data.sessoes.length === 0 ? <p className="text-sm text-slate-600">{t('portalAdmin.none')}</p> : null}
+            {access.data.sessoes.length === 0 ? <p className="text-sm text-slate-600">{t('portalAdmin.noSessions')}</p> : null}
             <ul className="flex flex-col gap-2" data-testid="portal-sessions">
               {access.data.sessoes.map((session) => (
                 <li key={session.id} className="flex flex-wrap items-center gap-2 text-sm text-slate-700">

@@ -98,8 +98,8 @@ async function issueInConsole(page: Page, readOnly = false): Promise<string> {
   return url;
 }
 
-async function partner(browser: Browser, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width, height: 900 } });
+async function partner(browser: Browser, width = 1280, locale = 'pt-BR'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: server.url, locale, viewport: { width, height: 900 } });
   return { context, page: await context.newPage() };
 }
 
@@ -116,6 +116,8 @@ test('staff issue a link; it opens the portal once, is refused the second time a
   await expectNoSeriousA11yViolations(staff);
   const url = await issueInConsole(staff);
   await expect(staff.getByTestId('portal-links').getByRole('listitem')).toHaveCount(1);
+  await expectNoSeriousA11yViolations(staff);
+  await staff.getByRole('region', { name: 'Portal do parceiro' }).screenshot({ path: test.info().outputPath('console-portal-card.png') });
 
   const { context, page } = await partner(browser);
   await page.goto(url);
@@ -152,9 +154,14 @@ test('staff issue a link; it opens the portal once, is refused the second time a
   // A link left unopened past PORTAL_LINK_MINUTES opens nothing.
   const late = await issueInConsole(staff);
   await new Promise((resolve) => setTimeout(resolve, LINK_SECONDS * 1000 + 1000));
-  const expired = await partner(browser, 390);
+  // (A partner whose browser prefers English reads the portal in English.)
+  const expired = await partner(browser, 390, 'en-US');
   await expired.page.goto(late);
-  await expect(expired.page.getByRole('alert').filter({ hasText: /já foi usado, expirou ou foi revogado/ })).toBeVisible();
+  await expect(expired.page.getByRole('heading', { level: 1, name: 'Partner portal' })).toBeVisible();
+  await expect(
+    expired.page.getByRole('alert').filter({ hasText: 'This link was already used, has expired or was revoked.' }),
+  ).toBeVisible();
+  await expectNoSeriousA11yViolations(expired.page);
   await expectFits(expired.page);
   await expired.context.close();
   await context.close();
