@@ -5,7 +5,7 @@ import { signingSecret } from '@/lib/auth/signing-secret';
 import { problems } from '@/lib/http/errors';
 import { problemResponse } from '@/lib/http/problem';
 import { isApiPath, pathDecodes } from '@/lib/http/request-path';
-import { METRICS_PATH } from '@/lib/api-server/paths.mjs';
+import { METRICS_PATH } from '@/lib/config/served-paths.mjs';
 import { isPortalPath } from '@/lib/portal/cookie';
 import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strictTransportSecurity } from '@/lib/http/security-headers';
 
@@ -63,7 +63,7 @@ const requireSession = withAuth(
 );
 
 export default function proxy(request: NextRequest, event: NextFetchEvent) {
-  // Prometheus' scrape: the router answers it with its own Bearer check (lib/observability/scrape.ts), never a sign-in redirect.
+  // Prometheus' scrape: the router answers it with its own Bearer check (lib/health/scrape.ts), never a sign-in redirect.
   if (request.nextUrl.pathname === METRICS_PATH) return NextResponse.next();
   if (PUBLIC_PAGES.has(request.nextUrl.pathname)) return withSecurityHeaders(request);
   // The partner portal: its own session (its pages and its API path check the portal's cookie),

@@ -1,18 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { log, outsideRequest, setLogDestinationForTests, withRequestId } from '@/lib/log';
+import { log, outsideRequest, withRequestId } from '@/lib/log';
+import { logTo } from '@/lib/testing/hooks';
 
 describe('request ids in log lines', () => {
   const lines: Record<string, unknown>[] = [];
   const silent = process.env.LOG_SILENT;
   afterEach(() => {
     process.env.LOG_SILENT = silent;
-    setLogDestinationForTests(undefined);
+    logTo(undefined);
     lines.length = 0;
   });
 
   it('work a request starts but runs outside it carries no request id, however deep', async () => {
     delete process.env.LOG_SILENT;
-    setLogDestinationForTests({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    logTo({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     let background: Promise<void> = Promise.resolve();
     withRequestId('req-1', () => {
       log.info('inside');
@@ -34,13 +35,13 @@ describe('redaction in log lines', () => {
   const silent = process.env.LOG_SILENT;
   afterEach(() => {
     process.env.LOG_SILENT = silent;
-    setLogDestinationForTests(undefined);
+    logTo(undefined);
     lines.length = 0;
   });
 
   it('censors sensitive keys at the top, one level down and in custom headers, leaving the caller’s object as it was', () => {
     delete process.env.LOG_SILENT;
-    setLogDestinationForTests({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    logTo({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     const nested = { token: 'ABCDEF0123456789', status: 200 };
     const headers = [{ chave: 'X-Api-Key', valor: 'segredo-4242' }];
     const fields = { status: 200, cdPessoaFisica: 987654321, nested, headers } as unknown as Record<string, string>;

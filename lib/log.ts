@@ -83,7 +83,8 @@ export function outsideRequest<T>(work: () => T): T {
   return requestContext.exit(work);
 }
 
-function createLogger(destination?: DestinationStream): Logger {
+/** A logger writing JSON lines to `destination`, standard output when none (lib/testing/hooks.ts hands tests their own). */
+export function createLogger(destination?: DestinationStream): Logger {
   const silent = process.env.LOG_SILENT === 'true';
   const options: pino.LoggerOptions = {
     level: silent ? 'silent' : (process.env.LOG_LEVEL ?? 'info'),
@@ -153,16 +154,12 @@ function prettyStream(): DestinationStream | undefined {
   }
 }
 
+/** The process's logger, on globalThis: one for every bundle of lib/, and replaceable by tests (lib/testing/hooks.ts). */
 const holder = globalThis as typeof globalThis & { __integrationConsoleLogger?: Logger; __integrationConsoleLogFlush?: () => void };
 
 function logger(): Logger {
   holder.__integrationConsoleLogger ??= createLogger();
   return holder.__integrationConsoleLogger;
-}
-
-/** For unit tests that read what was logged: lines go to `destination` (undefined: standard output again). */
-export function setLogDestinationForTests(destination: DestinationStream | undefined): void {
-  holder.__integrationConsoleLogger = createLogger(destination);
 }
 
 export const log = {

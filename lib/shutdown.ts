@@ -1,8 +1,8 @@
 import 'server-only';
 import type http from 'node:http';
 import { env } from '@/lib/config/env';
-import { closeDb } from '@/lib/data';
-import { stopRetention } from '@/lib/data/retention';
+import { closeDb } from '@/lib/db/handle';
+import { stopRetention } from '@/lib/retention';
 import { stopAlerts } from '@/lib/webhooks/alerts/service';
 import { log, redactError } from '@/lib/log';
 import { stopTracing } from '@/lib/observability/tracing';

@@ -1,11 +1,12 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { signingSecret } from '@/lib/auth/signing-secret';
-import { startRetention } from '@/lib/data/retention';
+import { startRetention } from '@/lib/retention';
 import { installShutdown } from '@/lib/shutdown';
 import { adviseFirstAdmin } from '@/lib/staff/first-admin';
 import { warnOfDemoCredentials } from '@/lib/seed/demo-credentials';
+import { prepareDatabase } from '@/lib/seed/prepare';
 import { metrics } from '@/lib/observability/metrics';
 import { startTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
@@ -31,13 +32,14 @@ export function startServer(): Promise<void> {
 async function start(): Promise<void> {
   try {
     env();
-    // Before the database opens: opening it is when its statements get their spans (lib/data).
+    // Before the database opens: opening it is when its statements get their spans (lib/db/handle.ts).
     await startTracing();
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.
     signingSecret();
     // Nothing seeds accounts unless asked to: an empty database's log says how to make the first
     // admin, and one the demo seeded earlier says which public credentials still open it.
     const db = await getDb();
+    await prepareDatabase(db);
     await adviseFirstAdmin(db);
     await warnOfDemoCredentials(db);
     // The operator's receiver of operational events, from OPERATIONAL_WEBHOOK_URL (issue 31 §3).
@@ -49,7 +51,7 @@ async function start(): Promise<void> {
     process.exit(1);
   }
   // Each server process sends the deliveries it claims (lib/webhooks/delivery/worker.ts), prunes
-  // old delivery history (lib/data/retention.ts) and drains both on a deploy's SIGTERM (lib/shutdown.ts).
+  // old delivery history (lib/retention.ts) and drains both on a deploy's SIGTERM (lib/shutdown.ts).
   deliveryWorker().start();
   startRetention();
   // Tells staff when a receiver is switched off or down too long (issue 20 §4).

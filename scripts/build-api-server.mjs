@@ -4,7 +4,7 @@
 // with nothing to list here. Packages stay external: the bundle runs from the project folder.
 import path from 'node:path';
 import { build } from 'esbuild';
-import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
+import { API_SERVER_BUNDLE } from '../lib/config/served-paths.mjs';
 import { serverOnly } from './esbuild-server-only.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
+import { API_SERVER_BUNDLE } from '../lib/config/served-paths.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const NEXT_DIR = path.join(ROOT, '.next');

@@ -4,7 +4,7 @@
 // balancer, send the API paths here and everything else to `npm start` (docs/production.md).
 import path from 'node:path';
 import './server-entry.mjs';
-import { API_SERVER_BUNDLE } from '../lib/api-server/paths.mjs';
+import { API_SERVER_BUNDLE } from '../lib/config/served-paths.mjs';
 import { resolveFileSettings } from './resolve-file-settings.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -5,7 +5,7 @@
 // settings are made absolute before server.js changes into .next/standalone (scripts/resolve-file-settings.mjs).
 import path from 'node:path';
 import './server-entry.mjs';
-import { API_SERVER_BUNDLE, servedByApiServer } from '../lib/api-server/paths.mjs';
+import { API_SERVER_BUNDLE, servedByApiServer } from '../lib/config/served-paths.mjs';
 import { resolveFileSettings } from './resolve-file-settings.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 import { dispatch } from '@/lib/api/dispatch';
 
 /**
- * GET /metrics for Prometheus (lib/observability/scrape.ts), through the API's router like every
+ * GET /metrics for Prometheus (lib/health/scrape.ts), through the API's router like every
  * /api path (app/api/[[...path]]): `npm start` answers it on the lean path, the container image here.
  */
 export const dynamic = 'force-dynamic';

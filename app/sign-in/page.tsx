@@ -3,7 +3,7 @@ import { SignInForm } from '@/components/auth/sign-in-form';
 import { SsoSignInButton } from '@/components/auth/sso-sign-in-button';
 import { Alert } from '@/components/ui/alert';
 import { env } from '@/lib/config/env';
-import { SSO_PROVIDER_ID, type SsoRefusal } from '@/lib/auth/sso';
+import { SSO_PROVIDER_ID, type SsoRefusal } from '@/lib/sign-in/sso';
 import type { MessageKey } from '@/lib/i18n';
 import { LanguageSwitch } from '@/components/console/language-switch';
 import { currentStaff, homePathFor } from '@/lib/auth/console-session';

@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { servedByApiServer } from '@/lib/api-server/paths.mjs';
+import { servedByApiServer } from '@/lib/config/served-paths.mjs';
 
 /**
  * The load balancer of an API-only deployment, for the e2e run against the lean API server
  * (E2E_API_SERVER=lean): API paths to `npm run start:api`, everything else (pages, next-auth's
  * sign-in, the reference page) to `npm start`, by the same rule operators configure
- * (lib/api-server/paths.mjs). Like a real balancer it keeps Host, appends the caller's address to
+ * (lib/config/served-paths.mjs). Like a real balancer it keeps Host, appends the caller's address to
  * X-Forwarded-For and sets X-Forwarded-Host and -Proto, keeping a caller's own only when that caller
  * is itself a trusted proxy (127.0.0.1, as the servers' TRUSTED_PROXIES say). Both servers trust
  * the balancer, so they see the caller as they would without it.

@@ -1,15 +1,15 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { isUniqueViolation } from '@/lib/db/dialect';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { recordAudit } from '@/lib/audit/store';
 import { generateClientSecret, hashClientSecret } from '@/lib/auth/client-secrets';
 import { forgetClientState } from '@/lib/auth/client-state';
 import type { Principal } from '@/lib/auth/principal';
 import { parseScopes } from '@/lib/auth/scopes';
 import { refuse } from '@/lib/errors/refusal';
 import type { ApiClientCreate, ApiClientView, ApiClientWithSecret } from './contract';
-import { findApiClient, insertApiClient, listApiClientRows, markRevoked, replaceSecret, type ApiClientRow } from './repository';
+import { findApiClient, insertApiClient, listApiClientRows, markRevoked, replaceSecret, type ApiClientRow } from '@/lib/api-clients/store';
 
 /**
  * API clients for admins: list, create (the secret shown once), rotate (the previous secret keeps

@@ -1,6 +1,6 @@
 import 'server-only';
 import { operations, type Operation, type OperationId } from '@/lib/api/operations';
-import { PUBLIC } from '@/lib/api/operation';
+import { PUBLIC } from '@/lib/http/operation';
 import { SCOPE_OF_CAPABILITY, type Capability } from '@/lib/auth/principal';
 import { problems } from '@/lib/http/errors';
 import { pathnameOf } from '@/lib/http/request-path';
@@ -40,7 +40,7 @@ const NO_PARAMS: Record<string, string> = Object.freeze({});
  */
 function bind(id: OperationId): BoundHandler {
   const operation: Operation = operations[id];
-  // Each handler's type follows from its own operation (lib/api/operation.ts); here they are one of many.
+  // Each handler's type follows from its own operation (lib/http/operation.ts); here they are one of many.
   const handler = operations[id].handler as never;
   const { capability } = operation as { capability: unknown };
   if (capability === PUBLIC) return publicRoute(operation, handler, id);

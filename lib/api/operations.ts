@@ -6,6 +6,7 @@ import { platformOperations } from './operations/platform';
 import { portalOperations } from './operations/portal';
 import { schedulingOperations } from './operations/scheduling';
 import { webhookOperations } from './operations/webhooks';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
 
 /**
  * Every API operation, each declared once in its feature's module (lib/api/operations/): method,
@@ -15,7 +16,7 @@ import { webhookOperations } from './operations/webhooks';
  * the e2e specs read too) all derive from here. The key is the operationId.
  */
 export const operations = {
-  ...platformOperations,
+  ...platformOperations(openApiDocument),
   ...webhookOperations,
   ...deliveryOperations,
   ...portalOperations,
@@ -24,9 +25,14 @@ export const operations = {
   ...accountOperations,
 };
 
+/** The OpenAPI document of every operation above (lib/openapi/document.ts), served by the platform's own. */
+function openApiDocument(): unknown {
+  return buildOpenApiDocument(operations);
+}
+
 export type Operations = typeof operations;
 /** The key of an operation in `operations`: its operationId. */
 export type OperationId = keyof Operations;
 
-export { apiPath } from './paths';
-export type { Operation } from './operation';
+export { apiPath } from '@/lib/http/paths';
+export type { Operation } from '@/lib/http/operation';

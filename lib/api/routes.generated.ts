@@ -1,6 +1,6 @@
 // Generated from lib/api/operations.ts by `npm run generate:routes`: do not edit.
 // One export per operation: a page's bundle carries the routes its code imports, not the table.
-import type { Route } from './paths';
+import type { Route } from '@/lib/http/paths';
 
 export const issueToken = { method: 'POST', path: '/api/v1/auth/token' } as const satisfies Route;
 export const liveness = { method: 'GET', path: '/api/health' } as const satisfies Route;

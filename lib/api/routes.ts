@@ -11,4 +11,4 @@
 export * from './routes.generated';
 export * as routes from './routes.generated';
 
-export { apiPath, type HttpMethod, type Route } from './paths';
+export { apiPath, type HttpMethod, type Route } from '@/lib/http/paths';

@@ -1,6 +1,6 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
-import { findApiClient } from '@/lib/api-clients/repository';
+import { getDb } from '@/lib/db/handle';
+import { findApiClient } from '@/lib/api-clients/store';
 import { REVOCATION_DELAY_SECONDS } from '@/lib/api-clients/revocation';
 
 /**

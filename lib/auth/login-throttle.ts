@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { isUniqueViolation, lockForUpdate, toNumber, type DbRow } from '@/lib/db/dialect';
 import { log, redactError } from '@/lib/log';
 import { afterFailure, isLocked, LONGEST_WINDOW_MS, THROTTLE_RULES, type ThrottleRow, type ThrottleRule } from './throttle-policy';

@@ -6,7 +6,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
  * part, and not among the ~49,000 most common passwords (zxcvbn-ts's maintained list). Answers the
  * rule broken, as a validation code the message catalogue words in pt-BR and English.
  */
-export const MIN_PASSWORD_LENGTH = 12;
+const MIN_PASSWORD_LENGTH = 12;
 
 let common: Set<string> | undefined;
 function commonPasswords(): Set<string> {

@@ -7,7 +7,7 @@ import { isLoopbackHost } from '@/lib/config/loopback';
  * Settings for accepting the integration platform's own access tokens (JWTs signed with its keys,
  * published at a JWKS URL), merged into the app's environment schema in lib/config/env.ts.
  */
-export const PLATFORM_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+const PLATFORM_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
 export const platformTokenEnvShape = {
   /** The embedded client-credentials issuer (POST /api/v1/auth/token) and its HS256 tokens. */

@@ -4,13 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/data';
+import { closeDb, getDb } from '@/lib/db/handle';
 import { Refusal } from '@/lib/errors/refusal';
 import { issueAccessToken, verifyAccessToken } from './access-tokens';
 import { dispatch } from '@/lib/api/dispatch';
 import { demoSeed } from '@/lib/seed/demo-seed';
 import { seedSchema } from '@/lib/seed/seed-format';
+import { prepareDatabase } from '@/lib/seed/prepare';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /**
  * The integration platform's tokens through jose's real JWKS path: the key set is served over HTTP
@@ -45,6 +46,8 @@ beforeAll(async () => {
   process.env.LOG_SILENT = 'true';
   process.env.SEED_DEMO = 'true'; // the demo's tenants, which the tokens below name
   delete process.env.DATABASE_URL;
+  resetEnv();
+  await prepareDatabase(await getDb()); // as the server does at start (lib/startup.ts)
 });
 
 afterAll(async () => {
@@ -60,7 +63,7 @@ function configure(extra: Record<string, string> = {}) {
     PLATFORM_TOKEN_AUDIENCE: AUDIENCE,
     ...extra,
   });
-  resetEnvForTests();
+  resetEnv();
 }
 
 beforeEach(() => configure());
@@ -221,7 +224,7 @@ describe('the embedded issuer', () => {
   it('cannot be switched off without a platform to take over, and the two issuers must differ', async () => {
     for (const key of Object.keys(process.env)) if (key.startsWith('PLATFORM_')) delete process.env[key];
     process.env.AUTH_EMBEDDED_ISSUER = 'false';
-    resetEnvForTests();
+    resetEnv();
     await expect(verifyAccessToken('x')).rejects.toThrow(/AUTH_EMBEDDED_ISSUER/);
     configure({ PLATFORM_TOKEN_ISSUER: 'integration-console' });
     await expect(verifyAccessToken('x')).rejects.toThrow(/PLATFORM_TOKEN_ISSUER: must differ/);

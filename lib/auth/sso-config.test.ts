@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvForTests } from '@/lib/config/env';
+import { env } from '@/lib/config/env';
 import { mappedRoles, parseRoleMap } from './sso-config';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /** Single sign-on and mail settings through the app's one configuration entry point, env(). */
 const saved = { ...process.env };
@@ -8,12 +9,12 @@ const saved = { ...process.env };
 function configure(vars: Record<string, string>) {
   for (const key of Object.keys(process.env)) if (/^(OIDC_|SMTP_|PASSWORD_SIGN_IN|NEXTAUTH_URL)/.test(key)) delete process.env[key];
   Object.assign(process.env, vars);
-  resetEnvForTests();
+  resetEnv();
 }
 
 afterEach(() => {
   process.env = { ...saved };
-  resetEnvForTests();
+  resetEnv();
 });
 
 const consoleUrl = { NEXTAUTH_URL: 'https://console.hospital.example' };

@@ -1,7 +1,7 @@
 import 'server-only';
 import { decode, encode, type JWT } from 'next-auth/jwt';
-import { getDb } from '@/lib/data';
-import { findStaffById } from '@/lib/staff/repository';
+import { getDb } from '@/lib/db/handle';
+import { findStaffById } from '@/lib/staff/store';
 import { STAFF_ROLES, type StaffRole } from './roles';
 import { signingSecret } from './signing-secret';
 import type { ConsoleSession, StaffPrincipal } from './principal';
@@ -18,7 +18,7 @@ import type { ConsoleSession, StaffPrincipal } from './principal';
  * at its next request on any instance: no cache, no staleness, no extra query (the same primary-key
  * read as before). A token without the claim (signed in before versions existed) is version 0.
  */
-export const SESSION_COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
+const SESSION_COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get('cookie');
@@ -53,7 +53,7 @@ function sessionToken(request: Request): string | undefined {
 }
 
 /** The session a decoded token stands for: its id and version, as sign-in wrote them. */
-export function consoleSessionOf(payload: JWT): ConsoleSession {
+function consoleSessionOf(payload: JWT): ConsoleSession {
   const { sessionId, sessionVersion } = payload;
   return {
     id: typeof sessionId === 'string' ? sessionId : '',

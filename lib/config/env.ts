@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { booleanFlag } from './boolean-flag';
 import { DEFAULT_DATA_DIR } from './file-settings.mjs';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
-import { checkMailEnv, mailEnvShape } from '@/lib/mail/config';
+import { checkMailEnv, mailEnvShape } from '@/lib/config/mail';
 import { checkOperationalEnv, operationalEnvShape } from '@/lib/webhooks/operational/config';
-import { portalEnvShape } from '@/lib/portal/config';
+import { portalEnvShape } from './portal';
 import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
-import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/scheduling/oracle/config';
+import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/config/oracle';
 import {
   checkPlatformTokenEnv,
   platformTokenConfigFrom,
@@ -52,7 +52,7 @@ const envSchema = z
     /** Secret for API tokens and staff sessions; generated and kept in DATA_DIR when unset. */
     /**
      * The Bearer token Prometheus scrapes GET /metrics with (issue 20); unset, /metrics answers 404
-     * (lib/observability/scrape.ts).
+     * (lib/health/scrape.ts).
      */
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
     AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must have at least 32 characters').optional(),
@@ -177,13 +177,13 @@ const envSchema = z
      * Fractions are allowed (specs use a few seconds).
      */
     RESERVATION_HOLD_MINUTES: z.coerce.number().min(0).max(525_600).default(30),
-    /** ORACLE_*: the Oracle scheduling procedure (lib/scheduling/oracle/config.ts). */
+    /** ORACLE_*: the Oracle scheduling procedure (lib/config/oracle.ts). */
     ...oracleEnvShape,
-    /** SMTP_*: e-mailing one-time password links (lib/mail/config.ts). */
+    /** SMTP_*: e-mailing one-time password links (lib/config/mail.ts). */
     ...mailEnvShape,
     /** OPERATIONAL_WEBHOOK_URL: the operator's receiver of operational events (lib/webhooks/operational/config.ts). */
     ...operationalEnvShape,
-    /** PORTAL_*: the partner portal's links, sessions and framing origins (lib/portal/config.ts). */
+    /** PORTAL_*: the partner portal's links, sessions and framing origins (lib/config/portal.ts). */
     ...portalEnvShape,
     /** OIDC_*, PASSWORD_SIGN_IN: staff single sign-on (lib/auth/sso-config.ts). */
     ...ssoEnvShape,
@@ -220,16 +220,17 @@ export type AppEnv = Omit<z.infer<typeof envSchema>, 'WEBHOOK_TENANT_CONCURRENCY
   sso?: SsoConfig;
 };
 
-let cached: AppEnv | undefined;
+/** Parsed once per process. On globalThis so that lib/testing/hooks.ts can forget it when a test changes process.env. */
+const holder = globalThis as typeof globalThis & { __integrationConsoleEnv?: AppEnv };
 
 export function env(): AppEnv {
-  if (cached) return cached;
+  if (holder.__integrationConsoleEnv) return holder.__integrationConsoleEnv;
   const parsed = envSchema.safeParse(emptyToUndefined(process.env));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  cached = {
+  const cached: AppEnv = {
     ...parsed.data,
     dataDir: path.resolve(parsed.data.DATA_DIR),
     WEBHOOK_TENANT_CONCURRENCY: parsed.data.WEBHOOK_TENANT_CONCURRENCY ?? Math.max(1, Math.floor(parsed.data.WEBHOOK_CONCURRENCY / 2)),
@@ -237,6 +238,7 @@ export function env(): AppEnv {
     platformTokens: platformTokenConfigFrom(parsed.data),
     sso: ssoConfigFrom(parsed.data),
   };
+  holder.__integrationConsoleEnv = cached;
   return cached;
 }
 
@@ -245,9 +247,4 @@ function emptyToUndefined(source: NodeJS.ProcessEnv): Record<string, string | un
   const result: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(source)) result[key] = value === '' ? undefined : value;
   return result;
-}
-
-/** Tests change process.env between cases; production never calls this. */
-export function resetEnvForTests(): void {
-  cached = undefined;
 }

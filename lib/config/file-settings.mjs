@@ -6,5 +6,5 @@
 /** The embedded database and the generated secret live here unless DATA_DIR says otherwise. */
 export const DEFAULT_DATA_DIR = './.data';
 
-/** Every setting whose value is a path (lib/config/env.ts, lib/scheduling/oracle/config.ts). */
+/** Every setting whose value is a path (lib/config/env.ts, lib/config/oracle.ts). */
 export const FILE_SETTINGS = ['DATA_DIR', 'SEED_FILE', 'ORACLE_CONFIG_DIR', 'ORACLE_WALLET_LOCATION', 'ORACLE_CLIENT_LIB_DIR'];

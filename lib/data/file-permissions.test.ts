@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb, getDb } from '@/lib/data';
+import { closeDb, getDb } from '@/lib/db/handle';
 import { writeSeedFile } from '@/e2e/support/server';
+import { resetEnv } from '@/lib/testing/hooks';
 
 describe('the embedded database files', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-perms-'));
@@ -16,7 +16,7 @@ describe('the embedded database files', () => {
   it('are readable and writable by the owner only, the WAL included', async () => {
     Object.assign(process.env, { DATA_DIR: dataDir, SEED_FILE: writeSeedFile(dataDir), LOG_SILENT: 'true' });
     delete process.env.DATABASE_URL;
-    resetEnvForTests();
+    resetEnv();
     const previous = process.umask(0o022); // the usual umask, which would leave them world-readable
     try {
       const db = await getDb();

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb, getDb } from '@/lib/data';
+import { closeDb, getDb } from '@/lib/db/handle';
 import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
 import { writeSeedFile } from '@/e2e/support/server';
-import { repositoryContract } from '@/lib/testing/repository-contract';
+import { storeContract } from '@/lib/testing/store-contract';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /**
  * Opt-in: ORACLE_TEST_URL=oracle://user:password@host:1521/FREEPDB1. The app's tables are created
@@ -29,7 +29,7 @@ describe.skipIf(!url)('repositories and migrations on Oracle (ORACLE_TEST_URL)',
   beforeAll(async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-repo-oracle-'));
     Object.assign(process.env, { DATA_DIR: dataDir, SEED_FILE: writeSeedFile(dataDir), DATABASE_URL: url, LOG_SILENT: 'true' });
-    resetEnvForTests();
+    resetEnv();
     await rollbackEverything(); // leftovers of an interrupted run
     await getDb();
   }, 120_000);
@@ -37,5 +37,5 @@ describe.skipIf(!url)('repositories and migrations on Oracle (ORACLE_TEST_URL)',
     await closeDb();
     await rollbackEverything();
   }, 120_000);
-  repositoryContract();
+  storeContract();
 });

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
 import { knexConfig } from './connection';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /**
  * Another process writing to the embedded database file (the lean API server beside `npm start`):
@@ -20,7 +20,7 @@ describe('the embedded database shared with another process', () => {
   beforeAll(async () => {
     Object.assign(process.env, { DATA_DIR: dataDir, LOG_SILENT: 'true' });
     delete process.env.DATABASE_URL;
-    resetEnvForTests();
+    resetEnv();
     db = knex(knexConfig());
     await db.schema.createTable('counter', (table) => table.integer('n'));
     await db('counter').insert({ n: 0 });

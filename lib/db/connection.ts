@@ -98,7 +98,7 @@ function serverDatabaseConfig(url: string, poolMax: number): Knex.Config {
  * string to node-oracledb, so the timeouts ride in it: without connect_timeout a listener that
  * accepts and never answers would hang the first query forever.
  */
-export function oracleConnectString(parsed: URL): string {
+function oracleConnectString(parsed: URL): string {
   const params = new URLSearchParams(parsed.search);
   if (!params.has('connect_timeout')) params.set('connect_timeout', '10');
   if (!params.has('transport_connect_timeout')) params.set('transport_connect_timeout', '5');

@@ -20,7 +20,7 @@ const MAX_OPEN_QUERIES = 10_000;
 
 type KnexQuery = { __knexQueryUid?: string; sql?: string };
 
-/** Spans for the statements knex runs on `db` (lib/data: only when tracing is on). */
+/** Spans for the statements knex runs on `db` (lib/db/handle.ts: only when tracing is on). */
 export function traceKnexQueries(db: Knex): void {
   const system = SYSTEM_NAMES[dialectOf(db)];
   const open = new Map<string, Span>();

@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/data';
+import { closeDb } from '@/lib/db/handle';
 import { readiness } from './readiness';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /** Readiness through the real database drivers: a working SQLite file, a refused PostgreSQL server. */
 function configure(vars: Record<string, string | undefined>) {
   Object.assign(process.env, { DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ic-ready-')), LOG_SILENT: 'true', ...vars });
   for (const [key, value] of Object.entries(vars)) if (value === undefined) delete process.env[key];
-  resetEnvForTests();
+  resetEnv();
 }
 
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { dialectOf } from '@/lib/db/dialect';
 import { schedulingBackend } from '@/lib/scheduling/backends';
 import { oracleErrorCode } from '@/lib/scheduling/oracle/failures';
@@ -10,7 +10,7 @@ import { isShuttingDown } from '@/lib/shutdown';
  * be reached, each within CHECK_TIMEOUT_MS, with how long it took. Failures are reported by code
  * only (never driver text, which can name hosts or users).
  */
-export const CHECK_TIMEOUT_MS = 5_000;
+const CHECK_TIMEOUT_MS = 5_000;
 
 export type CheckResult = { ok: boolean; ms: number; erro?: string };
 export type Readiness = {

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answer } from '@/lib/api/answers';
-import { resetEnvForTests } from '@/lib/config/env';
+import { answer } from '@/lib/http/answers';
 import { refuse } from '@/lib/errors/refusal';
-import { setLogDestinationForTests } from '@/lib/log';
 import { publicRoute } from './route';
+import { resetEnv, logTo } from '@/lib/testing/hooks';
 
 /**
  * The wrapper checks every answer against its operation's declared responses in tests and
@@ -47,12 +46,12 @@ function settings(values: Partial<Record<(typeof SETTINGS)[number], string | und
     if (value === undefined) delete environment[name];
     else environment[name] = value;
   }
-  resetEnvForTests();
+  resetEnv();
 }
 
 beforeEach(() => {
   delete process.env.LOG_SILENT;
-  setLogDestinationForTests({
+  logTo({
     write: (line: string) => {
       rawLines.push(line);
       lines.push(JSON.parse(line) as Record<string, unknown>);
@@ -60,7 +59,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  setLogDestinationForTests(undefined);
+  logTo(undefined);
   lines.length = 0;
   rawLines.length = 0;
   settings(saved);

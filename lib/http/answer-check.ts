@@ -1,15 +1,15 @@
 import 'server-only';
 import { z } from 'zod';
-import { standardProblems } from '@/lib/api/answers';
-import type { Operation } from '@/lib/api/operation';
+import { standardProblems } from '@/lib/http/answers';
+import type { Operation } from '@/lib/http/operation';
 import { env } from '@/lib/config/env';
 import { log } from '@/lib/log';
-import { jsonSchema } from '@/lib/openapi/jsonschema';
+import { jsonSchema } from '@/lib/validation/json-schema';
 import { problems } from './errors';
 import { problemResponse } from './problem';
 
 /**
- * Every answer an operation gives, checked against what it declares (lib/api/answers.ts) in tests
+ * Every answer an operation gives, checked against what it declares (lib/http/answers.ts) in tests
  * and development, or wherever API_CHECK_RESPONSES says so (the e2e suite runs the production build
  * with it on): a JSON body must match its status's schema and the JSON Schema the OpenAPI document
  * publishes for it (which also refuses fields the schema does not name); a status must be declared;
@@ -17,7 +17,7 @@ import { problemResponse } from './problem';
  * A mismatch is answered 500 (problem+json) and logged with the operation, the status and where in
  * the body it is, never the body. In production, unless asked for, answers pass untouched.
  */
-export function checksAnswers(): boolean {
+function checksAnswers(): boolean {
   const settings = env();
   return settings.API_CHECK_RESPONSES ?? settings.NODE_ENV !== 'production';
 }
@@ -40,7 +40,7 @@ export function checkingAnswers(operation: Operation, operationId: string, route
 /** Where an answer departs from the declaration: `at` a dotted path into the body, `issue` what is wrong there. */
 export type Mismatch = { at: string; issue: string };
 
-export async function mismatchOf(operation: Operation, response: Response): Promise<Mismatch | undefined> {
+async function mismatchOf(operation: Operation, response: Response): Promise<Mismatch | undefined> {
   const { status } = response;
   const declared = operation.responses[status];
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
 import { clientAddress, fromTrustedProxy } from './client-address';
 import { PEER_ADDRESS_HEADER } from './entry-headers';
 import { parseTrustedProxies } from '@/lib/config/trusted-proxies';
+import { resetEnv } from '@/lib/testing/hooks';
 
 function withProxies(value: string | undefined) {
   if (value === undefined) delete process.env.TRUSTED_PROXIES;
   else process.env.TRUSTED_PROXIES = value;
-  resetEnvForTests();
+  resetEnv();
 }
 
 afterEach(() => withProxies(undefined));

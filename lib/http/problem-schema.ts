@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** RFC 9457 problem details as every API route answers them (see problem.ts); for the OpenAPI document. */
-export const fieldErrorSchema = z.object({
+const fieldErrorSchema = z.object({
   field: z.string().meta({ description: 'Dotted path of the field, e.g. headers.0.chave; empty for the body as a whole.' }),
   pointer: z.string().meta({ description: 'RFC 6901 JSON Pointer into the request body.' }),
   code: z.string().meta({ description: 'zod issue code or the rule key, e.g. too_big, urlPrivateTarget, headerNameReserved.' }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answer } from '@/lib/api/answers';
+import { answer } from '@/lib/http/answers';
 import { refuse } from '@/lib/errors/refusal';
 import { HoldQuotaExceeded } from '@/lib/scheduling/hold-quota';
 import { slotReservationResponseSchema } from '@/lib/scheduling/contract';

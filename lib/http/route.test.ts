@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { operations } from '@/lib/api/operations';
-import { setLogDestinationForTests } from '@/lib/log';
 import { publicRoute } from './route';
+import { logTo } from '@/lib/testing/hooks';
 
 describe('the wrapper’s logging of failures', () => {
   const lines: Record<string, unknown>[] = [];
   afterEach(() => {
-    setLogDestinationForTests(undefined);
+    logTo(undefined);
     lines.length = 0;
   });
   const capture = () => {
     delete process.env.LOG_SILENT;
-    setLogDestinationForTests({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    logTo({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
   };
 
   it('logs a client that hung up at info, not as an error', async () => {

@@ -8,9 +8,9 @@ import { hasCapability, isPortalSession, type Capability, type Principal } from 
 import { isPortalRequest } from '@/lib/portal/surface';
 import { PORTAL_COOKIE } from '@/lib/portal/cookie';
 import { portalPrincipalOf, recordPortalRequest } from '@/lib/portal/service';
-import { bodySettings } from '@/lib/api/body-settings';
-import type { BodySettings, Operation, PathParams, RefusedHook } from '@/lib/api/operation';
-import type { AnswerOf, AnyAnswer } from '@/lib/api/answers';
+import { bodySettings } from '@/lib/http/body-settings';
+import type { AuthenticatedHandler, BodyOf, Operation, ParamsOf, PublicHandler, QueryOf, RefusedHook } from '@/lib/http/operation';
+import type { AnyAnswer } from '@/lib/http/answers';
 import { log, redactError, withRequestId } from '@/lib/log';
 import { customMessage, toFieldErrors } from '@/lib/validation/issues';
 import { negotiateLocale, type Locale } from '@/lib/i18n/locale';
@@ -41,16 +41,6 @@ import { strictTransportSecurity } from './security-headers';
  * Handlers see only a standard Request and the path's params (decoded by the router), so the same
  * handler serves Next's catch-all route and the lean API path.
  */
-export type ApiRequest<P, Q = undefined, B = undefined> = {
-  request: Request;
-  params: P;
-  /** The query string, validated with the operation's `query` schema. */
-  query: Q;
-  principal: Principal;
-  locale: Locale;
-  /** The body, at most MAX_BODY_BYTES of JSON, validated with the operation's `body` schema (400 naming every bad field). */
-  body: () => Promise<B>;
-};
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** What a handler reading a body its operation does not declare gets: nothing passes. */
@@ -61,33 +51,6 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** An operation's handler once bound by the wrapper: what the router calls with the path's params. */
 export type BoundHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
-
-type QueryOf<O> = O extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
-type BodyOf<O> = O extends { body: infer B }
-  ? B extends z.ZodType
-    ? z.output<B>
-    : B extends (settings: BodySettings) => infer S
-      ? S extends z.ZodType
-        ? z.output<S>
-        : never
-      : never
-  : undefined;
-type ParamsOf<O extends Operation> = O extends { params: infer S extends z.ZodType } ? z.output<S> : PathParams<O['path']>;
-
-type AnswerOfOperation<O extends Operation> = AnswerOf<O['responses']>;
-
-/** What an authenticated operation's handler is given, and answers: one of the answers its operation declares. */
-export type AuthenticatedHandler<O extends Operation> = (
-  api: ApiRequest<ParamsOf<O>, QueryOf<O>, BodyOf<O>>,
-) => Promise<AnswerOfOperation<O>>;
-/** What a public operation's handler is given, and answers. */
-export type PublicHandler<O extends Operation> = (
-  request: Request,
-  params: ParamsOf<O>,
-  body: () => Promise<BodyOf<O>>,
-) => AnswerOfOperation<O> | Promise<AnswerOfOperation<O>>;
-/** What an operation's `onRefused` is told of the refused request. */
-export type RefusedRequest<O extends Operation> = Pick<ApiRequest<ParamsOf<O>>, 'request' | 'params' | 'principal'>;
 
 /**
  * An authenticated operation: the caller needs the operation's capability; its query schema is

@@ -26,7 +26,7 @@ function acceptedOrigins(request: Request): string[] {
  * The origin this request reached: `http://` + Host, or, only when the peer is a trusted proxy,
  * X-Forwarded-Proto + X-Forwarded-Host. (Not request.url: the standalone server names itself there.)
  */
-export function reachedOrigin(request: Request): string | undefined {
+function reachedOrigin(request: Request): string | undefined {
   const first = (name: string) => request.headers.get(name)?.split(',')[0]?.trim() || undefined;
   const trusted = fromTrustedProxy(request.headers);
   const scheme = (trusted && first('x-forwarded-proto')) || 'http';

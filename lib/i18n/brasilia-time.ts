@@ -5,7 +5,7 @@ import type { Locale } from '@/lib/i18n';
  * the operator's browser is in, and is labelled as such ("horário de Brasília"). Brazil has kept
  * UTC−03:00 all year since daylight saving ended in 2019, so the filters may append a fixed offset.
  */
-export const BRASILIA_TIME_ZONE = 'America/Sao_Paulo';
+const BRASILIA_TIME_ZONE = 'America/Sao_Paulo';
 export const BRASILIA_OFFSET = '-03:00';
 
 /**

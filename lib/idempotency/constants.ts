@@ -9,7 +9,7 @@ export const RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export const IN_FLIGHT_TIMEOUT_MS = 60 * 1000;
 /** Beyond the operation's own worst case: clock skew between instances, the answer being stored. */
-export const IN_FLIGHT_MARGIN_MS = 30 * 1000;
+const IN_FLIGHT_MARGIN_MS = 30 * 1000;
 
 /** The in-flight timeout for an operation that may run up to `maxOperationMs`. */
 export function inFlightTimeoutFor(maxOperationMs: number): number {

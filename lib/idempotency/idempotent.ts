@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { refuse } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestFingerprint } from './key';

@@ -1,10 +1,10 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { NEXT_ONLY_API_PREFIXES, servedByApiServer } from '@/lib/api-server/paths.mjs';
+import { NEXT_ONLY_API_PREFIXES, servedByApiServer } from '@/lib/config/served-paths.mjs';
 import { env } from '@/lib/config/env';
 
 /**
- * The process's Prometheus metrics (issue 20), served at GET /metrics (lib/observability/scrape.ts).
+ * The process's Prometheus metrics (issue 20), served at GET /metrics (lib/health/scrape.ts).
  *
  * Labels are low-cardinality by rule: an operation id, a method, a status, an outcome. Never a
  * tenant, configuration, user, client or patient identifier — those belong in the delivery log and
@@ -167,7 +167,7 @@ const ASSET_PREFIXES = ['/_next/', '/vendor/', '/favicon.ico', '/icon.svg'];
  * values whatever the path. Undefined for the API's paths, which its router times under each
  * operation's id (lib/api/dispatch.ts).
  */
-export function consoleOperation(pathname: string): string | undefined {
+function consoleOperation(pathname: string): string | undefined {
   if (servedByApiServer(pathname)) return undefined;
   if (NEXT_ONLY_API_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return 'console.auth';
   if (ASSET_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return 'console.asset';

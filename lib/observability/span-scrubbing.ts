@@ -66,7 +66,7 @@ function scrubLink(link: Link): Link {
 }
 
 /** The span as it may leave: itself when it holds no query, else a copy without them. */
-export function scrubSpan(span: ReadableSpan): ReadableSpan {
+function scrubSpan(span: ReadableSpan): ReadableSpan {
   const name = withoutQueryStrings(span.name);
   const attributes = scrubAttributes(span.attributes);
   const events = span.events.map(scrubEvent);

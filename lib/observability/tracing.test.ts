@@ -1,7 +1,8 @@
 import { trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { log, setLogDestinationForTests } from '@/lib/log';
+import { log } from '@/lib/log';
 import { inSpan, isTracing, startTracing, stopTracing, tracer, tracingConfigured } from './tracing';
+import { logTo } from '@/lib/testing/hooks';
 
 /**
  * Tracing is off with no cost unless an OTLP endpoint is configured: no SDK package is even loaded.
@@ -54,7 +55,7 @@ describe('tracing', () => {
     const lines: Record<string, unknown>[] = [];
     const silent = process.env.LOG_SILENT;
     delete process.env.LOG_SILENT;
-    setLogDestinationForTests({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    logTo({ write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     try {
       const ids = await inSpan('work', {}, async (span) => {
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -67,7 +68,7 @@ describe('tracing', () => {
       expect(lines.find((line) => line.event === 'outside')).not.toHaveProperty('traceId');
     } finally {
       process.env.LOG_SILENT = silent;
-      setLogDestinationForTests(undefined);
+      logTo(undefined);
     }
   });
 

@@ -42,7 +42,7 @@ import {
   portalSessionOpenSchema,
   portalSessionSchema,
 } from '@/lib/portal/contract';
-import { jsonSchema, type JsonSchema } from './jsonschema';
+import { jsonSchema, type JsonSchema } from '@/lib/validation/json-schema';
 
 /**
  * The OpenAPI document's component schemas, each registered once, by name, with the zod schema the

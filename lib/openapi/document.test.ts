@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AnswerDeclaration, JsonAnswer } from '@/lib/api/answers';
+import type { AnswerDeclaration, JsonAnswer } from '@/lib/http/answers';
 import { operations, type Operation } from '@/lib/api/operations';
 import { ref, schemaDoc } from './components';
 import { buildOpenApiDocument } from './document';
 
 describe('operations and the OpenAPI document', () => {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(operations);
 
   it('documents every operation that has documentation, under its operationId', () => {
     const paths = document.paths as Record<string, Record<string, { operationId: string }>>;

@@ -1,21 +1,21 @@
-import { standardProblems } from '@/lib/api/answers';
-import { operations, type Operation } from '@/lib/api/operations';
+import { standardProblems } from '@/lib/http/answers';
+import type { Operation } from '@/lib/http/operation';
 import { componentSchemas, ref } from './components';
 import { json, malformedRequest, pathParameters, problem, responseDoc } from './fragments';
 import { OPERATIONAL_WEBHOOKS_TAG, webhookCatalogue, WEBHOOKS_TAG } from './webhooks';
 
 /**
- * The OpenAPI 3.1 document of the API: the operations of lib/api/operations.ts, each under its
+ * The OpenAPI 3.1 document of the API: the operations it is handed (lib/api/operations.ts), each under its
  * path and method, with the component schemas generated from the same zod schemas the routes
  * validate with and answer (zod's own JSON Schema 2020-12 output, the dialect OpenAPI 3.1 uses).
  * Request bodies are rendered as inputs (what a caller may send), answers as outputs. Each
- * operation's responses are its declared answers (lib/api/answers.ts), the wrapper checks its
+ * operation's responses are its declared answers (lib/http/answers.ts), the wrapper checks its
  * answers against, and the problems every operation of its kind may answer. Rules JSON Schema
  * cannot say are in the descriptions; the server enforces them and answers 400 naming the field.
  */
-function documentedPaths(): Record<string, Record<string, unknown>> {
+function documentedPaths(operations: Readonly<Record<string, Operation>>): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const [operationId, operation] of Object.entries(operations) as [string, Operation][]) {
+  for (const [operationId, operation] of Object.entries(operations)) {
     if (!operation.doc) continue;
     const { parameters = [], ...doc } = operation.doc as { parameters?: unknown[] };
     const allParameters = [...(operation.params ? pathParameters(operation.params) : []), ...parameters];
@@ -48,7 +48,7 @@ function responsesOf(operation: Operation): Record<string, unknown> {
   return responses;
 }
 
-export function buildOpenApiDocument() {
+export function buildOpenApiDocument(operations: Readonly<Record<string, Operation>>) {
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -94,7 +94,7 @@ export function buildOpenApiDocument() {
           'What this service sends to the operator’s own receiver (OPERATIONAL_WEBHOOK_URL) about partners’ configurations: switched off, receiver down, recovered, a delivery exhausted. Signed and retried like every notification.',
       },
     ],
-    paths: documentedPaths(),
+    paths: documentedPaths(operations),
     webhooks: webhookCatalogue(),
     components: {
       schemas: componentSchemas(),

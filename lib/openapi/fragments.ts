@@ -1,15 +1,15 @@
 import type { z } from 'zod';
-import type { AnswerDeclaration } from '@/lib/api/answers';
+import type { AnswerDeclaration } from '@/lib/http/answers';
 import { problemSchema } from '@/lib/http/problem-schema';
 import { ref, schemaDoc } from './components';
-import { jsonSchema, type JsonSchema } from './jsonschema';
+import { jsonSchema, type JsonSchema } from '@/lib/validation/json-schema';
 
 /** Building blocks of the OpenAPI document, shared by the operation definitions (lib/api/operations.ts). */
 export const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const problemContent = () => ({ 'application/problem+json': { schema: ref(problemSchema) } });
 export const problem = (description: string) => ({ description, content: problemContent() });
 
-/** One declared answer (lib/api/answers.ts) as an OpenAPI response object. */
+/** One declared answer (lib/http/answers.ts) as an OpenAPI response object. */
 export function responseDoc(declared: AnswerDeclaration) {
   const { description, headers } = declared;
   const described = { description, ...(headers ? { headers } : {}) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_SCHEMAS } from '@/lib/webhooks/message-contract';
 import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { operations } from '@/lib/api/operations';
 import { buildOpenApiDocument } from './document';
 
 /**
@@ -9,7 +10,7 @@ import { buildOpenApiDocument } from './document';
  * configuration it is about, or another tenant's, is refused.
  */
 describe('operational events in the OpenAPI document', () => {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(operations);
   type Entry = { post: { tags: string[]; requestBody: { content: { 'application/json': { example: Record<string, unknown> } } } } };
   const webhooks = document.webhooks as Record<string, Entry>;
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '@/lib/api/operations';
 import { buildOpenApiDocument } from './document';
 
 /**
@@ -15,7 +16,7 @@ describe('a receiver typed from the OpenAPI document', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-receiver-'));
 
   beforeAll(async () => {
-    const ast = await openapiTS(buildOpenApiDocument() as unknown as Parameters<typeof openapiTS>[0]);
+    const ast = await openapiTS(buildOpenApiDocument(operations) as unknown as Parameters<typeof openapiTS>[0]);
     fs.writeFileSync(path.join(dir, 'api.d.ts'), astToString(ast));
   }, 30_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

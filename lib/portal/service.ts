@@ -1,8 +1,8 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { env } from '@/lib/config/env';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { recordAudit } from '@/lib/audit/store';
 import { actorId, isPortalSession, type ApiClientPrincipal, type Principal } from '@/lib/auth/principal';
 import { SCOPES } from '@/lib/auth/scopes';
 import { refuse } from '@/lib/errors/refusal';
@@ -21,7 +21,7 @@ import {
   revokePortalLinkRow,
   revokePortalSessionRow,
   type StoredPortalSession,
-} from './repository';
+} from './store';
 
 /**
  * The partner portal (issue 30): single-use links into a tenant's own webhooks, and the sessions

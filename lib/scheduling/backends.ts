@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import type { SchedulingBackend } from './backend';
 import { EmbeddedScheduler } from './embedded-scheduler';
 import { OracleScheduler } from './oracle/oracle-scheduler';
@@ -11,7 +11,7 @@ import { schedulingPool } from './oracle/pool';
  * unlike the connection pools: Next bundles server components and route handlers separately, each
  * with its own copy of lib/, and a back-end made by one copy hands its transactions and errors to
  * the other copy's service, whose instanceof checks then fail (a console page that listed slots
- * broke every reservation after it). What must be one per process is the pools (lib/data,
+ * broke every reservation after it). What must be one per process is the pools (lib/db/handle.ts,
  * oracle/pool.ts), and they are.
  */
 let backend: SchedulingBackend | undefined;
@@ -19,11 +19,6 @@ let backend: SchedulingBackend | undefined;
 export function schedulingBackend(): SchedulingBackend {
   backend ??= createBackend();
   return backend;
-}
-
-/** Unit tests put a back-end of their own in place (undefined: the configured one again). */
-export function setSchedulingBackendForTests(replacement: SchedulingBackend | undefined): void {
-  backend = replacement;
 }
 
 function createBackend(): SchedulingBackend {

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvForTests } from '@/lib/config/env';
+import { env } from '@/lib/config/env';
 import { IN_FLIGHT_TIMEOUT_MS, inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { EMBEDDED_MAX_CALL_MS, maxReservationCallMs } from './call-duration';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /** The idempotency in-flight timeout follows the configured back-end's longest possible call. */
 const saved = { ...process.env };
 afterEach(() => {
   process.env = { ...saved };
-  resetEnvForTests();
+  resetEnv();
 });
 
 function oracleEnv(vars: Record<string, string> = {}) {
@@ -20,7 +21,7 @@ function oracleEnv(vars: Record<string, string> = {}) {
     ORACLE_PROCEDURE: 'TASY.AGENDA_PCK.RESERVAR_HORARIO',
     ...vars,
   });
-  resetEnvForTests();
+  resetEnv();
   return env();
 }
 

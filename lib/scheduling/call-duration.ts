@@ -1,5 +1,5 @@
 import type { AppEnv } from '@/lib/config/env';
-import type { OracleSchedulingConfig } from './oracle/config';
+import type { OracleSchedulingConfig } from '@/lib/config/oracle';
 
 /**
  * The longest one reservation call may run with the configured back-end. An idempotency key must
@@ -11,9 +11,7 @@ import type { OracleSchedulingConfig } from './oracle/config';
 export const EMBEDDED_MAX_CALL_MS = 30_000;
 
 /** Oracle: waiting for a pool connection, opening one if the pool grows, then the call's one round trip. */
-export function oracleMaxCallMs(
-  config: Pick<OracleSchedulingConfig, 'queueTimeoutMs' | 'connectTimeoutSeconds' | 'callTimeoutMs'>,
-): number {
+function oracleMaxCallMs(config: Pick<OracleSchedulingConfig, 'queueTimeoutMs' | 'connectTimeoutSeconds' | 'callTimeoutMs'>): number {
   return config.queueTimeoutMs + config.connectTimeoutSeconds * 1000 + config.callTimeoutMs;
 }
 

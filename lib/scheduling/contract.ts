@@ -119,7 +119,7 @@ export type FreeSlotQuery = z.infer<typeof freeSlotQuerySchema>;
  * see (staff: anyone's; an API client: its own); `ocupado`, not free for any other reason (held by
  * someone else, or covered by a longer reservation that starts in an earlier slot).
  */
-export const SLOT_STATES = ['livre', 'reservado', 'ocupado'] as const;
+const SLOT_STATES = ['livre', 'reservado', 'ocupado'] as const;
 
 /** One slot of the schedule grid: the free slot's fields, its state, and when a hold on it lapses. */
 export const slotSchema = freeSlotSchema.extend({

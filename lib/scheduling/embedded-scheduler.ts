@@ -124,7 +124,7 @@ const SQL = {
   ),
 };
 
-export function newReservationToken(): string {
+function newReservationToken(): string {
   return randomBytes(16).toString('hex').toUpperCase(); // 128 random bits in 32 characters
 }
 

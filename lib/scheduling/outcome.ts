@@ -17,7 +17,7 @@ export type ReservationOutcomeView =
 export type OutcomeTone = 'success' | 'info' | 'warning' | 'danger';
 
 /** 0 reserved and 1 released are the two successes; 2, 4, 5 are conflicts; 3 and 9 failures. */
-export const CODIGO_TONE: Record<CodigoP, OutcomeTone> = {
+const CODIGO_TONE: Record<CodigoP, OutcomeTone> = {
   '0': 'success',
   '1': 'info',
   '2': 'warning',

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * and expired once a hold the back-end lets lapse is past its `expiraEm`. Patient identifiers are
  * stored masked, so a release prepared from here asks the operator to type them again.
  */
-export const RESERVATION_STATES = ['active', 'released', 'expired'] as const;
+const RESERVATION_STATES = ['active', 'released', 'expired'] as const;
 
 export const recentReservationSchema = z.object({
   token: z.string(),

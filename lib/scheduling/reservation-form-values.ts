@@ -6,7 +6,7 @@ import type { RecentReservation } from './recent-reservations';
  * that the contract schema validates and the route receives. Text that is not a number stays text,
  * so the schema reports "must be an integer" instead of the form silently dropping it.
  */
-export const NUMERIC_FIELDS = [
+const NUMERIC_FIELDS = [
   'nrSeqAgenda',
   'nrSeqProcInterno',
   'nrMinDuracao',
@@ -16,7 +16,7 @@ export const NUMERIC_FIELDS = [
   'cdPlano',
 ] as const;
 
-export const TEXT_FIELDS = ['cdUsuarioConvenio', 'nmUsuario'] as const;
+const TEXT_FIELDS = ['cdUsuarioConvenio', 'nmUsuario'] as const;
 
 type NumericField = (typeof NUMERIC_FIELDS)[number];
 type TextField = (typeof TEXT_FIELDS)[number];

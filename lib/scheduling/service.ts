@@ -1,7 +1,7 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { refuse, type Refusal } from '@/lib/errors/refusal';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { recordAudit } from '@/lib/audit/store';
 import { maskIdentifier, maskToken } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
 import { actorId, ownerKey } from '@/lib/auth/principal';
@@ -35,7 +35,7 @@ import {
 import { schedulingBackend } from './backends';
 import { backendSpanName, backendSpanOptions, recordBackendAnswer } from './backend-span';
 import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
-import { activeHolds, listRecentReservations, recordRelease, recordReservation } from './recent-reservations-source';
+import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-store';
 import type { RecentReservation } from './recent-reservations';
 
 /** An answer of the procedure other than a failure: its §7.2 status and its four fields. */

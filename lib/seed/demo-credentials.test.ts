@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { markRevoked, replaceSecret } from '@/lib/api-clients/repository';
+import { markRevoked, replaceSecret } from '@/lib/api-clients/store';
 import { hashClientSecret } from '@/lib/auth/client-secrets';
 import { hashSecret } from '@/lib/auth/passwords';
-import { findStaffByEmail, updateStaffRow } from '@/lib/staff/repository';
+import { findStaffByEmail, updateStaffRow } from '@/lib/staff/store';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import { openDemoCredentials } from './demo-credentials';
 import { demoSeed } from './demo-seed';

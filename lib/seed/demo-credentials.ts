@@ -1,11 +1,11 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
-import { findApiClient } from '@/lib/api-clients/repository';
+import { findApiClient } from '@/lib/api-clients/store';
 import { verifyClientSecret } from '@/lib/auth/client-secrets';
 import { verifySecret } from '@/lib/auth/passwords';
 import { log } from '@/lib/log';
-import { findStaffByEmail } from '@/lib/staff/repository';
+import { findStaffByEmail } from '@/lib/staff/store';
 import { demoSeed } from './demo-seed';
 
 /**

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvForTests } from '@/lib/config/env';
+import { env } from '@/lib/config/env';
 import { loadSeed, usesDemoSeed } from './seed';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /** Issue 27 §9: the public demo credentials are seeded only when asked for, and never onto a server database. */
 describe('which seed a new database gets', () => {
@@ -8,11 +9,11 @@ describe('which seed a new database gets', () => {
   const configure = (settings: Record<string, string | undefined>) => {
     for (const name of ['SEED_DEMO', 'SEED_FILE', 'DATABASE_URL']) delete process.env[name];
     Object.assign(process.env, settings);
-    resetEnvForTests();
+    resetEnv();
   };
   afterEach(() => {
     process.env = { ...saved };
-    resetEnvForTests();
+    resetEnv();
   });
 
   it('none when nothing asks for one: the embedded default of `npm start` and the container starts empty', () => {

@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb, getDb } from '@/lib/data';
+import { closeDb, getDb } from '@/lib/db/handle';
 import { verifySecret } from '@/lib/auth/passwords';
-import { setLogDestinationForTests } from '@/lib/log';
 import { runAdminCommand } from './admin-command';
 import { adviseFirstAdmin } from './first-admin';
-import { findStaffByEmail, insertStaff, updateStaffRow } from './repository';
+import { findStaffByEmail, insertStaff, updateStaffRow } from '@/lib/staff/store';
 import { setPasswordWithToken } from './service';
+import { resetEnv, logTo } from '@/lib/testing/hooks';
 
 /**
  * The create-admin command (issue 27 §9) on a real embedded database that starts with no accounts,
@@ -35,12 +34,12 @@ const auditOf = async (target: string) =>
 async function advice(): Promise<string[]> {
   const logged: string[] = [];
   process.env.LOG_SILENT = 'false';
-  setLogDestinationForTests({ write: (line: string) => void logged.push(line) });
+  logTo({ write: (line: string) => void logged.push(line) });
   try {
     await adviseFirstAdmin(await getDb());
   } finally {
     process.env.LOG_SILENT = 'true';
-    setLogDestinationForTests(undefined);
+    logTo(undefined);
   }
   return logged;
 }
@@ -51,7 +50,7 @@ describe('npm run create-admin', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-create-admin-'));
     Object.assign(process.env, { DATA_DIR: dataDir, LOG_SILENT: 'true' });
     for (const name of ['DATABASE_URL', 'SEED_FILE', 'SEED_DEMO', 'NEXTAUTH_URL', 'SMTP_URL', 'OIDC_ISSUER']) delete process.env[name];
-    resetEnvForTests();
+    resetEnv();
   });
   afterAll(async () => {
     await closeDb();

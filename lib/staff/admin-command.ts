@@ -1,7 +1,7 @@
 import 'server-only';
 import { parseArgs } from 'node:util';
 import { env } from '@/lib/config/env';
-import { closeDb } from '@/lib/data';
+import { closeDb } from '@/lib/db/handle';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { en } from '@/lib/i18n/messages/en';
 import { ptBR } from '@/lib/i18n/messages/pt-BR';

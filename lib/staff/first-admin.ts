@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { getDb } from '@/lib/db/handle';
+import { recordAudit } from '@/lib/audit/store';
 import { hashSecret } from '@/lib/auth/passwords';
 import { checkPassword, type PasswordViolation } from '@/lib/auth/password-policy';
 import type { StaffPrincipal } from '@/lib/auth/principal';
@@ -10,7 +10,7 @@ import { parseRoles } from '@/lib/auth/staff-session';
 import { log } from '@/lib/log';
 import type { PasswordLink } from './contract';
 import { issueLink } from './service';
-import { findStaffByEmail, insertStaff, listStaffRows, updateStaffRow } from './repository';
+import { findStaffByEmail, insertStaff, listStaffRows, updateStaffRow } from '@/lib/staff/store';
 
 /**
  * The first admin of a database that starts empty (issue 27 §9): nothing seeds accounts unless
@@ -19,10 +19,10 @@ import { findStaffByEmail, insertStaff, listStaffRows, updateStaffRow } from './
  * the same database the server uses. Anyone who can run that command there already holds the
  * database and its secrets, so it needs no sign-in; it is audited as the account it makes.
  */
-export const CREATE_ADMIN_COMMAND = 'npm run create-admin -- --email <e-mail> --name <nome>';
+const CREATE_ADMIN_COMMAND = 'npm run create-admin -- --email <e-mail> --name <nome>';
 
 /** An active account with the admin role exists. */
-export async function hasActiveAdmin(db: Knex): Promise<boolean> {
+async function hasActiveAdmin(db: Knex): Promise<boolean> {
   return (await listStaffRows(db)).some((row) => row.disabledAt === null && parseRoles(row.roles).includes('admin'));
 }
 

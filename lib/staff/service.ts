@@ -1,8 +1,8 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { isUniqueViolation } from '@/lib/db/dialect';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { recordAudit } from '@/lib/audit/store';
 import { hashSecret, verifySecret } from '@/lib/auth/passwords';
 import { checkPassword } from '@/lib/auth/password-policy';
 import type { Principal, StaffPrincipal } from '@/lib/auth/principal';
@@ -16,7 +16,7 @@ import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import type { PasswordLink, StaffCreate, StaffView } from './contract';
 import { passwordLinkMail, type LinkPurpose } from './password-link-mail';
 import { selfChangeRefusal } from './self-change';
-import { findStaffById, findStaffByPasswordToken, insertStaff, listStaffRows, updateStaffRow, type StaffRow } from './repository';
+import { findStaffById, findStaffByPasswordToken, insertStaff, listStaffRows, updateStaffRow, type StaffRow } from '@/lib/staff/store';
 
 /**
  * Staff accounts for admins (issue 11 §1). Creating a user or resetting a password makes a one-time

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { resetEnvForTests } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { Refusal } from '@/lib/errors/refusal';
 import type { ApiClientPrincipal, StaffPrincipal } from '@/lib/auth/principal';
@@ -11,6 +10,7 @@ import { createTestDelivery, publishEvent } from '@/lib/webhooks/delivery/store'
 import { deliveryTriage } from '@/lib/webhooks/delivery/health';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
 import { recordIncident } from '@/lib/webhooks/alerts/store';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /**
  * Isolation against hostile and broken tenants (issue 27), on each database of the repository
@@ -23,7 +23,7 @@ const staff: StaffPrincipal = { kind: 'staff', userId: 'u-isolation', email: 'ad
 async function withSettings<T>(settings: Record<string, string>, work: () => Promise<T>): Promise<T> {
   const before = Object.fromEntries(Object.keys(settings).map((key) => [key, process.env[key]]));
   Object.assign(process.env, settings);
-  resetEnvForTests();
+  resetEnv();
   try {
     return await work();
   } finally {
@@ -31,7 +31,7 @@ async function withSettings<T>(settings: Record<string, string>, work: () => Pro
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
-    resetEnvForTests();
+    resetEnv();
   }
 }
 

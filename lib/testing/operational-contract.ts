@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import type { DbRow } from '@/lib/db/dialect';
 import type { StaffPrincipal } from '@/lib/auth/principal';
 import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
-import { findWebhook } from '@/lib/webhooks/repository';
+import { findWebhook } from '@/lib/webhooks/store';
 import { deleteWebhook, updateWebhook } from '@/lib/webhooks/service';
 import { openAlerts, recordIncident, resolveEnded } from '@/lib/webhooks/alerts/store';
 import {

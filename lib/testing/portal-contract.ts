@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { getDb } from '@/lib/data';
-import { sweepRetention } from '@/lib/data/retention';
-import { listAudit } from '@/lib/audit/audit-trail';
+import { getDb } from '@/lib/db/handle';
+import { sweepRetention } from '@/lib/retention';
+import { listAudit } from '@/lib/audit/store';
 import type { ApiClientPrincipal, StaffPrincipal } from '@/lib/auth/principal';
 import {
   issuePortalLink,

@@ -125,7 +125,7 @@ export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
 
 /**
  * The PUT body under a URL policy: the route's and the console editor's, both under the server's
- * configured policy (lib/api/body-settings.ts). `webhookUpdateSchema` is the strict default, what
+ * configured policy (lib/http/body-settings.ts). `webhookUpdateSchema` is the strict default, what
  * production enforces and the OpenAPI document describes.
  */
 export function webhookUpdateSchemaFor(policy: UrlPolicy) {

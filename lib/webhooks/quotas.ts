@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import { countTenantWebhooks, findWebhook } from './repository';
+import { countTenantWebhooks, findWebhook } from '@/lib/webhooks/store';
 import { lockTenantRow, nthNewestEventSince, nthNewestTestDeliverySince } from './delivery/store';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { refuse } from '@/lib/errors/refusal';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { recordAudit } from '@/lib/audit/store';
 import { maskSecret } from '@/lib/audit/masking';
 import type { Principal } from '@/lib/auth/principal';
 import type {
@@ -28,7 +28,7 @@ import {
   NO_CONTROLS,
   type DeliveryControls,
   type StoredWebhook,
-} from './repository';
+} from '@/lib/webhooks/store';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
 import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';

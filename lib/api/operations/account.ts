@@ -4,8 +4,8 @@ import { clientAddress } from '@/lib/http/client-address';
 import { renewedSessionCookies } from '@/lib/auth/staff-session';
 import { changeOwnPassword, setPasswordWithToken } from '@/lib/staff/service';
 import { changePasswordSchema, setPasswordSchema } from '@/lib/staff/contract';
-import { answer } from '../answers';
-import { operation } from '../operation';
+import { answer } from '@/lib/http/answers';
+import { operation } from '@/lib/http/operation';
 
 /** A staff member's own password. */
 export const accountOperations = {

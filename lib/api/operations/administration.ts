@@ -1,6 +1,6 @@
 import 'server-only';
 import { createApiClient, listApiClients, revokeApiClient, rotateApiClientSecret } from '@/lib/api-clients/service';
-import { listAudit } from '@/lib/audit/audit-trail';
+import { listAudit } from '@/lib/audit/store';
 import { z } from 'zod';
 import { linkOrigin } from '@/lib/http/same-origin';
 import { createStaff, listStaff, resetPasswordLink, updateStaff } from '@/lib/staff/service';
@@ -9,8 +9,8 @@ import { queryParameters } from '@/lib/openapi/fragments';
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import { passwordLinkSchema, staffCreatedSchema, staffCreateSchema, staffUpdateSchema, staffViewSchema } from '@/lib/staff/contract';
 import { adminDoc, apiClientParams, staffParams } from './docs';
-import { answer } from '../answers';
-import { operation } from '../operation';
+import { answer } from '@/lib/http/answers';
+import { operation } from '@/lib/http/operation';
 
 const noSuchClient = answer.problem('No such client.');
 const noSuchUser = answer.problem('No such user.');

@@ -32,13 +32,13 @@ import {
   triagePageSchema,
 } from '@/lib/webhooks/health-contract';
 import { deliveryDoc, deliveryNotYours, webhookParams, deliveryParams } from './docs';
-import { answer } from '../answers';
+import { answer } from '@/lib/http/answers';
 
 const pageParameters = queryParameters(pageQuerySchema, {
   limite: 'At most this many a page (50 by default, at most 200).',
   pagina: 'Which page, from 1.',
 });
-import { operation } from '../operation';
+import { operation } from '@/lib/http/operation';
 
 /** Events in, signed notifications out: publishing, the delivery log and what staff do with it. */
 export const deliveryOperations = {

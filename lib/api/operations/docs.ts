@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { textPathParam, uuidPathParam } from '@/lib/validation/path-params';
-import { answer } from '../answers';
+import { answer } from '@/lib/http/answers';
 
 /** Answers, documentation and path parameters that several operations share. */
 export const notYours = answer.problem('No configuration of yours has this id.');

@@ -1,16 +1,13 @@
 import 'server-only';
 import { ApiReference } from '@scalar/nextjs-api-reference';
-import { handleTokenRequest } from '@/lib/auth/token-endpoint';
+import { handleTokenRequest } from '@/lib/sign-in/token-endpoint';
 import { livenessSchema, readinessSchema } from '@/lib/health/contract';
 import { readiness } from '@/lib/health/readiness';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
-import { scrape } from '@/lib/observability/scrape';
+import { scrape } from '@/lib/health/scrape';
 import { ref } from '@/lib/openapi/components';
 import { oauthErrorSchema, tokenRequestSchema, tokenResponseSchema } from '@/lib/auth/token-contract';
-import { answer } from '../answers';
-import { operation } from '../operation';
-
-let openApiDocument: string | undefined;
+import { answer } from '@/lib/http/answers';
+import { operation } from '@/lib/http/operation';
 
 /**
  * The interactive API reference (Scalar) for callers, rendering /api/openapi.json. Its script is
@@ -31,101 +28,109 @@ const reference = ApiReference({
 });
 
 /** Tokens, health checks and the API's own documents: the public operations. */
-export const platformOperations = {
-  issueToken: operation(
-    {
-      method: 'POST',
-      path: '/api/v1/auth/token',
-      // The client's credentials are in the request itself: checking them is the operation's work.
-      capability: 'public',
-      responses: {
-        200: answer.json(tokenResponseSchema, 'A short-lived Bearer token.'),
-        400: answer.json(oauthErrorSchema, 'Missing or unsupported grant_type, or a scope the client does not have.'),
-        401: answer.json(oauthErrorSchema, 'Client authentication failed (invalid_client).'),
-        404: answer.problem('The embedded issuer is switched off (AUTH_EMBEDDED_ISSUER=false): use the integration platform’s token.'),
-        429: answer.json(
-          oauthErrorSchema,
-          'Too many failed attempts for this client_id: invalid_client, retry after the Retry-After header’s seconds.',
-          { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the client_id is unlocked.' } } },
-        ),
-        503: answer.problem('The database is unavailable for a moment; retry after Retry-After seconds.'),
+/**
+ * The platform's operations. The OpenAPI document describes every operation, these included, so
+ * lib/api/operations.ts hands in how to build it rather than this module importing the whole list
+ * back (a cycle).
+ */
+export function platformOperations(buildDocument: () => unknown) {
+  let openApiDocument: string | undefined;
+  return {
+    issueToken: operation(
+      {
+        method: 'POST',
+        path: '/api/v1/auth/token',
+        // The client's credentials are in the request itself: checking them is the operation's work.
+        capability: 'public',
+        responses: {
+          200: answer.json(tokenResponseSchema, 'A short-lived Bearer token.'),
+          400: answer.json(oauthErrorSchema, 'Missing or unsupported grant_type, or a scope the client does not have.'),
+          401: answer.json(oauthErrorSchema, 'Client authentication failed (invalid_client).'),
+          404: answer.problem('The embedded issuer is switched off (AUTH_EMBEDDED_ISSUER=false): use the integration platform’s token.'),
+          429: answer.json(
+            oauthErrorSchema,
+            'Too many failed attempts for this client_id: invalid_client, retry after the Retry-After header’s seconds.',
+            { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the client_id is unlocked.' } } },
+          ),
+          503: answer.problem('The database is unavailable for a moment; retry after Retry-After seconds.'),
+        },
+        doc: {
+          summary: 'Access token (OAuth 2.0 client credentials)',
+          tags: ['Autenticação'],
+          security: [{}, { clientBasic: [] }],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref(tokenRequestSchema) } } },
+        },
       },
-      doc: {
-        summary: 'Access token (OAuth 2.0 client credentials)',
-        tags: ['Autenticação'],
-        security: [{}, { clientBasic: [] }],
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref(tokenRequestSchema) } } },
+      (request) => handleTokenRequest(request),
+    ),
+    /** Liveness: the process answers. Touches no database, so a database outage never restarts it. */
+    liveness: operation(
+      {
+        method: 'GET',
+        path: '/api/health',
+        capability: 'public',
+        responses: { 200: answer.json(livenessSchema, 'The process answers.') },
+        doc: { summary: 'Liveness: the process answers (no database access)', tags: ['Operação'], security: [{}] },
       },
-    },
-    (request) => handleTokenRequest(request),
-  ),
-  /** Liveness: the process answers. Touches no database, so a database outage never restarts it. */
-  liveness: operation(
-    {
-      method: 'GET',
-      path: '/api/health',
-      capability: 'public',
-      responses: { 200: answer.json(livenessSchema, 'The process answers.') },
-      doc: { summary: 'Liveness: the process answers (no database access)', tags: ['Operação'], security: [{}] },
-    },
-    () => ({ status: 200, body: { status: 'ok', tempoAtivoSegundos: Math.round(process.uptime()) } }),
-  ),
-  /** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise (or while stopping); with timings. */
-  readiness: operation(
-    {
-      method: 'GET',
-      path: '/api/health/ready',
-      capability: 'public',
-      responses: {
-        200: answer.json(readinessSchema, 'Ready: `"status":"ready"`, with each check’s time.'),
-        503: answer.json(
-          readinessSchema,
-          'A check failed: `"status":"not-ready"`, the failing check with an error code (`erro`); or the instance is stopping for a deploy: `"status":"stopping"`.',
-        ),
+      () => ({ status: 200, body: { status: 'ok', tempoAtivoSegundos: Math.round(process.uptime()) } }),
+    ),
+    /** Readiness: 200 when the database and the scheduling back-end answer, 503 otherwise (or while stopping); with timings. */
+    readiness: operation(
+      {
+        method: 'GET',
+        path: '/api/health/ready',
+        capability: 'public',
+        responses: {
+          200: answer.json(readinessSchema, 'Ready: `"status":"ready"`, with each check’s time.'),
+          503: answer.json(
+            readinessSchema,
+            'A check failed: `"status":"not-ready"`, the failing check with an error code (`erro`); or the instance is stopping for a deploy: `"status":"stopping"`.',
+          ),
+        },
+        doc: { summary: 'Readiness: the database and the scheduling back-end answer, with timings', tags: ['Operação'], security: [{}] },
       },
-      doc: { summary: 'Readiness: the database and the scheduling back-end answer, with timings', tags: ['Operação'], security: [{}] },
-    },
-    async () => {
-      const { ready, stopping, verificacoes } = await readiness();
-      if (ready) return { status: 200, body: { status: 'ready', verificacoes } };
-      return { status: 503, body: { status: stopping ? 'stopping' : 'not-ready', verificacoes } };
-    },
-  ),
-  /** The OpenAPI 3.1 document, public so that callers can generate a client before they have a token. */
-  openApiDocument: operation(
-    {
-      method: 'GET',
-      path: '/api/openapi.json',
-      capability: 'public',
-      // Served as one string, made once: the document's own shape is checked by redocly (npm run lint:openapi).
-      responses: { 200: answer.raw('application/json', 'The OpenAPI 3.1 document.') },
-    },
-    () => {
-      openApiDocument ??= JSON.stringify(buildOpenApiDocument());
-      return new Response(openApiDocument, {
-        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
-      });
-    },
-  ),
-  apiReference: operation(
-    { method: 'GET', path: '/api/docs', capability: 'public', responses: { 200: answer.raw('text/html', 'The API reference.') } },
-    () => reference(),
-  ),
-  /**
-   * Prometheus metrics for operators, like the documents outside the API document. Public to the
-   * router: the scrape checks its own METRICS_TOKEN (lib/observability/scrape.ts).
-   */
-  metrics: operation(
-    {
-      method: 'GET',
-      path: '/metrics',
-      capability: 'public',
-      responses: {
-        200: answer.raw('text/plain', 'The Prometheus text format.'),
-        401: answer.problem('A wrong or missing METRICS_TOKEN.'),
-        404: answer.problem('Metrics are off (no METRICS_TOKEN).'),
+      async () => {
+        const { ready, stopping, verificacoes } = await readiness();
+        if (ready) return { status: 200, body: { status: 'ready', verificacoes } };
+        return { status: 503, body: { status: stopping ? 'stopping' : 'not-ready', verificacoes } };
       },
-    },
-    (request) => scrape(request),
-  ),
-};
+    ),
+    /** The OpenAPI 3.1 document, public so that callers can generate a client before they have a token. */
+    openApiDocument: operation(
+      {
+        method: 'GET',
+        path: '/api/openapi.json',
+        capability: 'public',
+        // Served as one string, made once: the document's own shape is checked by redocly (npm run lint:openapi).
+        responses: { 200: answer.raw('application/json', 'The OpenAPI 3.1 document.') },
+      },
+      () => {
+        openApiDocument ??= JSON.stringify(buildDocument());
+        return new Response(openApiDocument, {
+          headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+        });
+      },
+    ),
+    apiReference: operation(
+      { method: 'GET', path: '/api/docs', capability: 'public', responses: { 200: answer.raw('text/html', 'The API reference.') } },
+      () => reference(),
+    ),
+    /**
+     * Prometheus metrics for operators, like the documents outside the API document. Public to the
+     * router: the scrape checks its own METRICS_TOKEN (lib/health/scrape.ts).
+     */
+    metrics: operation(
+      {
+        method: 'GET',
+        path: '/metrics',
+        capability: 'public',
+        responses: {
+          200: answer.raw('text/plain', 'The Prometheus text format.'),
+          401: answer.problem('A wrong or missing METRICS_TOKEN.'),
+          404: answer.problem('Metrics are off (no METRICS_TOKEN).'),
+        },
+      },
+      (request) => scrape(request),
+    ),
+  };
+}

@@ -15,8 +15,8 @@ import {
 } from '@/lib/portal/contract';
 import { portalSessionCookie } from '@/lib/portal/cookie';
 import { issuePortalLink, openPortalSession, portalAccessOf, revokePortalLink, revokePortalSession } from '@/lib/portal/service';
-import { answer } from '../answers';
-import { operation } from '../operation';
+import { answer } from '@/lib/http/answers';
+import { operation } from '@/lib/http/operation';
 
 const TAGS = ['Portal do parceiro'];
 const noSuchLink = answer.problem('No portal link you may manage has this id.');

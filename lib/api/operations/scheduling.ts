@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { ownerKey } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
-import type { AuthenticatedHandler } from '@/lib/http/route';
+import type { AuthenticatedHandler } from '@/lib/http/operation';
 import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
 import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
@@ -21,8 +21,8 @@ import {
   slotReservationResponseSchema,
   slotReservationSchema,
 } from '@/lib/scheduling/contract';
-import { answer } from '../answers';
-import { operation } from '../operation';
+import { answer } from '@/lib/http/answers';
+import { operation } from '@/lib/http/operation';
 
 /**
  * The reservation POST's answers (contract §7.2): the procedure's four fields with the status its

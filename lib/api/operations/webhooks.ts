@@ -24,11 +24,11 @@ import {
   webhookViewSchema,
 } from '@/lib/webhooks/contract';
 import { z } from 'zod';
-import { apiPath } from '@/lib/api/paths';
+import { apiPath } from '@/lib/http/paths';
 import { routes } from '@/lib/api/routes';
-import { answer } from '../answers';
+import { answer } from '@/lib/http/answers';
 import { notYours, webhookParams } from './docs';
-import { operation } from '../operation';
+import { operation } from '@/lib/http/operation';
 
 /** Webhook configurations (contract §4.1 and the operations around it). */
 export const webhookOperations = {

@@ -11,7 +11,7 @@ import type { FreeSlot, FreeSlotQuery } from '../contract';
  * (a DATE in ORACLE_FREE_SLOTS_TIME_ZONE) and NR_MIN_DURACAO, and the app runs one fixed,
  * parameterised query on it. Without a view the listing answers 501.
  */
-export function freeSlotsQuery(view: string): string {
+function freeSlotsQuery(view: string): string {
   const localStart = 'FROM_TZ(CAST(DT_AGENDA AS TIMESTAMP), :tz)';
   const utcBind = (name: string) => `FROM_TZ(TO_TIMESTAMP(:${name}, 'YYYY-MM-DD"T"HH24:MI:SS.FF3'), 'UTC')`;
   return [
@@ -30,7 +30,7 @@ export function freeSlotsQuery(view: string): string {
 /** `2026-05-04T10:00:00.000Z` → `2026-05-04T10:00:00.000`, the UTC wall time the query expects. */
 const utcText = (instant: number) => new Date(instant).toISOString().slice(0, 23);
 
-export function freeSlotsBinds(query: FreeSlotQuery, timeZone: string, now = Date.now()): Record<string, unknown> {
+function freeSlotsBinds(query: FreeSlotQuery, timeZone: string, now = Date.now()): Record<string, unknown> {
   return {
     tz: timeZone,
     de: utcText(Math.max(now, query.de ? Date.parse(query.de) : 0)),

@@ -1,7 +1,7 @@
 import oracledb, { type Connection } from 'oracledb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlotReservationRequest } from '../contract';
-import { DEFAULT_PARAMETER_NAMES, type OracleSchedulingConfig } from './config';
+import { DEFAULT_PARAMETER_NAMES, type OracleSchedulingConfig } from '@/lib/config/oracle';
 import { OracleScheduler } from './oracle-scheduler';
 import { schedulingPool } from './pool';
 

@@ -4,20 +4,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import oracledb from 'oracledb';
-import { resetEnvForTests } from '@/lib/config/env';
-import { closeDb } from '@/lib/data';
-import { listAudit } from '@/lib/audit/audit-trail';
+import { closeDb } from '@/lib/db/handle';
+import { listAudit } from '@/lib/audit/store';
 import { Refusal } from '@/lib/errors/refusal';
 import { problemOf, refusalHeaders, refusalStatus } from '@/lib/http/errors';
-import { setLogDestinationForTests } from '@/lib/log';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
 import { INTERNAL_ERROR_MESSAGE, listFreeSlots, reserveOrRelease, UNAVAILABLE_MESSAGE, UNCERTAIN_MESSAGE } from '../service';
-import { DEFAULT_PARAMETER_NAMES, parseParameterNames, type OracleSchedulingConfig } from './config';
+import { DEFAULT_PARAMETER_NAMES, parseParameterNames, type OracleSchedulingConfig } from '@/lib/config/oracle';
 import { FakeOraclePool, oracleError, outBinds } from './testing/fake-oracle';
 import { OracleScheduler } from './oracle-scheduler';
 import { schedulingPool } from './pool';
-import { setSchedulingBackendForTests } from '../backends';
+import type { SchedulingBackend } from '../backend';
+import { resetEnv, logTo } from '@/lib/testing/hooks';
+
+/** The back-end the service uses here: the Oracle adapter, on each case's fake pool. */
+const inUse = vi.hoisted(() => ({ backend: undefined as SchedulingBackend | undefined }));
+vi.mock('../backends', () => ({ schedulingBackend: () => inUse.backend }));
 
 /**
  * The Oracle adapter against a fake pool that checks what is sent and plays every answer and
@@ -92,28 +95,28 @@ let fake: FakeOraclePool;
 let logged: string[];
 
 function useOracle(pool: FakeOraclePool, overrides: Partial<OracleSchedulingConfig> = {}) {
-  setSchedulingBackendForTests(new OracleScheduler({ ...config, ...overrides }, async () => pool.asPool()));
+  inUse.backend = new OracleScheduler({ ...config, ...overrides }, async () => pool.asPool());
 }
 
 beforeAll(() => {
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-oracle-unit-'));
   delete process.env.DATABASE_URL;
   delete process.env.LOG_SILENT;
-  resetEnvForTests();
+  resetEnv();
 });
 afterAll(async () => {
   await closeDb();
-  setSchedulingBackendForTests(undefined);
+  inUse.backend = undefined;
 });
 beforeEach(() => {
   fake = new FakeOraclePool();
   useOracle(fake);
   logged = [];
-  setLogDestinationForTests({ write: (line: string) => void logged.push(line) });
+  logTo({ write: (line: string) => void logged.push(line) });
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  setLogDestinationForTests(undefined);
+  logTo(undefined);
   // Bind values (patient and card numbers) never reach the log, whatever happened.
   for (const line of logged) {
     expect(line).not.toContain('7654321');
@@ -293,7 +296,7 @@ describe('failures', () => {
     const realConfig = { ...config, connectString: '127.0.0.1:3591/FREEPDB1', connectTimeoutSeconds: 1, queueTimeoutMs: 5_000 };
     const holderPool = globalThis as typeof globalThis & { __oracleSchedulingPool?: Promise<unknown> };
     try {
-      setSchedulingBackendForTests(new OracleScheduler(realConfig, () => schedulingPool(realConfig)));
+      inUse.backend = new OracleScheduler(realConfig, () => schedulingPool(realConfig));
       const started = Date.now();
       const outcome = await failureOf(reserveOrRelease(principal, reserve));
       expect(Date.now() - started).toBeLessThan(4_000);

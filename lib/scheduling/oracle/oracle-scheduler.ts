@@ -9,7 +9,7 @@ import {
   type ProcedureCallContext,
   type SchedulingBackend,
 } from '../backend';
-import type { OracleSchedulingConfig } from './config';
+import type { OracleSchedulingConfig } from '@/lib/config/oracle';
 import { classifyAcquireFailure, classifyCallFailure, oracleErrorFields, type OracleFailure } from './failures';
 import { procedureBinds, procedureBlock, readOutputs, type RawProcedureOutputs } from './procedure-call';
 import { listFreeSlotsFromView, noFreeSlotListing } from './free-slots';

@@ -1,7 +1,7 @@
 import 'server-only';
 import oracledb, { type Pool } from 'oracledb';
 import { log } from '@/lib/log';
-import type { OracleSchedulingConfig } from './config';
+import type { OracleSchedulingConfig } from '@/lib/config/oracle';
 import { oracleErrorFields } from './failures';
 
 /**
@@ -25,7 +25,7 @@ export function schedulingPool(config: OracleSchedulingConfig): Promise<Pool> {
 }
 
 /** The node-oracledb pool attributes for a configuration (exported for its unit test). */
-export function poolAttributes(config: OracleSchedulingConfig): Record<string, unknown> {
+function poolAttributes(config: OracleSchedulingConfig): Record<string, unknown> {
   return {
     ...(config.externalAuth ? { externalAuth: true } : { user: config.user, password: config.password }),
     connectString: config.connectString,

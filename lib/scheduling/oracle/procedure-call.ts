@@ -1,7 +1,7 @@
 import 'server-only';
 import oracledb, { type BindDefinition } from 'oracledb';
 import type { SlotReservationRequest } from '../contract';
-import { PROCEDURE_INPUTS, PROCEDURE_OUTPUTS, type OracleSchedulingConfig, type ProcedureOutput } from './config';
+import { PROCEDURE_INPUTS, PROCEDURE_OUTPUTS, type OracleSchedulingConfig, type ProcedureOutput } from '@/lib/config/oracle';
 
 /**
  * The one statement sent per reservation: an anonymous PL/SQL block calling the configured
@@ -15,7 +15,7 @@ import { PROCEDURE_INPUTS, PROCEDURE_OUTPUTS, type OracleSchedulingConfig, type 
  * buffer raises ORA-06502 after the procedure has run, turning a done reservation into an error;
  * so the message gets the PL/SQL maximum (Portuguese text is up to 2 bytes a character in UTF-8).
  */
-export const OUT_MAX_BYTES: Record<ProcedureOutput, number> = {
+const OUT_MAX_BYTES: Record<ProcedureOutput, number> = {
   IE_RESERVADO_P: 32,
   TOKEN_RESERVA_P: 4000,
   CODIGO_P: 64,

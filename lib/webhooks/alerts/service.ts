@@ -2,12 +2,12 @@ import 'server-only';
 import type { Knex } from 'knex';
 import type { Principal } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import { webhookStaff } from '@/lib/staff/service';
 import type { AlertPage, PageQuery } from '../health-contract';
-import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '../repository';
+import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '@/lib/webhooks/store';
 import { alertMail } from './alert-mail';
 import { markEmailed, openAlertPage, openAlerts, recordIncident, resolveEnded } from './store';
 import type { Candidate } from '../delivery/fair-share';
@@ -74,7 +74,7 @@ async function tellStaff(db: Knex, incident: Incident): Promise<boolean> {
   if (!stored) return false;
   const url = new URL(stored.config.url);
   const receiver = `${url.origin}${url.pathname}`;
-  // SMTP_URL requires NEXTAUTH_URL (lib/mail/config.ts): the console's public address.
+  // SMTP_URL requires NEXTAUTH_URL (lib/config/mail.ts): the console's public address.
   const origin = env().NEXTAUTH_URL;
   if (!origin) return false;
   const link = new URL(`/webhooks/${incident.configId}`, origin).toString();

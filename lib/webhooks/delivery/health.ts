@@ -1,5 +1,5 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import type { Principal } from '@/lib/auth/principal';
 import {
   WINDOW_HOURS,
@@ -9,7 +9,7 @@ import {
   type PageQuery,
   type TriagePage,
 } from '../health-contract';
-import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '../repository';
+import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '@/lib/webhooks/store';
 import { getWebhook } from '../service';
 import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';

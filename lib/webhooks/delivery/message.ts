@@ -5,7 +5,7 @@ import type { WebhookEventFlag } from '../contract';
 import type { WebhookMessage } from '../message-contract';
 import type { OutgoingMessage } from './destinations/destination';
 import { signatureHeader } from './signature';
-import type { EventRow } from './store';
+import type { EventRow } from './store/rows';
 
 /**
  * The message a receiver gets for an event (Standard Webhooks): `{type, timestamp, data}`, `data`

@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { decryptSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { MAX_OPEN_MS } from './circuit';

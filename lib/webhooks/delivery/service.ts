@@ -1,13 +1,19 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { getDb } from '@/lib/db/handle';
+import { recordAudit } from '@/lib/audit/store';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
 import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from '../delivery-contract';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
-import { readEncryptedSecret, replaceEncryptedSecret, type DeliveryControls, type DeliveryState, type StoredWebhook } from '../repository';
+import {
+  readEncryptedSecret,
+  replaceEncryptedSecret,
+  type DeliveryControls,
+  type DeliveryState,
+  type StoredWebhook,
+} from '@/lib/webhooks/store';
 import { getWebhook } from '../service';
 import { assertPublishRoom, assertTestEventRoom } from '../quotas';
 import { phaseOf } from './circuit';

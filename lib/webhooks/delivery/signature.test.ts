@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { resetEnvForTests } from '@/lib/config/env';
 import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
 import { signatureHeader } from './signature';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /**
  * Our signature header checked by a receiver library this project did not write (the
@@ -58,7 +58,7 @@ describe('Standard Webhooks signature', () => {
 describe('stored signing secrets', () => {
   beforeAll(() => {
     process.env.AUTH_SECRET = 'unit-test-auth-secret-of-at-least-32-characters';
-    resetEnvForTests();
+    resetEnv();
   });
 
   it('round-trips through encryption, never stored in the clear, fresh IV each time', () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvForTests } from '@/lib/config/env';
+import { env } from '@/lib/config/env';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /** OPERATIONAL_WEBHOOK_URL follows the receiver URL rules, relaxed only by the development settings. */
 describe('OPERATIONAL_WEBHOOK_URL', () => {
@@ -10,12 +11,12 @@ describe('OPERATIONAL_WEBHOOK_URL', () => {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }
-    resetEnvForTests();
+    resetEnv();
   });
   const load = (settings: Partial<Record<(typeof keys)[number], string>>) => {
     for (const key of keys) delete process.env[key];
     Object.assign(process.env, settings);
-    resetEnvForTests();
+    resetEnv();
     return () => env();
   };
 

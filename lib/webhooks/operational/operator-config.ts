@@ -5,7 +5,7 @@ import { isUniqueViolation } from '@/lib/db/dialect';
 import { log } from '@/lib/log';
 import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag } from '../contract';
 import { ensureTenantRow } from '../delivery/store';
-import { addSubscriptions, closeCircuit, findWebhook, insertWebhook, removeSubscriptions, saveWebhook } from '../repository';
+import { addSubscriptions, closeCircuit, findWebhook, insertWebhook, removeSubscriptions, saveWebhook } from '@/lib/webhooks/store';
 import { operationalWebhookUrl } from './config';
 import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_CONFIG_ID, OPERATOR_SISTEMA_ORIGEM, OPERATOR_TENANT } from './names';
 

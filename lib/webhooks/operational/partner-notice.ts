@@ -2,7 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
-import { findWebhook, type StoredWebhook } from '../repository';
+import { findWebhook, type StoredWebhook } from '@/lib/webhooks/store';
 import { partnerMail, type PartnerNotice } from './partner-mail';
 import { partnerPortalLink } from './portal-link';
 

@@ -1,5 +1,5 @@
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
-import { bodySettings } from '@/lib/api/body-settings';
+import { bodySettings } from '@/lib/http/body-settings';
 import { requireCapability } from '@/lib/auth/console-session';
 import { env } from '@/lib/config/env';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';

@@ -1,5 +1,5 @@
 import { WebhookCreate } from '@/components/webhooks/webhook-create';
-import { bodySettings } from '@/lib/api/body-settings';
+import { bodySettings } from '@/lib/http/body-settings';
 import { getT } from '@/lib/i18n/server';
 
 export async function generateMetadata() {

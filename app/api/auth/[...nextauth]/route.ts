@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { authOptions } from '@/lib/auth/auth-options';
+import { authOptions } from '@/lib/sign-in/auth-options';
 
 export const dynamic = 'force-dynamic';
 

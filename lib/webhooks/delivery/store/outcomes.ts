@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import { circuitFromRow } from '../../repository';
+import { circuitFromRow } from '@/lib/webhooks/store';
 import { afterAttempt, type CircuitSettings } from '../circuit';
 import { newId } from '../ids';
 import { publishExhausted } from './operational';

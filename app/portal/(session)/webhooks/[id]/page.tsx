@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { Refusal } from '@/lib/errors/refusal';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
-import { bodySettings } from '@/lib/api/body-settings';
+import { bodySettings } from '@/lib/http/body-settings';
 import { env } from '@/lib/config/env';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { PrefetchedQueries } from '@/components/console/prefetched-queries';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { env, resetEnvForTests } from '@/lib/config/env';
-import { DEFAULT_PARAMETER_NAMES } from './config';
+import { env } from '@/lib/config/env';
+import { DEFAULT_PARAMETER_NAMES } from './oracle';
+import { resetEnv } from '@/lib/testing/hooks';
 
 /** The Oracle settings through the app's one configuration entry point, env(). */
 const saved = { ...process.env };
@@ -8,12 +9,12 @@ const saved = { ...process.env };
 function configure(vars: Record<string, string>) {
   for (const key of Object.keys(process.env)) if (key.startsWith('ORACLE_') || key === 'SCHEDULING_BACKEND') delete process.env[key];
   Object.assign(process.env, vars);
-  resetEnvForTests();
+  resetEnv();
 }
 
 afterEach(() => {
   process.env = { ...saved };
-  resetEnvForTests();
+  resetEnv();
 });
 
 const minimal = {

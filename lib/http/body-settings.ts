@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
-import type { BodySettings } from './operation';
+import type { BodySettings } from '@/lib/http/operation';
 
 /**
  * This server's settings that body schemas depend on: the webhook URL policy, strict unless

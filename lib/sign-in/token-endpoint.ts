@@ -3,13 +3,13 @@ import { env } from '@/lib/config/env';
 import { readBodyText } from '@/lib/http/body';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { refuse } from '@/lib/errors/refusal';
-import { authenticateApiClient } from './api-clients';
-import { issueAccessToken } from './access-tokens';
+import { authenticateApiClient } from '@/lib/sign-in/api-clients';
+import { issueAccessToken } from '@/lib/auth/access-tokens';
 import { clientAddress } from '@/lib/http/client-address';
 import { log } from '@/lib/log';
-import { countAttempt, settleSuccess, tokenCounters } from './login-throttle';
+import { countAttempt, settleSuccess, tokenCounters } from '@/lib/auth/login-throttle';
 import { metrics } from '@/lib/observability/metrics';
-import type { OAuthError, TokenResponse } from './token-contract';
+import type { OAuthError, TokenResponse } from '@/lib/auth/token-contract';
 
 /**
  * OAuth 2.0 client credentials grant (RFC 6749 §4.4) for API clients. Credentials come in HTTP

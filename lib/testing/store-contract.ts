@@ -1,14 +1,15 @@
-import { expect, it } from 'vitest';
-import { getDb } from '@/lib/data';
+import { beforeAll, expect, it } from 'vitest';
+import { getDb } from '@/lib/db/handle';
 import { migrationSource } from '@/lib/db/migrations';
 import { seedOnce } from '@/lib/seed/seed';
+import { prepareDatabase } from '@/lib/seed/prepare';
 import { seedSchema } from '@/lib/seed/seed-format';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
-import { authenticateApiClient } from '@/lib/auth/api-clients';
-import { listAudit, recordAudit } from '@/lib/audit/audit-trail';
+import { authenticateApiClient } from '@/lib/sign-in/api-clients';
+import { listAudit, recordAudit } from '@/lib/audit/store';
 import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
 import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
-import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-source';
+import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-store';
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
 import { LONGEST_WINDOW_MS, THROTTLE_RULES } from '@/lib/auth/throttle-policy';
 import { claimKey, completeKey, releaseKey } from '@/lib/idempotency/store';
@@ -22,12 +23,12 @@ import {
   requeueDelivery,
   waitingCandidates,
 } from '@/lib/webhooks/delivery/store';
-import { sweepRetention } from '@/lib/data/retention';
+import { sweepRetention } from '@/lib/retention';
 import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/auth/principal';
-import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/repository';
-import { isolationContract } from './isolation-contract';
-import { operationalContract } from './operational-contract';
-import { portalContract } from './portal-contract';
+import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/store';
+import { isolationContract } from '@/lib/testing/isolation-contract';
+import { operationalContract } from '@/lib/testing/operational-contract';
+import { portalContract } from '@/lib/testing/portal-contract';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -59,7 +60,9 @@ const contractRequest = {
 const circuit = { threshold: 5, openMs: 30_000, maxOpenMs: 1_800_000 };
 const staff: StaffPrincipal = { kind: 'staff', userId: 'u1', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };
 
-export function repositoryContract(): void {
+export function storeContract(): void {
+  // The server seeds at start (lib/startup.ts); here, once the suite's settings are in place.
+  beforeAll(async () => prepareDatabase(await getDb()));
   throttleContract();
   staffSessionContract();
   idempotencyContract();

@@ -4,13 +4,12 @@ import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
 import { traceKnexQueries } from '@/lib/db/query-spans';
 import { isTracing } from '@/lib/observability/tracing';
-import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from '@/lib/seed/seed';
-import { ensureWebhookSecrets } from '@/lib/webhooks/repository';
 
 /**
- * The process's one database handle, migrated and seeded before first use: the composition of
- * lib/db (connection, dialect, migrations; it imports no feature) with each feature's seeding. Kept on globalThis so
- * that dev-mode hot reloads reuse the pool instead of opening a new one per reload.
+ * The process's one database handle, migrated before first use. Seeding and the features' own
+ * preparation run once at start (lib/seed/prepare.ts, called by lib/startup.ts), so this bottom
+ * layer imports no feature. Kept on globalThis so that dev-mode hot reloads reuse the pool instead
+ * of opening a new one per reload.
  */
 const holder = globalThis as typeof globalThis & { __integrationConsoleDb?: Promise<Knex> };
 
@@ -27,9 +26,6 @@ async function open(): Promise<Knex> {
   // Tracing starts before the database opens (lib/startup.ts); off, knex's events get no listener.
   if (isTracing()) traceKnexQueries(db);
   await migrateWithRetry(db);
-  await seedOnce(db, loadSeed());
-  if (usesDemoSeed()) await topUpDemoSlots(db);
-  await ensureWebhookSecrets(db);
   return db;
 }
 

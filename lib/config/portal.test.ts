@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { portalEnvShape } from './config';
+import { portalEnvShape } from './portal';
 
 /** PORTAL_FRAME_ANCESTORS: exact origins only, refused at start otherwise (issue 30 §3). */
 describe('the portal’s framing origins', () => {

@@ -1,12 +1,12 @@
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
 import { env } from '@/lib/config/env';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { poolUsage } from '@/lib/db/knex-internals';
 import { refuse } from '@/lib/errors/refusal';
 import { backlog } from '@/lib/webhooks/delivery/store';
-import { countConfigurationStates } from '@/lib/webhooks/repository';
-import { metrics } from './metrics';
+import { countConfigurationStates } from '@/lib/webhooks/store';
+import { metrics } from '@/lib/observability/metrics';
 
 /**
  * GET /metrics: the Prometheus text format, for a scraper holding METRICS_TOKEN.

@@ -3,17 +3,17 @@ import { randomUUID } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
-import { getDb } from '@/lib/data';
-import { findStaffByEmail } from '@/lib/staff/repository';
+import { getDb } from '@/lib/db/handle';
+import { findStaffByEmail } from '@/lib/staff/store';
 import { log, redactError } from '@/lib/log';
 import { hasControlCharacters } from '@/lib/validation/text';
 import { clientAddress } from '@/lib/http/client-address';
-import { countAttempt, settleSuccess, signInCounters } from './login-throttle';
+import { countAttempt, settleSuccess, signInCounters } from '@/lib/auth/login-throttle';
 import { metrics } from '@/lib/observability/metrics';
-import { decoySecretHash, verifySecret } from './passwords';
-import { signingSecret } from './signing-secret';
+import { decoySecretHash, verifySecret } from '@/lib/auth/passwords';
+import { signingSecret } from '@/lib/auth/signing-secret';
 import { env } from '@/lib/config/env';
-import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from './sso';
+import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from '@/lib/sign-in/sso';
 
 /**
  * next-auth 4 for the staff console: e-mail and password against `staff_users` and/or the
@@ -22,12 +22,12 @@ import { ssoProvider, ssoSignInVerdict, SSO_PROVIDER_ID } from './sso';
  * (or by sso.ts), so a password change an instant later still ends it, and an id of its own for
  * the password change's throttle (login-throttle.ts).
  */
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 /** Thrown from authorize(); next-auth passes the message to the sign-in form as `error`. */
-export const SIGN_IN_LOCKED = 'locked';
+const SIGN_IN_LOCKED = 'locked';
 /** Thrown for any unexpected failure; the form shows its generic "could not sign in". */
-export const SIGN_IN_UNAVAILABLE = 'unavailable';
+const SIGN_IN_UNAVAILABLE = 'unavailable';
 
 const credentialsSchema = z.object({
   email: z

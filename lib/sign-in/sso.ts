@@ -1,14 +1,14 @@
 import 'server-only';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { z } from 'zod';
-import { getDb } from '@/lib/data';
-import { findStaffByEmail, findStaffById, findStaffBySsoSubject, insertStaff, NO_PASSWORD, updateStaffRow } from '@/lib/staff/repository';
-import { recordAudit } from '@/lib/audit/audit-trail';
+import { getDb } from '@/lib/db/handle';
+import { findStaffByEmail, findStaffById, findStaffBySsoSubject, insertStaff, NO_PASSWORD, updateStaffRow } from '@/lib/staff/store';
+import { recordAudit } from '@/lib/audit/store';
 import { log } from '@/lib/log';
 import { hasControlCharacters, hasInvisibleCharacters } from '@/lib/validation/text';
-import { claimAt } from './claim-path';
-import { mappedRoles, type SsoConfig } from './sso-config';
-import { parseRoles } from './staff-session';
+import { claimAt } from '@/lib/auth/claim-path';
+import { mappedRoles, type SsoConfig } from '@/lib/auth/sso-config';
+import { parseRoles } from '@/lib/auth/staff-session';
 
 /**
  * Staff sign-in through the hospital's OpenID Connect provider (issue 11 §4): authorization code

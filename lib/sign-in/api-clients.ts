@@ -1,9 +1,9 @@
 import 'server-only';
-import { getDb } from '@/lib/data';
-import { findApiClient, recordTokenIssued } from '@/lib/api-clients/repository';
-import { verifyClientSecret } from './client-secrets';
-import type { ApiClientPrincipal } from './principal';
-import { parseScopes } from './scopes';
+import { getDb } from '@/lib/db/handle';
+import { findApiClient, recordTokenIssued } from '@/lib/api-clients/store';
+import { verifyClientSecret } from '@/lib/auth/client-secrets';
+import type { ApiClientPrincipal } from '@/lib/auth/principal';
+import { parseScopes } from '@/lib/auth/scopes';
 
 /**
  * Checks client credentials; unknown clients take the same (short) time as known ones. A revoked

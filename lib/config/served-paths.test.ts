@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { servedByApiServer } from './paths.mjs';
+import { servedByApiServer } from '@/lib/config/served-paths.mjs';
 
 describe('which paths the lean API path serves', () => {
   it('every /api path but the console’s sign-in (next-auth), which stays with Next', () => {

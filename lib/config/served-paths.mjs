@@ -4,7 +4,7 @@
 // against the lean server routes through it too.
 export const NEXT_ONLY_API_PREFIXES = ['/api/auth'];
 
-/** Prometheus' scrape path (lib/observability/scrape.ts), outside /api like every exporter's. */
+/** Prometheus' scrape path (lib/health/scrape.ts), outside /api like every exporter's. */
 export const METRICS_PATH = '/metrics';
 
 /** @param {string} pathname */

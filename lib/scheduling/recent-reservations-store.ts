@@ -5,8 +5,8 @@ import { maskIdentifier } from '@/lib/audit/masking';
 import { actorId, ownerKey, type Principal } from '@/lib/auth/principal';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
-import type { SlotReservationRequest } from './contract';
-import { reservationState, type RecentReservation } from './recent-reservations';
+import type { SlotReservationRequest } from '@/lib/scheduling/contract';
+import { reservationState, type RecentReservation } from '@/lib/scheduling/recent-reservations';
 
 /**
  * The read model of reservations made through the service (table `reservation_log`), the same on

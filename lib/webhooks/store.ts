@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from './contract';
-import { newEncryptedSecret } from './secrets';
-import type { CircuitState } from './delivery/circuit';
+import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from '@/lib/webhooks/contract';
+import { newEncryptedSecret } from '@/lib/webhooks/secrets';
+import type { CircuitState } from '@/lib/webhooks/delivery/circuit';
 
 /** Whether deliveries go out, and if not, why and since when (issue 10 §3); the receiver's circuit (issue 18). */
 export type DeliveryState = {

@@ -12,7 +12,7 @@ const SIMPLE_IDENTIFIER = /^[A-Za-z][A-Za-z0-9_$#]{0,127}$/;
 /** A procedure or view name, optionally schema- and package-qualified: `PROC`, `PKG.PROC`, `OWNER.PKG.PROC`. */
 const QUALIFIED_IDENTIFIER = /^[A-Za-z][A-Za-z0-9_$#]{0,127}(\.[A-Za-z][A-Za-z0-9_$#]{0,127}){0,2}$/;
 
-export function isOracleIdentifier(value: string): boolean {
+function isOracleIdentifier(value: string): boolean {
   return SIMPLE_IDENTIFIER.test(value);
 }
 

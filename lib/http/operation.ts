@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { Capability } from '@/lib/auth/principal';
-import type { AuthenticatedHandler, PublicHandler, RefusedRequest } from '@/lib/http/route';
+import type { Capability, Principal } from '@/lib/auth/principal';
 import type { FieldError } from '@/lib/validation/issues';
+import type { Locale } from '@/lib/i18n/locale';
 import type { UrlPolicy } from '@/lib/webhooks/url-policy';
-import type { Responses } from './answers';
-import type { HttpMethod } from './paths';
+import type { AnswerOf, Responses } from '@/lib/http/answers';
+import type { HttpMethod } from '@/lib/http/paths';
 
 /**
  * What an API operation is: its method and path, the input the wrapper validates (path params,
@@ -45,7 +45,7 @@ export type Operation = {
   /** The query string's schema: the wrapper validates it (400 naming each parameter) and hands the result over. */
   query?: z.ZodType;
   /**
-   * What it answers, by status (lib/api/answers.ts): the handler's return type, the wrapper's check
+   * What it answers, by status (lib/http/answers.ts): the handler's return type, the wrapper's check
    * of every answer and the OpenAPI document's responses all come from here.
    */
   responses: Responses;
@@ -89,3 +89,42 @@ export function operation<const O extends Operation>(
 ): DefinedOperation<O> {
   return { ...descriptor, handler, ...hooks };
 }
+
+/** What the wrapper (lib/http/route.ts) gives a handler: the request, its validated parts, the caller. */
+export type ApiRequest<P, Q = undefined, B = undefined> = {
+  request: Request;
+  params: P;
+  /** The query string, validated with the operation's `query` schema. */
+  query: Q;
+  principal: Principal;
+  locale: Locale;
+  /** The body, at most MAX_BODY_BYTES of JSON, validated with the operation's `body` schema (400 naming every bad field). */
+  body: () => Promise<B>;
+};
+
+export type QueryOf<O> = O extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+export type BodyOf<O> = O extends { body: infer B }
+  ? B extends z.ZodType
+    ? z.output<B>
+    : B extends (settings: BodySettings) => infer S
+      ? S extends z.ZodType
+        ? z.output<S>
+        : never
+      : never
+  : undefined;
+export type ParamsOf<O extends Operation> = O extends { params: infer S extends z.ZodType } ? z.output<S> : PathParams<O['path']>;
+
+type AnswerOfOperation<O extends Operation> = AnswerOf<O['responses']>;
+
+/** What an authenticated operation's handler is given, and answers: one of the answers its operation declares. */
+export type AuthenticatedHandler<O extends Operation> = (
+  api: ApiRequest<ParamsOf<O>, QueryOf<O>, BodyOf<O>>,
+) => Promise<AnswerOfOperation<O>>;
+/** What a public operation's handler is given, and answers. */
+export type PublicHandler<O extends Operation> = (
+  request: Request,
+  params: ParamsOf<O>,
+  body: () => Promise<BodyOf<O>>,
+) => AnswerOfOperation<O> | Promise<AnswerOfOperation<O>>;
+/** What an operation's `onRefused` is told of the refused request. */
+export type RefusedRequest<O extends Operation> = Pick<ApiRequest<ParamsOf<O>>, 'request' | 'params' | 'principal'>;

@@ -1,11 +1,11 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
-import { pruneAuditBatch } from '@/lib/audit/audit-trail';
+import { pruneAuditBatch } from '@/lib/audit/store';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
-import { prunePortalRows } from '@/lib/portal/repository';
-import { getDb } from './index';
+import { prunePortalRows } from '@/lib/portal/store';
+import { getDb } from '@/lib/db/handle';
 
 /**
  * Retention (issue 18): delivery history older than WEBHOOK_RETENTION_DAYS, and the audit trail
@@ -15,7 +15,7 @@ import { getDb } from './index';
  * Instances sweeping at once delete the same rows once. Partner portal links and sessions go a day
  * after they ended (a handful of rows each sweep; the audit trail keeps what was done with them).
  */
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 const SWEEP_EVERY_MS = 60 * 60_000;
 /** The first sweep waits a little after start, so it never competes with a deploy's warm-up. */
 const FIRST_SWEEP_AFTER_MS = 30_000;

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { getDb } from '@/lib/data';
+import { getDb } from '@/lib/db/handle';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { actorId, type Principal } from '@/lib/auth/principal';
-import type { AuditAction, AuditEntry, AuditQuery } from './contract';
+import type { AuditAction, AuditEntry, AuditQuery } from '@/lib/audit/contract';
 import { precompiledInsert, type Executor } from '@/lib/db/precompiled';
 
 /**
@@ -53,7 +53,7 @@ export async function recordAudit(
 }
 
 /**
- * Deletes up to `batch` entries older than `before` (AUDIT_RETENTION_DAYS, lib/data/retention.ts);
+ * Deletes up to `batch` entries older than `before` (AUDIT_RETENTION_DAYS, lib/retention.ts);
  * answers how many, so the caller repeats it in short transactions instead of one long lock.
  */
 export async function pruneAuditBatch(db: Knex, before: number, batch: number): Promise<number> {
