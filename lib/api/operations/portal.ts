@@ -18,7 +18,7 @@ import { issuePortalLink, openPortalSession, portalAccessOf, revokePortalLink, r
 import { answer } from '@/lib/http/answers';
 import { operation } from '@/lib/http/operation';
 
-const TAGS = ['Portal do parceiro'];
+const TAGS = ['Partner portal'];
 const noSuchLink = answer.problem('No portal link you may manage has this id.');
 const noSuchSession = answer.problem('No portal session you may manage has this id.');
 
