@@ -6,6 +6,7 @@ import { problems } from '@/lib/http/errors';
 import { problemResponse } from '@/lib/http/problem';
 import { isApiPath, pathDecodes } from '@/lib/http/request-path';
 import { METRICS_PATH } from '@/lib/config/served-paths.mjs';
+import { isPortalPath } from '@/lib/portal/cookie';
 import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strictTransportSecurity } from '@/lib/http/security-headers';
 
 /**
@@ -30,9 +31,9 @@ const SIGN_IN_PATH = '/sign-in';
 /** Pages for people without a session: signing in, and setting a password with a one-time link. */
 const PUBLIC_PAGES = new Set([SIGN_IN_PATH, '/definir-senha']);
 
-function withSecurityHeaders(request: NextRequest): NextResponse {
+function withSecurityHeaders(request: NextRequest, frameAncestors: readonly string[] = []): NextResponse {
   const nonce = newNonce();
-  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
+  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development', frameAncestors);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set(CSP_HEADER, policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
@@ -65,6 +66,15 @@ export default function proxy(request: NextRequest, event: NextFetchEvent) {
   // Prometheus' scrape: the router answers it with its own Bearer check (lib/health/scrape.ts), never a sign-in redirect.
   if (request.nextUrl.pathname === METRICS_PATH) return NextResponse.next();
   if (PUBLIC_PAGES.has(request.nextUrl.pathname)) return withSecurityHeaders(request);
+  // The partner portal: its own session (its pages and its API path check the portal's cookie),
+  // never a staff sign-in, and framed only by the origins PORTAL_FRAME_ANCESTORS names. Its API
+  // path answers its own headers, as /api does.
+  if (isPortalPath(request.nextUrl.pathname)) {
+    if (request.nextUrl.pathname.startsWith('/portal/api/')) {
+      return pathDecodes(request.nextUrl.pathname) ? NextResponse.next() : problemResponse(problems.malformedPath());
+    }
+    return withSecurityHeaders(request, env().PORTAL_FRAME_ANCESTORS);
+  }
   return requireSession(request as NextRequestWithAuth, event);
 }
 

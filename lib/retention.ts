@@ -4,6 +4,7 @@ import { env } from '@/lib/config/env';
 import { pruneAuditBatch } from '@/lib/audit/store';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
+import { prunePortalRows } from '@/lib/portal/store';
 import { getDb } from '@/lib/db/handle';
 
 /**
@@ -11,7 +12,8 @@ import { getDb } from '@/lib/db/handle';
  * older than AUDIT_RETENTION_DAYS when the operator sets it (unset keeps every entry). Each
  * instance sweeps hourly; a sweep deletes in batches of RETENTION_BATCH events (with their
  * deliveries) or audit entries, one short statement or transaction each, yielding between them, so requests and deliveries are never held up.
- * Instances sweeping at once delete the same rows once.
+ * Instances sweeping at once delete the same rows once. Partner portal links and sessions go a day
+ * after they ended (a handful of rows each sweep; the audit trail keeps what was done with them).
  */
 const RETENTION_BATCH = 500;
 const SWEEP_EVERY_MS = 60 * 60_000;
@@ -20,7 +22,7 @@ const FIRST_SWEEP_AFTER_MS = 30_000;
 const DAY_MS = 86_400_000;
 
 export type RetentionSettings = { deliveryDays: number; auditDays?: number };
-export type Swept = { deliveries: number; events: number; audit: number };
+export type Swept = { deliveries: number; events: number; audit: number; portal: number };
 
 export async function sweepRetention(db: Knex, settings: RetentionSettings, now: number, batch = RETENTION_BATCH): Promise<Swept> {
   const deliveriesBefore = now - settings.deliveryDays * DAY_MS;
@@ -32,7 +34,8 @@ export async function sweepRetention(db: Knex, settings: RetentionSettings, now:
   }, batch);
   const audit =
     settings.auditDays === undefined ? 0 : await inBatches((size) => pruneAuditBatch(db, now - settings.auditDays! * DAY_MS, size), batch);
-  return { deliveries, events, audit };
+  const portal = await prunePortalRows(db, now - DAY_MS);
+  return { deliveries, events, audit, portal };
 }
 
 async function inBatches(prune: (batch: number) => Promise<number>, batch: number): Promise<number> {
@@ -58,7 +61,7 @@ export function startRetention(): void {
         { deliveryDays: WEBHOOK_RETENTION_DAYS, auditDays: AUDIT_RETENTION_DAYS },
         Date.now(),
       );
-      if (swept.deliveries + swept.events + swept.audit > 0) log.info('retention.swept', swept);
+      if (swept.deliveries + swept.events + swept.audit + swept.portal > 0) log.info('retention.swept', swept);
     }).catch((error: unknown) => log.warn('retention.failed', redactError(error)));
   holder.__retentionTimer = setTimeout(function again() {
     sweep();

@@ -81,7 +81,16 @@ export const LAYERS: readonly Layer[] = [
     holds: 'configurations, the delivery engine and its destinations, alerts, operational notices',
     may: [...BASE, 'audit', 'auth', 'idempotency', 'mail', 'staff'],
   },
-  { folder: 'retention', holds: 'the hourly pruning of old delivery history and audit entries', may: [...BASE, 'audit', 'webhooks'] },
+  {
+    folder: 'portal',
+    holds: "the partner portal's single-use links and sessions, a session as its tenant's API client",
+    may: [...BASE, 'audit', 'auth', 'webhooks'],
+  },
+  {
+    folder: 'retention',
+    holds: 'the hourly pruning of old delivery history, audit entries and ended portal links',
+    may: [...BASE, 'audit', 'portal', 'webhooks'],
+  },
   {
     folder: 'seed',
     holds: "the seed format, the demo's data, the preparation run at start",
@@ -96,7 +105,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'http',
     holds: 'the route wrapper, the operation type, answers, bodies, problem+json',
-    may: [...BASE, 'auth', 'idempotency'],
+    may: [...BASE, 'auth', 'idempotency', 'portal'],
     exceptions: { 'lib/webhooks/url-policy.ts': "the URL policy's type: the one server setting a body schema depends on" },
   },
   {
@@ -107,7 +116,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'openapi',
     holds: 'the OpenAPI document, built from the operations it is handed',
-    may: [...BASE, 'api-clients', 'audit', 'auth', 'health', 'http', 'scheduling', 'staff', 'webhooks'],
+    may: [...BASE, 'api-clients', 'audit', 'auth', 'health', 'http', 'portal', 'scheduling', 'staff', 'webhooks'],
   },
   {
     folder: 'api',
@@ -121,6 +130,7 @@ export const LAYERS: readonly Layer[] = [
       'http',
       'idempotency',
       'openapi',
+      'portal',
       'scheduling',
       'sign-in',
       'staff',
@@ -136,7 +146,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'client',
     holds: "the browser's fetch helpers and TanStack Query keys",
-    may: ['api', 'api-clients', 'audit', 'auth', 'http', 'i18n', 'scheduling', 'staff', 'validation', 'webhooks'],
+    may: ['api', 'api-clients', 'audit', 'auth', 'http', 'i18n', 'portal', 'scheduling', 'staff', 'validation', 'webhooks'],
   },
   {
     folder: 'console',

@@ -25,7 +25,10 @@ export function LanguageSwitch() {
         onChange={(event) => {
           const chosen = event.target.value;
           if (!isLocale(chosen)) return;
-          document.cookie = `${LOCALE_COOKIE}=${chosen}; path=/; max-age=${ONE_YEAR_SECONDS}; samesite=lax`;
+          // Inside another site's iframe (the partner portal, embedded) a Lax cookie is not kept: there it
+          // is a partitioned one, in that site's jar alone.
+          const framed = window.self !== window.top;
+          document.cookie = `${LOCALE_COOKIE}=${chosen}; path=/; max-age=${ONE_YEAR_SECONDS}; ${framed ? 'samesite=none; secure; partitioned' : 'samesite=lax'}`;
           startTransition(() => router.refresh());
         }}
         className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"

@@ -8,6 +8,7 @@ import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { webhookKeys } from '@/lib/client/webhook-queries';
 import { apiPath, deleteWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
+import { useSurface } from '@/components/console/surface';
 
 /** Deletes the configuration (and its delivery log) after a confirmation, then back to the list. */
 export function DeleteWebhookButton({ id }: { id: string }) {
@@ -16,6 +17,7 @@ export function DeleteWebhookButton({ id }: { id: string }) {
   const toast = useToast();
   const router = useRouter();
   const queryClient = useQueryClient();
+  const { home } = useSurface();
   const remove = useMutation({
     mutationFn: () =>
       apiFetch(locale, apiPath(deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
@@ -24,7 +26,7 @@ export function DeleteWebhookButton({ id }: { id: string }) {
     onSuccess: () => {
       toast(t('webhook.deleted'));
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all });
-      router.push('/webhooks');
+      router.push(home);
     },
   });
   return (

@@ -16,6 +16,8 @@ import type { AttemptError, Delivery } from '@/lib/webhooks/delivery-contract';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '@/lib/webhooks/fields';
 import type { Tone } from '@/components/ui/alert';
 import { SigningSecret } from './signing-secret';
+import { useSurface } from '@/components/console/surface';
+import { RecoverySince } from './recovery-since';
 
 /**
  * What happened to the events sent to this configuration: a test event, the signing secret, and
@@ -49,6 +51,7 @@ export function DeliveriesPanel({ id, retentionDays }: { id: string; retentionDa
       </h2>
       <SigningSecret id={id} />
       <DeliveryLog id={id} retentionDays={retentionDays} />
+      <RecoverySince id={id} retentionDays={retentionDays} />
     </section>
   );
 }
@@ -67,6 +70,7 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
   const [openId, setOpenId] = useState<string | undefined>();
   const [testId, setTestId] = useState<string | undefined>();
   const deliveries = useDeliveries(id, status, event.trim());
+  const { readOnly } = useSurface();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] });
   useHealthFollowsLog(id, deliveries.data);
 
@@ -85,9 +89,11 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
       titleId="delivery-log-title"
       description={`${t('delivery.logHelp')} ${t('delivery.retention', { days: retentionDays })}`}
       actions={
-        <Button variant="secondary" size="sm" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
-          {t('delivery.sendTest')}
-        </Button>
+        readOnly ? undefined : (
+          <Button variant="secondary" size="sm" onClick={() => sendTest.mutate()} disabled={sendTest.isPending}>
+            {t('delivery.sendTest')}
+          </Button>
+        )
       }
     >
       <div role="status" aria-live="polite" className="mb-3 text-sm empty:mb-0">
@@ -207,6 +213,7 @@ function DeliveryRow({
     mutationFn: () => apiJson(locale, apiPath(redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
     onSuccess: onResent,
   });
+  const { readOnly } = useSurface();
   const detailId = `delivery-${delivery.id}`;
   const situation = situationOf(delivery);
   return (
@@ -225,9 +232,11 @@ function DeliveryRow({
           <Button variant="secondary" size="sm" onClick={onToggle} aria-expanded={open} aria-controls={detailId}>
             {open ? t('delivery.hideDetail') : t('delivery.showDetail')}
           </Button>
-          <Button variant="secondary" size="sm" onClick={() => resend.mutate()} disabled={resend.isPending}>
-            {t('delivery.resend')}
-          </Button>
+          {readOnly ? null : (
+            <Button variant="secondary" size="sm" onClick={() => resend.mutate()} disabled={resend.isPending}>
+              {t('delivery.resend')}
+            </Button>
+          )}
         </span>
       </div>
       <p className="mt-1 font-mono text-xs break-all text-slate-600">

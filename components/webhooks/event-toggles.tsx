@@ -2,14 +2,16 @@ import { Card } from '@/components/ui/card';
 import { getT } from '@/lib/i18n/server';
 import { catalogueLink } from '@/lib/webhooks/catalogue-link';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
+import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
 import { EventSwitch } from './event-switch';
 
 /**
  * The five event flags of §6: human name, API name, the one line saying when it fires, and a link
- * to its message in the API reference. A server component: only the switches are the browser's
- * (EventSwitch, inside the form's FormProvider); the page hands this card to the form.
+ * to its message: in the console the API reference, in the partner portal its own catalogue page.
+ * A server component: only the switches are the browser's (EventSwitch, inside the form's
+ * FormProvider); the page hands this card to the form.
  */
-export async function EventToggles() {
+export async function EventToggles({ portal = false }: { portal?: boolean }) {
   const t = await getT();
   return (
     <Card title={t('webhook.events')} titleId="events-title" description={t('webhook.eventsHelp')}>
@@ -24,7 +26,12 @@ export async function EventToggles() {
               </label>
               <p id={`${flag}-description`} className="text-sm text-slate-600">
                 {t(`webhook.event.${flag}`)}{' '}
-                <a href={catalogueLink(flag)} className="font-medium text-indigo-700 underline" target="_blank" rel="noopener">
+                <a
+                  href={portal ? `/portal/eventos#${EVENT_TYPE_OF_FLAG[flag]}` : catalogueLink(flag)}
+                  className="font-medium text-indigo-700 underline"
+                  target={portal ? undefined : '_blank'}
+                  rel="noopener"
+                >
                   {t('webhook.eventPayload')}
                   <span className="sr-only">: {t(`webhooks.event.${flag}`)}</span>
                 </a>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
+import { useSurface } from '@/components/console/surface';
 import { Card } from '@/components/ui/card';
 import { describedBy, fieldIds } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -20,6 +21,7 @@ export function HeadersEditor() {
   const form = useFormContext<WebhookFormValues>();
   const { control, formState, watch } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'headers' });
+  const { readOnly } = useSurface();
   // Rows whose visibility was toggled away from their default.
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
@@ -45,14 +47,16 @@ export function HeadersEditor() {
       titleId="headers-title"
       description={t('webhook.headersHelp')}
       actions={
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={() => append({ chave: '', valor: '' })}
-          disabled={fields.length >= MAX_WEBHOOK_HEADERS}
-        >
-          + {t('webhook.addHeader')}
-        </Button>
+        readOnly ? undefined : (
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => append({ chave: '', valor: '' })}
+            disabled={fields.length >= MAX_WEBHOOK_HEADERS}
+          >
+            + {t('webhook.addHeader')}
+          </Button>
+        )
       }
     >
       {fields.length === 0 ? <p className="text-sm text-slate-600">{t('webhook.headersEmpty')}</p> : null}
@@ -128,12 +132,14 @@ export function HeadersEditor() {
                   </p>
                 ) : null}
               </div>
-              <div className="flex sm:pt-5">
-                <Button variant="danger" aria-label={t('webhook.removeHeader', { n })} onClick={() => remove(index)}>
-                  <span aria-hidden>✕</span>
-                  <span className="sm:sr-only">{t('webhook.removeHeader', { n })}</span>
-                </Button>
-              </div>
+              {readOnly ? null : (
+                <div className="flex sm:pt-5">
+                  <Button variant="danger" aria-label={t('webhook.removeHeader', { n })} onClick={() => remove(index)}>
+                    <span aria-hidden>✕</span>
+                    <span className="sm:sr-only">{t('webhook.removeHeader', { n })}</span>
+                  </Button>
+                </div>
+              )}
             </li>
           );
         })}

@@ -8,9 +8,22 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
 import { apiPath, getWebhookSecret, rotateWebhookSecret } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
+import { useSurface } from '@/components/console/surface';
 
 /** The configuration's signing secret: hidden until asked for, copyable, rotated after a confirmation. */
 export function SigningSecret({ id }: { id: string }) {
+  const t = useT();
+  // A read-only portal session is refused the secret (it could sign messages as this service).
+  if (useSurface().readOnly)
+    return (
+      <Card title={t('delivery.secretTitle')} titleId="secret-title">
+        <p className="text-sm text-slate-600">{t('portal.secretReadOnly')}</p>
+      </Card>
+    );
+  return <SecretControls id={id} />;
+}
+
+function SecretControls({ id }: { id: string }) {
   const t = useT();
   const locale = useLocale();
   const [secret, setSecret] = useState<string | undefined>();

@@ -26,6 +26,9 @@ import { ContactEmailField } from './contact-email-field';
 import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
+import { useSurface } from '@/components/console/surface';
+import { PortalAccessCard } from '@/components/portal/portal-access-card';
+import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -74,8 +77,9 @@ function toBody(values: EditorFormValues, storedUrl: string) {
 
 function BackToList({ onNavigate }: { onNavigate?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
   const t = useT();
+  const { home } = useSurface();
   return (
-    <Link href="/webhooks" onClick={onNavigate} className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
+    <Link href={home} onClick={onNavigate} className={buttonClasses('ghost', 'sm', '-ml-2 mb-2')}>
       <span aria-hidden>←</span> {t('webhook.backToList')}
     </Link>
   );
@@ -99,6 +103,7 @@ export function WebhookEditor({
   events: ReactNode;
 }) {
   const t = useT();
+  const surface = useSurface();
   const query = useWebhook(id);
   const back = <BackToList />;
   if (query.isPending)
@@ -140,6 +145,9 @@ export function WebhookEditor({
         onReload={() => query.refetch()}
         reloading={query.isFetching}
       />
+      {surface.kind === 'console' && query.data.config.usuarioId !== OPERATOR_TENANT ? (
+        <PortalAccessCard usuarioId={query.data.config.usuarioId} sistemaOrigem={query.data.config.sistemaOrigem} />
+      ) : null}
       <AfterHydration fallback={<Spinner label={t('common.loading')} />}>
         <DeliveryHealthCard id={query.data.config.id} />
         <DeliveriesPanel id={query.data.config.id} retentionDays={retentionDays} />
@@ -168,6 +176,7 @@ function WebhookForm({
   const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
+  const { home, readOnly } = useSurface();
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
@@ -233,6 +242,7 @@ function WebhookForm({
           <p className="font-mono text-sm break-all text-slate-600">{config.url}</p>
         </div>
 
+        {readOnly ? <Alert tone="info">{t('portal.readOnlyNotice')}</Alert> : null}
         {conflict ? (
           <Alert
             tone="warning"
@@ -260,32 +270,37 @@ function WebhookForm({
 
         {identity}
 
-        <Card title={t('webhook.receiver')} titleId="url-title">
-          <DestinationKindPicker />
-          <UrlField error={urlError} policy={urlPolicy} />
-          <BrokerCredentialsFields stored={config.credenciais} />
-          <ContactEmailField />
-        </Card>
+        {/* A read-only portal session sees every field, and can change none. */}
+        <fieldset disabled={readOnly} className="contents">
+          <Card title={t('webhook.receiver')} titleId="url-title">
+            <DestinationKindPicker />
+            <UrlField error={urlError} policy={urlPolicy} />
+            <BrokerCredentialsFields stored={config.credenciais} />
+            <ContactEmailField />
+          </Card>
 
-        {/* In the page's own chunk, not lazy: a Suspense boundary in a page this size is sent apart
-            from the form (React outlines it) and shown after the first paint, so the stored headers
-            would appear late and move the form. */}
-        <DeliveryStateCard config={config} />
-        <HeadersEditor />
-        {events}
+          {/* In the page's own chunk, not lazy: a Suspense boundary in a page this size is sent apart
+              from the form (React outlines it) and shown after the first paint, so the stored headers
+              would appear late and move the form. */}
+          <DeliveryStateCard config={config} />
+          <HeadersEditor />
+          {events}
+        </fieldset>
 
-        <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
-          {Object.keys(formState.errors).length > 0 ? (
-            <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
-          ) : null}
-          <DeleteWebhookButton id={config.id} />
-          <Link href="/webhooks" onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
-            {t('common.cancel')}
-          </Link>
-          <Button type="submit" disabled={save.isPending || conflict}>
-            {save.isPending ? t('common.saving') : t('common.save')}
-          </Button>
-        </div>
+        {readOnly ? null : (
+          <div className="sticky bottom-0 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-lg sm:border">
+            {Object.keys(formState.errors).length > 0 ? (
+              <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
+            ) : null}
+            <DeleteWebhookButton id={config.id} />
+            <Link href={home} onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
+              {t('common.cancel')}
+            </Link>
+            <Button type="submit" disabled={save.isPending || conflict}>
+              {save.isPending ? t('common.saving') : t('common.save')}
+            </Button>
+          </div>
+        )}
       </Form>
     </FormProvider>
   );

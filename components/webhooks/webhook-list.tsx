@@ -13,6 +13,7 @@ import { Badge } from '@/components/ui/badge';
 import { QueryStatus } from '@/components/console/query-status';
 import { cn } from '@/components/ui/cn';
 import { Form } from '@/components/ui/form';
+import { configHref, useSurface } from '@/components/console/surface';
 
 const SEARCH_DELAY_MS = 250;
 
@@ -62,6 +63,7 @@ export function WebhookList() {
 
 function WebhookRow({ config }: { config: WebhookView }) {
   const t = useT();
+  const surface = useSurface();
   const on = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).length;
   return (
     <li className="rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm sm:px-5" data-webhook-id={config.id}>
@@ -90,7 +92,7 @@ function WebhookRow({ config }: { config: WebhookView }) {
           </p>
         </div>
         <Link
-          href={`/webhooks/${config.id}`}
+          href={configHref(surface, config.id)}
           className={buttonClasses('secondary', 'sm')}
           aria-label={t('webhooks.editLabel', { url: config.url })}
         >

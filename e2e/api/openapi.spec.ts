@@ -69,7 +69,9 @@ test('lets anonymous callers into the public operations only, and the others ans
       const concrete = path
         .replace('{id}', WEBHOOK_IDS.a1)
         .replace('{entregaId}', 'msg_0000000000000000000000000000a')
-        .replace('{clientId}', 'portal');
+        .replace('{clientId}', 'portal')
+        .replace('{linkId}', '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b9')
+        .replace('{sessaoId}', '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7ba');
       const response = await request.fetch(concrete, { method: method.toUpperCase() });
       expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
       refused++;
@@ -82,6 +84,7 @@ test('lets anonymous callers into the public operations only, and the others ans
     'GET /api/health/ready',
     'POST /api/v1/auth/definir-senha',
     'POST /api/v1/auth/token',
+    'POST /api/v2/avaliacao-saude/portal/sessao',
   ]);
 });
 

@@ -203,6 +203,10 @@ test('a receiver answering 410 is switched off: the operator gets configuracao.d
   expect(message!.text).toContain('410 (Gone)');
   expect(message!.text).toContain(partner.url('/gone'));
   expect(message!.text).toContain(WEBHOOK_IDS.a1);
+  // The configuration's page in the partner portal, in both languages: a page, never a portal link (no token).
+  expect(message!.text).toContain(`Portal do parceiro: ${servers[0]!.url}/portal/webhooks/${WEBHOOK_IDS.a1}`);
+  expect(message!.text).toContain(`Partner portal: ${servers[0]!.url}/portal/webhooks/${WEBHOOK_IDS.a1}`);
+  expect(message!.text).not.toContain('/portal/entrar');
   await stillAfterChecks(() => operational('configuracao.desativada', WEBHOOK_IDS.a1).length + mailsTo(CONTACT_A1).length, 2);
   expect(operational('entrega.esgotada', WEBHOOK_IDS.a1)).toHaveLength(1);
 });

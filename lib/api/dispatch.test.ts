@@ -8,7 +8,13 @@ import { dispatch, matchPath } from './dispatch';
  * router's refusals are problem+json. The e2e spec methods-and-paths.spec.ts asks the same of the
  * running servers, Next's catch-all and the lean path.
  */
-const SAMPLE_PARAMS = { id: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8', entregaId: 'msg_0000000000000000000000000000a', clientId: 'portal' };
+const SAMPLE_PARAMS = {
+  id: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8',
+  entregaId: 'msg_0000000000000000000000000000a',
+  clientId: 'portal',
+  linkId: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b9',
+  sessaoId: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7ba',
+};
 const call = (method: string, path: string) => dispatch(new Request(`http://localhost${path}`, { method }));
 
 describe('the API router', () => {
@@ -80,6 +86,8 @@ describe('the API router', () => {
       'GET /metrics',
       'POST /api/v1/auth/definir-senha',
       'POST /api/v1/auth/token',
+      // The portal's entry page trades a link's single-use token for a session (issue 30).
+      'POST /api/v2/avaliacao-saude/portal/sessao',
     ]);
   });
 

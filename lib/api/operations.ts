@@ -3,6 +3,7 @@ import { accountOperations } from './operations/account';
 import { administrationOperations } from './operations/administration';
 import { deliveryOperations } from './operations/deliveries';
 import { platformOperations } from './operations/platform';
+import { portalOperations } from './operations/portal';
 import { schedulingOperations } from './operations/scheduling';
 import { webhookOperations } from './operations/webhooks';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
@@ -18,6 +19,7 @@ export const operations = {
   ...platformOperations(openApiDocument),
   ...webhookOperations,
   ...deliveryOperations,
+  ...portalOperations,
   ...schedulingOperations,
   ...administrationOperations,
   ...accountOperations,

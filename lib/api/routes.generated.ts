@@ -54,6 +54,11 @@ export const rotateWebhookSecret = {
   method: 'POST',
   path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo/rotacao',
 } as const satisfies Route;
+export const issuePortalLink = { method: 'POST', path: '/api/v2/avaliacao-saude/portal/links' } as const satisfies Route;
+export const listPortalAccess = { method: 'GET', path: '/api/v2/avaliacao-saude/portal/acessos' } as const satisfies Route;
+export const revokePortalLink = { method: 'DELETE', path: '/api/v2/avaliacao-saude/portal/links/{linkId}' } as const satisfies Route;
+export const revokePortalSession = { method: 'DELETE', path: '/api/v2/avaliacao-saude/portal/sessoes/{sessaoId}' } as const satisfies Route;
+export const openPortalSession = { method: 'POST', path: '/api/v2/avaliacao-saude/portal/sessao' } as const satisfies Route;
 export const listFreeSlots = { method: 'GET', path: '/api/v1/agendamentos/slots-livres' } as const satisfies Route;
 export const listSlots = { method: 'GET', path: '/api/v1/agendamentos/slots' } as const satisfies Route;
 export const listProcedures = { method: 'GET', path: '/api/v1/agendamentos/procedimentos' } as const satisfies Route;

@@ -20,6 +20,11 @@ export const AUDIT_ACTIONS = [
   'staff.sso_roles',
   'slot.reserve',
   'slot.release',
+  'portal.link_issue',
+  'portal.link_revoke',
+  'portal.session_open',
+  'portal.session_revoke',
+  'portal.request',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

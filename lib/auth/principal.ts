@@ -2,17 +2,25 @@ import { createHash } from 'node:crypto';
 import type { StaffRole } from '@/lib/auth/roles';
 import { SCOPES } from './scopes';
 
-/** Who is calling: an API client with a Bearer token, or a staff user signed in to the console. */
+/**
+ * Who is calling: an API client with a Bearer token, or a staff user signed in to the console. A
+ * partner in the portal (lib/portal) is an API client of its tenant with the `webhooks` scope alone,
+ * issued by the portal: every operation scopes it to its tenant by the same code as any API client.
+ */
 export type ApiClientPrincipal = {
   kind: 'api-client';
-  /** Who issued the token: this server (client credentials) or the integration platform (JWKS). */
-  issuer: 'embedded' | 'platform';
+  /** Who issued the token: this server (client credentials), the integration platform (JWKS) or a portal link. */
+  issuer: 'embedded' | 'platform' | 'portal';
   clientId: string;
   usuarioId: string;
   sistemaOrigem: number;
   /** The OAuth scopes the token grants (RFC 6749 §3.3). */
   scopes: readonly string[];
+  /** A portal session (issuer `portal`): its public id, and whether it may only read. */
+  portal?: PortalSessionRef;
 };
+
+export type PortalSessionRef = { sessionId: string; readOnly: boolean };
 
 export type StaffPrincipal = {
   kind: 'staff';
@@ -63,6 +71,11 @@ export function hasCapability(principal: Principal, capability: Capability): boo
   // publish events and administer clients and staff.
   if (capability === 'account') return true;
   return capability === 'webhooks' || capability === 'scheduling' ? principal.roles.includes(capability) : false;
+}
+
+/** A partner in the portal, as opposed to an API client calling with its own token. */
+export function isPortalSession(principal: Principal): principal is ApiClientPrincipal & { portal: PortalSessionRef } {
+  return principal.kind === 'api-client' && principal.portal !== undefined;
 }
 
 /** The identifier kept in the audit trail for a principal: readable, not necessarily unique. */

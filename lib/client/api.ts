@@ -1,5 +1,6 @@
 import type { FieldError } from '@/lib/validation/issues';
 import type { Locale } from '@/lib/i18n/locale';
+import { isPortalPath, PORTAL_API_PREFIX, PORTAL_PATH } from '@/lib/portal/cookie';
 
 /**
  * The console's fetch: same-origin API routes with the session cookie, the UI language in
@@ -41,8 +42,18 @@ export async function apiFetch(locale: Locale, path: string, init: RequestInit =
   headers.set('Accept', 'application/json');
   headers.set('Accept-Language', locale);
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');
-  const response = await fetch(path, { ...init, headers, credentials: 'same-origin', cache: 'no-store' });
-  if (response.status === 401 && typeof window !== 'undefined' && !signingOut) {
+  // The partner portal's pages call the same operations through /portal/api, with the portal's cookie (lib/portal/cookie.ts).
+  const portal = typeof window !== 'undefined' && isPortalPath(window.location.pathname);
+  const response = await fetch(portal ? `${PORTAL_API_PREFIX}${path}` : path, {
+    ...init,
+    headers,
+    credentials: 'same-origin',
+    cache: 'no-store',
+  });
+  if (response.status === 401 && portal) {
+    // The portal session ended (expired or revoked): the portal's entry page says so; never the staff sign-in.
+    window.location.assign(new URL(`${PORTAL_PATH}/entrar?encerrada=1`, window.location.origin));
+  } else if (response.status === 401 && typeof window !== 'undefined' && !signingOut) {
     // The session ended (expiry or sign-out elsewhere): back to sign-in, then here again.
     const back = window.location.pathname + window.location.search;
     window.location.assign(new URL(`/sign-in?expired=1&callbackUrl=${encodeURIComponent(back)}`, window.location.origin));

@@ -6,6 +6,7 @@ import { DEFAULT_DATA_DIR } from './file-settings.mjs';
 import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 import { checkMailEnv, mailEnvShape } from '@/lib/config/mail';
 import { checkOperationalEnv, operationalEnvShape } from '@/lib/webhooks/operational/config';
+import { portalEnvShape } from './portal';
 import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/config/oracle';
 import {
@@ -182,6 +183,8 @@ const envSchema = z
     ...mailEnvShape,
     /** OPERATIONAL_WEBHOOK_URL: the operator's receiver of operational events (lib/webhooks/operational/config.ts). */
     ...operationalEnvShape,
+    /** PORTAL_*: the partner portal's links, sessions and framing origins (lib/config/portal.ts). */
+    ...portalEnvShape,
     /** OIDC_*, PASSWORD_SIGN_IN: staff single sign-on (lib/auth/sso-config.ts). */
     ...ssoEnvShape,
     /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */

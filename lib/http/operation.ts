@@ -50,6 +50,11 @@ export type Operation = {
    */
   responses: Responses;
   /**
+   * A read that hands over a secret (the signing secret): refused to read-only portal sessions like
+   * a change, and in the audit trail for every portal session (lib/portal).
+   */
+  sensitive?: true;
+  /**
    * The OpenAPI operation object, less operationId, responses and a fixed JSON request body (the
    * document derives those); absent for the operations outside the document (the document itself,
    * its HTML reference, the metrics).

@@ -3,8 +3,11 @@ import { trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { env } from '@/lib/config/env';
 import { verifyAccessToken } from '@/lib/auth/access-tokens';
-import { staffFromSession } from '@/lib/auth/staff-session';
-import { hasCapability, type Capability, type Principal } from '@/lib/auth/principal';
+import { readCookie, staffFromSession } from '@/lib/auth/staff-session';
+import { hasCapability, isPortalSession, type Capability, type Principal } from '@/lib/auth/principal';
+import { isPortalRequest } from '@/lib/portal/surface';
+import { PORTAL_COOKIE } from '@/lib/portal/cookie';
+import { portalPrincipalOf, recordPortalRequest } from '@/lib/portal/service';
 import { bodySettings } from '@/lib/http/body-settings';
 import type { AuthenticatedHandler, BodyOf, Operation, ParamsOf, PublicHandler, QueryOf, RefusedHook } from '@/lib/http/operation';
 import type { AnyAnswer } from '@/lib/http/answers';
@@ -61,32 +64,50 @@ export function apiRoute<O extends Operation & { capability: Capability }>(
   return traced(
     checkingAnswers(operation, operationId, async (request, params) => {
       const locale = negotiateLocale(request.headers.get('accept-language'));
-      try {
-        const principal = await authenticate(request);
-        if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
-        const parsedParams = parsePathParams(operation, params, locale);
-        const query = (
-          operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
-        ) as QueryOf<O>;
-        try {
-          return answerResponse(
-            await handler({ request, params: parsedParams, query, principal, locale, body: () => readBody(operation, request, locale) }),
-          );
-        } catch (error) {
-          // The operation hears of a refusal of the request it handled (not of a fault: those are 5xx), as the problem answered.
-          const { onRefused } = operation;
-          const refused = onRefused && refusalProblem(error, locale);
-          if (onRefused && refused && refused.status < 500) {
-            const { status, type, extra } = refused;
-            await onRefused({ status, type, errors: extra.errors ?? [] }, { request, params: parsedParams, principal });
-          }
-          throw error;
-        }
-      } catch (error) {
-        return errorResponse(error, request, locale);
-      }
+      let portal: Principal | undefined;
+      const response = await answerAuthenticated(request, params, locale, (principal) => (portal = principal));
+      // A partner's every change, and every read of a secret, in the audit trail with what was answered.
+      if (portal && isPortalSession(portal) && (!SAFE_METHODS.has(request.method) || operation.sensitive))
+        await recordPortalRequest(portal, operationId, params, response.status);
+      return response;
     }),
   );
+
+  async function answerAuthenticated(
+    request: Request,
+    params: Record<string, string>,
+    locale: Locale,
+    authenticated: (principal: Principal) => void,
+  ): Promise<Response> {
+    try {
+      const principal = await authenticate(request);
+      authenticated(principal);
+      if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
+      // A read-only portal session reads, and nothing more: no change, no secret.
+      if (isPortalSession(principal) && principal.portal.readOnly && (!SAFE_METHODS.has(request.method) || operation.sensitive))
+        throw problems.forbidden('This portal session is read-only.');
+      const parsedParams = parsePathParams(operation, params, locale);
+      const query = (
+        operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
+      ) as QueryOf<O>;
+      try {
+        return answerResponse(
+          await handler({ request, params: parsedParams, query, principal, locale, body: () => readBody(operation, request, locale) }),
+        );
+      } catch (error) {
+        // The operation hears of a refusal of the request it handled (not of a fault: those are 5xx), as the problem answered.
+        const { onRefused } = operation;
+        const refused = onRefused && refusalProblem(error, locale);
+        if (onRefused && refused && refused.status < 500) {
+          const { status, type, extra } = refused;
+          await onRefused({ status, type, errors: extra.errors ?? [] }, { request, params: parsedParams, principal });
+        }
+        throw error;
+      }
+    } catch (error) {
+      return errorResponse(error, request, locale);
+    }
+  }
 }
 
 /** For the few operations that say `capability: 'public'` (token endpoint, health, the API's own documents): same error handling, no authentication. */
@@ -185,6 +206,13 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, loc
 }
 
 async function authenticate(request: Request): Promise<Principal> {
+  // The portal's path knows one credential, the portal's cookie: a console session or a token sent there is not looked at.
+  if (isPortalRequest(request)) {
+    const partner = await portalPrincipalOf(readCookie(request, PORTAL_COOKIE));
+    if (!partner) throw problems.unauthorized();
+    if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw problems.crossOrigin();
+    return partner;
+  }
   const authorization = request.headers.get('authorization');
   if (authorization !== null) {
     const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);

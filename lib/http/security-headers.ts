@@ -9,7 +9,13 @@
  */
 export const CSP_HEADER = 'Content-Security-Policy';
 
-export function contentSecurityPolicy(nonce: string, development: boolean): string {
+/**
+ * `frameAncestors`: the origins whose pages may frame this page. Only the partner portal's pages
+ * pass any (PORTAL_FRAME_ANCESTORS, proxy.ts); the console's refuse every frame. A browser that
+ * honours frame-ancestors ignores X-Frame-Options (CSP Level 2), which stays DENY on every answer
+ * for the browsers that do not.
+ */
+export function contentSecurityPolicy(nonce: string, development: boolean, frameAncestors: readonly string[] = []): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ''}`,
@@ -20,7 +26,7 @@ export function contentSecurityPolicy(nonce: string, development: boolean): stri
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
   ].join('; ');
 }
 

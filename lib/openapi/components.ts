@@ -35,6 +35,13 @@ import {
   staffViewSchema,
 } from '@/lib/staff/contract';
 import { livenessSchema, readinessSchema } from '@/lib/health/contract';
+import {
+  portalAccessSchema,
+  portalLinkCreateSchema,
+  portalLinkSchema,
+  portalSessionOpenSchema,
+  portalSessionSchema,
+} from '@/lib/portal/contract';
 import { jsonSchema, type JsonSchema } from '@/lib/validation/json-schema';
 
 /**
@@ -83,6 +90,11 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   TokenRequest: [tokenRequestSchema, 'input'],
   TokenResponse: [tokenResponseSchema, 'output'],
   OAuthError: [oauthErrorSchema, 'output'],
+  PortalLinkCreate: [portalLinkCreateSchema, 'input'],
+  PortalLink: [portalLinkSchema, 'output'],
+  PortalSessionOpen: [portalSessionOpenSchema, 'input'],
+  PortalSession: [portalSessionSchema, 'output'],
+  PortalAccess: [portalAccessSchema, 'output'],
 };
 
 /** What receivers get (lib/webhooks/message-contract.ts): one component per event type, `proposta.cancelada` as `NotificacaoPropostaCancelada`. */

@@ -75,6 +75,11 @@ export function buildOpenApiDocument(operations: Readonly<Record<string, Operati
         name: 'Scheduling',
         description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
       },
+      {
+        name: 'Partner portal',
+        description:
+          'Single-use links into the partner portal (/portal), where a tenant sees and manages its own webhooks; the portal’s pages call the operations above as an API client of that tenant.',
+      },
       { name: 'Administration', description: 'API clients and staff accounts, managed by staff admins.' },
       { name: 'Audit', description: 'The audit trail of changes, reservations and releases (staff admins).' },
       { name: 'Operations', description: 'Liveness and readiness checks for load balancers and orchestrators.' },

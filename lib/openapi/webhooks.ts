@@ -161,3 +161,14 @@ export function webhookCatalogue(): Record<string, unknown> {
     ]),
   );
 }
+
+/**
+ * The partner's entries of the catalogue (the operational events go to the operator alone): each
+ * event type, what it means and how it is sent, and an example message, for the partner portal's
+ * page of events (issue 30).
+ */
+export function partnerEventCatalogue(): { type: string; description: string; example: unknown }[] {
+  return Object.entries(MESSAGE_SCHEMAS)
+    .filter(([type]) => !(OPERATIONAL_EVENT_TYPE_LIST as readonly string[]).includes(type))
+    .map(([type, schema]) => ({ type, description: String(schema.description ?? ''), example: example(type) }));
+}

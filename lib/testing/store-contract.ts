@@ -28,6 +28,7 @@ import { ownerKey, type ApiClientPrincipal, type StaffPrincipal } from '@/lib/au
 import { findStaffById, insertStaff, updateStaffRow } from '@/lib/staff/store';
 import { isolationContract } from '@/lib/testing/isolation-contract';
 import { operationalContract } from '@/lib/testing/operational-contract';
+import { portalContract } from '@/lib/testing/portal-contract';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /**
@@ -68,6 +69,7 @@ export function storeContract(): void {
   deliveryContract();
   isolationContract();
   operationalContract();
+  portalContract();
   it('migrates to the latest migration and seeds once, however often it is asked', async () => {
     const db = await getDb();
     const applied = await db('knex_migrations').select<{ name: string }[]>('name');

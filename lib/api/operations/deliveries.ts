@@ -217,6 +217,7 @@ export const deliveryOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo',
       params: webhookParams,
       capability: 'webhooks',
+      sensitive: true,
       responses: { 200: answer.json(webhookSecretSchema, 'The secret.'), 404: deliveryNotYours },
       doc: deliveryDoc(
         'The configuration’s signing secret',

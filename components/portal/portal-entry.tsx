@@ -1,0 +1,50 @@
+'use client';
+import { useEffect, useRef, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Spinner } from '@/components/ui/spinner';
+import { apiPath, openPortalSession } from '@/lib/api/routes';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { PORTAL_API_PREFIX, PORTAL_PATH } from '@/lib/portal/cookie';
+
+type State = 'opening' | 'refused' | 'failed' | 'no-link' | 'ended';
+
+/** Opens the session with the fragment's token (once: the token leaves the address bar first), then the portal. */
+export function PortalEntry({ ended }: { ended: boolean }) {
+  const t = useT();
+  const locale = useLocale();
+  const [state, setState] = useState<State>('opening');
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const token = window.location.hash.slice(1);
+    // The token is spent by this request: it never stays in the history or a bookmark.
+    if (token) window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    const outcome: Promise<State> = token
+      ? fetch(`${PORTAL_API_PREFIX}${apiPath(openPortalSession)}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': locale },
+          body: JSON.stringify({ token }),
+          credentials: 'same-origin',
+        }).then((response): State => {
+          if (response.status !== 201) return response.status === 404 || response.status === 400 ? 'refused' : 'failed';
+          window.location.replace(PORTAL_PATH);
+          return 'opening';
+        })
+      : Promise.resolve(ended ? 'ended' : 'no-link');
+    void outcome.catch((): State => 'failed').then(setState);
+  }, [ended, locale]);
+
+  if (state === 'opening') return <Spinner label={t('portal.entry.opening')} />;
+  const message = {
+    refused: t('portal.entry.refused'),
+    failed: t('portal.entry.failed'),
+    'no-link': t('portal.entry.noLink'),
+    ended: t('portal.entry.ended'),
+  }[state];
+  return (
+    <Alert tone={state === 'failed' ? 'danger' : 'warning'} role="alert" className="mt-4">
+      {message}
+    </Alert>
+  );
+}

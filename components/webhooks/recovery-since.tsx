@@ -1,0 +1,73 @@
+'use client';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { useSurface } from '@/components/console/surface';
+import { apiJson } from '@/lib/client/api';
+import { apiPath, recoverDeliveries } from '@/lib/api/routes';
+import { useLocale, useT } from '@/lib/i18n/client';
+
+/** A local date-time input's value (`2026-11-24T10:30`) as an instant, in the browser's time zone. */
+function instantOf(local: string): string | undefined {
+  const time = new Date(local).getTime();
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/**
+ * "Recuperar desde": sends again every failed or skipped delivery created since a date, for a
+ * receiver back after an outage (the recovery operation). Hidden from a read-only portal session.
+ */
+export function RecoverySince({ id, retentionDays }: { id: string; retentionDays: number }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const { readOnly } = useSurface();
+  const [since, setSince] = useState('');
+  const recover = useMutation({
+    mutationFn: async (desde: string) =>
+      (
+        await apiJson<{ reenviadas: number }>(locale, apiPath(recoverDeliveries, { id }), {
+          method: 'POST',
+          body: JSON.stringify({ desde }),
+        })
+      ).body,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] }),
+  });
+  if (readOnly) return null;
+  const instant = instantOf(since);
+  return (
+    <Card title={t('delivery.recoverTitle')} titleId="recover-title" description={t('delivery.recoverHelp', { days: retentionDays })}>
+      <Form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (instant) recover.mutate(instant);
+        }}
+        className="flex flex-wrap items-end gap-3"
+      >
+        <div className="flex flex-col gap-1">
+          <label htmlFor="recover-since" className="text-sm font-medium text-slate-900">
+            {t('delivery.recoverSince')}
+          </label>
+          <Input
+            id="recover-since"
+            type="datetime-local"
+            value={since}
+            onChange={(event) => setSince(event.target.value)}
+            className="w-60"
+          />
+        </div>
+        <Button type="submit" variant="secondary" disabled={!instant || recover.isPending}>
+          {t('delivery.recover')}
+        </Button>
+      </Form>
+      <div role="status" aria-live="polite" className="mt-2 text-sm text-slate-700 empty:mt-0">
+        {recover.data ? t('delivery.recovered', { count: recover.data.reenviadas }) : null}
+      </div>
+      {recover.error ? <ProblemMessage error={recover.error} /> : null}
+    </Card>
+  );
+}
