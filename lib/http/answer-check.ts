@@ -27,15 +27,16 @@ type Route = (request: Request, params: Record<string, string>) => Promise<Reply
 
 /** `route`, whose answers are checked against `operation`'s declarations while checks are on. */
 export function checkingAnswers(operation: Operation, operationId: string, route: Route): Route {
-  return async (request, params) => {
+  const checked: Route = async (request, params) => {
     const reply = await route(request, params);
-    if (!checksAnswers()) return reply;
     const mismatch = await mismatchOf(operation, reply);
     if (!mismatch) return reply;
     log.error('api.answer_mismatch', { operation: operationId, status: reply.status, ...mismatch });
     void reply.response?.body?.cancel();
     return problemReply(problems.internal());
   };
+  // Unchecked, the route's own promise: no extra step per request in production.
+  return (request, params) => (checksAnswers() ? checked(request, params) : route(request, params));
 }
 
 /** Where an answer departs from the declaration: `at` a dotted path into the body, `issue` what is wrong there. */
