@@ -19,7 +19,7 @@ const MENU_ID = 'console-menu';
  * The console's header. Wide screens show the brand and the account's controls on one row and the
  * navigation on a row of its own; below `lg` six links and the controls cannot fit a phone's width,
  * so they fold behind a "Menu" disclosure button (aria-expanded, aria-controls) that Escape and any
- * navigation close.
+ * navigation close. Tab goes as the eye does: brand, account controls, navigation.
  */
 export function ConsoleHeader({ user, areas }: Props) {
   const t = useT();
@@ -83,8 +83,30 @@ export function ConsoleHeader({ user, areas }: Props) {
           </span>
           {t('header.menu')}
         </Button>
-        {/* On wide screens its box gives way (`contents`): the controls join the brand's row, the navigation takes the next. */}
-        <div id={MENU_ID} className={cn(open ? 'flex' : 'hidden', 'w-full flex-col gap-4 border-t border-slate-200 pt-3 lg:contents')}>
+        {/* On wide screens its box gives way (`contents`): the controls join the brand's row, the navigation takes the next.
+            The controls come first in the page's order, as they are seen: top row, then the navigation's row
+            (and, in the phone's menu, above the links). */}
+        <div id={MENU_ID} className={cn(open ? 'flex' : 'hidden', 'w-full flex-col gap-3 border-t border-slate-200 pt-3 lg:contents')}>
+          <div className="flex flex-wrap items-center gap-3 border-b border-slate-200 pb-3 lg:ml-auto lg:border-0 lg:pb-0">
+            <div className="w-full text-xs leading-tight lg:w-auto lg:text-right">
+              <p className="font-medium text-slate-900" data-testid="signed-in-user">
+                {t('header.signedInAs', { name: user.name })}
+              </p>
+              <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
+            </div>
+            {/* A plain link: the reference is a page of its own, outside the console's layout. */}
+            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- an API operation (apiReference), not a console page */}
+            <a
+              href="/api/docs"
+              className="rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            >
+              {t('nav.apiDocs')}
+            </a>
+            <LanguageSwitch />
+            <Button variant="secondary" size="sm" onClick={handleSignOut}>
+              {t('header.signOut')}
+            </Button>
+          </div>
           <nav aria-label={t('nav.label')} className="lg:order-last lg:-mx-3 lg:w-full">
             <ul className="flex flex-col gap-1 lg:flex-row lg:flex-wrap">
               {links.map((link) => {
@@ -107,26 +129,6 @@ export function ConsoleHeader({ user, areas }: Props) {
               })}
             </ul>
           </nav>
-          <div className="flex flex-wrap items-center gap-3 border-t border-slate-200 pt-3 lg:ml-auto lg:border-0 lg:pt-0">
-            <div className="w-full text-xs leading-tight lg:w-auto lg:text-right">
-              <p className="font-medium text-slate-900" data-testid="signed-in-user">
-                {t('header.signedInAs', { name: user.name })}
-              </p>
-              <p className="text-slate-600">{t('header.roles', { roles: user.roles.map((role) => t(`role.${role}`)).join(', ') })}</p>
-            </div>
-            {/* A plain link: the reference is a page of its own, outside the console's layout. */}
-            {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- an API operation (apiReference), not a console page */}
-            <a
-              href="/api/docs"
-              className="rounded text-sm font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-            >
-              {t('nav.apiDocs')}
-            </a>
-            <LanguageSwitch />
-            <Button variant="secondary" size="sm" onClick={handleSignOut}>
-              {t('header.signOut')}
-            </Button>
-          </div>
         </div>
       </div>
     </header>

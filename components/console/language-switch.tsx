@@ -1,7 +1,7 @@
 'use client';
 import { useRouter } from 'next/navigation';
 import { useId, useTransition } from 'react';
-import { isLocale, LOCALE_COOKIE, LOCALES } from '@/lib/i18n';
+import { isLocale, LOCALE_COOKIE, LOCALES } from '@/lib/i18n/locale';
 import { useLocale, useT } from '@/lib/i18n/client';
 
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;

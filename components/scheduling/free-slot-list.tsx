@@ -95,7 +95,13 @@ export function FreeSlotList({ onPick }: { onPick: (slot: FreeSlot) => void }) {
                     const when = brasiliaDateTime(slot.DT_AGENDA, locale);
                     return (
                       <tr key={slot.NR_SEQ_AGENDA} className="hover:bg-slate-50">
-                        <td className="px-3 py-1.5 whitespace-nowrap">{when}</td>
+                        <td className="px-3 py-1.5 whitespace-nowrap">
+                          {when}
+                          {/* A phone has no room for the agenda and duration columns: they read under the time. */}
+                          <span className="block text-xs text-slate-600 sm:hidden">
+                            {t('slots.agendaAndMinutes', { agenda: slot.CD_AGENDA, minutes: slot.NR_MIN_DURACAO })}
+                          </span>
+                        </td>
                         <td className="hidden px-3 py-1.5 font-mono sm:table-cell">{slot.CD_AGENDA}</td>
                         <td className="px-3 py-1.5 font-mono">{slot.NR_SEQ_AGENDA}</td>
                         <td className="hidden px-3 py-1.5 sm:table-cell">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</td>

@@ -3,14 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, useEffect, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
-import { useToast } from '@/components/ui/toast';
 import { apiFetch } from '@/lib/client/api';
 import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
 import { loadClientSchema } from '@/lib/client/load-schema';
 import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
 import { apiPath, reserveOrReleaseSlot } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
-import type { MessageKey } from '@/lib/i18n';
+import type { MessageKey, TranslateValues } from '@/lib/i18n';
 import type { FreeSlot, Procedure, Slot } from '@/lib/scheduling/contract';
 import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
@@ -51,12 +50,13 @@ export function ReservationWorkspace() {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();
-  const toast = useToast();
   const queryClient = useQueryClient();
   const procedures = useProcedures();
   // What the Resultado panel shows: the last answer, or why there is none for the latest attempt.
   const [outcome, setOutcome] = useState<OutcomeState>();
-  const [notice, setNotice] = useState<MessageKey>();
+  // What the form was just filled with (a slot, a release), said above it: in the page's flow, where
+  // a toast would cover the form on a phone and the recent list's "Liberar" on a wide screen.
+  const [notice, setNotice] = useState<{ key: MessageKey; values?: TranslateValues }>();
   // What this page sent for each token it got back: a release prepared from the recent list can
   // then refill the patient identifiers, which the audit trail only keeps masked.
   const sentFor = useRef(new Map<string, ReservationFormValues>());
@@ -147,7 +147,7 @@ export function ReservationWorkspace() {
   function fill(values: ReservationFormValues, message?: MessageKey) {
     durationOrigin.current = undefined;
     form.reset(values);
-    setNotice(message);
+    setNotice(message ? { key: message } : undefined);
     document.getElementById('request-title')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 
@@ -155,7 +155,7 @@ export function ReservationWorkspace() {
     form.setValue('nrSeqAgenda', String(slot.NR_SEQ_AGENDA), { shouldValidate: true, shouldDirty: true });
     form.setValue('nrMinDuracao', String(slot.NR_MIN_DURACAO), { shouldValidate: true, shouldDirty: true });
     durationOrigin.current = { source: 'slot', value: String(slot.NR_MIN_DURACAO) };
-    toast(t('slots.filled', { slot: slot.NR_SEQ_AGENDA }));
+    setNotice({ key: 'slots.filled', values: { slot: slot.NR_SEQ_AGENDA } });
     // On to the form, so keyboard users need not tab past every other "Usar" button.
     document.getElementById('field-nrSeqProcInterno')?.focus();
   }
@@ -189,7 +189,7 @@ export function ReservationWorkspace() {
           <FreeSlotPicker onPick={pickSlot} formId={FORM_ID} />
           {notice ? (
             <Alert tone="info" role="status">
-              {t(notice)}
+              {t(notice.key, notice.values)}
             </Alert>
           ) : null}
           <ReservationForm

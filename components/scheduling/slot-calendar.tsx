@@ -9,7 +9,7 @@ import { SLOT_GRID_LIMIT, schedulingKeys, useSlotGrid } from '@/lib/client/slot-
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDay, columnsOf, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
 import type { FreeSlot, Slot } from '@/lib/scheduling/contract';
-import { periodLabel } from './calendar/day-format';
+import { asDate, dayFormat, periodLabel } from './calendar/day-format';
 import { AXIS_PX, COLUMN_PX } from './calendar/geometry';
 import { Legend } from './calendar/slot-state';
 import { TimeGrid } from './calendar/time-grid';
@@ -45,6 +45,20 @@ function firstDay(cached: FreeSlot[] | undefined): string {
   return soonest ? brasiliaDay(Date.parse(soonest.DT_AGENDA)) : brasiliaDay(Date.now());
 }
 
+/**
+ * The day of the soonest free slot after `day` the page knows of (the free list, soonest first),
+ * of `agenda` when one is chosen: where an empty day or week offers to go (the demo's slots start
+ * tomorrow, so "Hoje" is empty there).
+ */
+function nextFreeDay(cached: FreeSlot[] | undefined, day: string, agenda: number | undefined): string | undefined {
+  for (const slot of cached ?? []) {
+    if (agenda !== undefined && slot.CD_AGENDA !== agenda) continue;
+    const slotDay = brasiliaDay(Date.parse(slot.DT_AGENDA));
+    if (slotDay > day) return slotDay;
+  }
+  return undefined;
+}
+
 export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const t = useT();
   const locale = useLocale();
@@ -58,7 +72,8 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
 
   // The agendas to choose from: every one this page has seen (the free list, any grid asked for).
   const seen = new Set<number>(agenda ? [agenda] : []);
-  for (const slot of queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({})) ?? []) seen.add(slot.CD_AGENDA);
+  const freeList = queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}));
+  for (const slot of freeList ?? []) seen.add(slot.CD_AGENDA);
   for (const [, slots] of queryClient.getQueriesData<Slot[]>({ queryKey: schedulingKeys.allGrids }))
     for (const slot of slots ?? []) seen.add(slot.CD_AGENDA);
   const agendas = [...seen].sort((a, b) => a - b);
@@ -126,7 +141,7 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
             <ProblemMessage error={grid.error} />
           </Alert>
         ) : !columns || columns.every((column) => column.slots.length === 0) ? (
-          <p className="text-sm text-slate-600">{t(view === 'day' ? 'calendar.empty.day' : 'calendar.empty.week')}</p>
+          <EmptyPeriod view={view} next={nextFreeDay(freeList, days[days.length - 1]!, shown)} onDay={setDay} />
         ) : (
           <>
             {(settled.data?.length ?? 0) >= SLOT_GRID_LIMIT ? (
@@ -138,6 +153,22 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
           </>
         )}
       </div>
+    </div>
+  );
+}
+
+/** An empty day or week: says so and, when a later day has a free slot, offers to go there. */
+function EmptyPeriod({ view, next, onDay }: { view: CalendarView; next: string | undefined; onDay: (day: string) => void }) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm text-slate-600">
+      <p>{t(view === 'day' ? 'calendar.empty.day' : 'calendar.empty.week')}</p>
+      {next ? (
+        <Button size="sm" variant="secondary" onClick={() => onDay(next)}>
+          {t('calendar.nextFree', { day: dayFormat(locale, { weekday: 'short', day: '2-digit', month: '2-digit' }).format(asDate(next)) })}
+        </Button>
+      ) : null}
     </div>
   );
 }

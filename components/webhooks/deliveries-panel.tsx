@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -8,6 +8,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { useDeliveries, useDeliveryDetail } from '@/lib/client/delivery-queries';
+import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { apiPath, redeliver, sendTestEvent } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
@@ -67,6 +68,7 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
   const [testId, setTestId] = useState<string | undefined>();
   const deliveries = useDeliveries(id, status, event.trim());
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] });
+  useHealthFollowsLog(id, deliveries.data);
 
   const sendTest = useMutation({
     mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(sendTestEvent, { id }), { method: 'POST' })).body,
@@ -124,14 +126,15 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
           value={event}
           maxLength={100}
           onChange={(change) => setEvent(change.target.value)}
-          placeholder={t('delivery.eventFilterHelp')}
+          // Short enough to show whole in the box; the full hint is the line below it.
+          placeholder={t('delivery.eventFilterPlaceholder')}
           aria-describedby="delivery-event-help"
-          className="w-72 max-w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
+          className="w-56 max-w-full rounded border border-slate-300 bg-white px-2 py-1 font-mono text-sm focus-visible:outline-2 focus-visible:outline-indigo-600"
         />
-        <span id="delivery-event-help" className="sr-only">
+        {deliveries.isFetching ? <Spinner label={t('common.loading')} /> : null}
+        <span id="delivery-event-help" className="basis-full text-xs text-slate-600">
           {t('delivery.eventFilterHelp')}
         </span>
-        {deliveries.isFetching ? <Spinner label={t('common.loading')} /> : null}
       </div>
       {deliveries.isError ? <ProblemMessage error={deliveries.error} /> : null}
       {deliveries.data && deliveries.data.length === 0 ? (
@@ -151,6 +154,23 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
       </ul>
     </Card>
   );
+}
+
+/**
+ * An attempt that lands in the log changes the health figures: each of their windows is asked again
+ * then, not at its next minute's refresh. Otherwise a window fetched before a test event's attempt
+ * (24 hours: 3 delivered) and one fetched after it (7 days: 4) disagreed on the same page.
+ */
+function useHealthFollowsLog(id: string, deliveries: Delivery[] | undefined) {
+  const queryClient = useQueryClient();
+  const attempts = deliveries?.map((delivery) => `${delivery.id}:${delivery.tentativas}:${delivery.status}`).join(' ');
+  const seen = useRef(attempts);
+  useEffect(() => {
+    if (attempts === seen.current) return;
+    const first = seen.current === undefined;
+    seen.current = attempts;
+    if (!first) void queryClient.invalidateQueries({ queryKey: webhookKeys.healthOf(id) });
+  }, [attempts, id, queryClient]);
 }
 
 type T = ReturnType<typeof useT>;

@@ -68,7 +68,7 @@ function HealthFigures({ health }: { health: DeliveryHealth }) {
   });
   return (
     <div className="flex flex-col gap-4">
-      <HealthSituation situation={situacao} />
+      <HealthSituation situation={situacao} attempts={totais.entregues + totais.falhas} />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Figure term={t('health.delivered')} value={number(totais.entregues)} />
         <Figure term={t('health.failed')} value={number(totais.falhas)} />

@@ -69,7 +69,7 @@ function TriageRow({ item }: { item: TriageItem }) {
         <p className="mt-0.5 font-mono text-xs break-all text-slate-600">{item.usuarioId}</p>
         <div className="mt-1.5 flex flex-wrap items-center gap-2">
           {item.alerta ? <Badge tone="danger">{t('triage.alert')}</Badge> : null}
-          <HealthSituation situation={situacao} />
+          <HealthSituation situation={situacao} attempts={totais.entregues + totais.falhas} />
         </div>
       </div>
       <Sparkline points={points} label={t('triage.sparkline', { delivered: totais.entregues, failed: totais.falhas })} />

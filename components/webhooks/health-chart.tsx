@@ -3,11 +3,13 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { HealthHour } from '@/lib/webhooks/health-contract';
+import { chartColumns, COUNT_STEPS, countRange, timeRange } from './health-chart-data';
 
 /**
  * The delivery-health chart: attempts delivered and failed per hour as bars, the receiver's mean
  * answer time as a line on its own axis, hours in Brasília time. uPlot (about 50 KB, canvas) is
- * loaded only by the pages that draw this chart (next/dynamic in delivery-health-card.tsx). The
+ * loaded only by the pages that draw this chart (next/dynamic in delivery-health-card.tsx); what it
+ * draws is health-chart-data.ts's. The
  * canvas is an image to assistive technology: the card labels it with the totals and offers the
  * same figures as a table.
  */
@@ -15,15 +17,6 @@ type Labels = { hour: string; delivered: string; failed: string; latency: string
 
 const HEIGHT = 220;
 const COLORS = { delivered: '#059669', failed: '#dc2626', latency: '#4f46e5' }; // emerald-600, red-600, indigo-600
-
-function dataOf(hours: readonly HealthHour[]): uPlot.AlignedData {
-  return [
-    hours.map((hour) => Date.parse(hour.inicio) / 1000),
-    hours.map((hour) => hour.entregues),
-    hours.map((hour) => hour.falhas),
-    hours.map((hour) => hour.latenciaMediaMs),
-  ];
-}
 
 /** Hours as the reader writes them, in Brasília time: 24/11 18:00 in pt-BR. */
 function hourFormat(locale: string) {
@@ -37,7 +30,7 @@ function hourFormat(locale: string) {
   return (seconds: number) => format.format(new Date(seconds * 1000));
 }
 
-function optionsOf(width: number, labels: Labels, locale: string): uPlot.Options {
+function optionsOf(width: number, labels: Labels, locale: string, hours: { current: readonly HealthHour[] }): uPlot.Options {
   const hour = hourFormat(locale);
   const bars = (align: -1 | 1) => uPlot.paths.bars!({ size: [0.4, 24], align });
   return {
@@ -47,13 +40,14 @@ function optionsOf(width: number, labels: Labels, locale: string): uPlot.Options
     cursor: { drag: { x: false, y: false } },
     legend: { show: true },
     scales: {
-      x: { time: true },
-      count: { range: (_, __, max) => [0, Math.max(1, max)] },
+      // Whole hours, the current one's end included (health-chart-data.ts).
+      x: { time: true, range: (_, min, max) => timeRange(hours.current) ?? [min, max] },
+      count: { range: (_, __, max) => countRange(max) },
       ms: { range: (_, __, max) => [0, Math.max(1, max)] },
     },
     axes: [
       { values: (_, ticks) => ticks.map((tick) => hour(tick)), space: 90 },
-      { scale: 'count', size: 48 },
+      { scale: 'count', size: 48, incrs: COUNT_STEPS },
       { scale: 'ms', side: 1, size: 56, grid: { show: false }, values: (_, ticks) => ticks.map((tick) => `${tick} ms`) },
     ],
     series: [
@@ -75,12 +69,14 @@ function optionsOf(width: number, labels: Labels, locale: string): uPlot.Options
 export function HealthChart({ hours, labels, locale }: { hours: readonly HealthHour[]; labels: Labels; locale: string }) {
   const container = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
+  // The figures the time axis is ranged by; read by uPlot when it draws, after each setData.
+  const shown = useRef(hours);
 
   // One chart per language; new figures only replace its data.
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const plot = new uPlot(optionsOf(element.clientWidth, labels, locale), [[], [], [], []], element);
+    const plot = new uPlot(optionsOf(element.clientWidth, labels, locale, shown), [[], [], [], []], element);
     chart.current = plot;
     const resize = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: HEIGHT }));
     resize.observe(element);
@@ -92,7 +88,8 @@ export function HealthChart({ hours, labels, locale }: { hours: readonly HealthH
   }, [labels, locale]);
 
   useEffect(() => {
-    chart.current?.setData(dataOf(hours));
+    shown.current = hours;
+    chart.current?.setData(chartColumns(hours));
   }, [hours, labels]);
 
   return <div ref={container} className="w-full" data-testid="health-chart" />;

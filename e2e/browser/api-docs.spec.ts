@@ -15,7 +15,7 @@ test('the API reference at /api/docs renders the operations with nothing loaded 
   await expect(page.getByText('/api/v1/auth/token').first()).toBeVisible();
   // Both halves of the contract are there: opening a section lists its operations.
   for (const [section, path] of [
-    ['Agendamentos', '/api/v1/agendamentos/slots-livres/reservar'],
+    ['Scheduling', '/api/v1/agendamentos/slots-livres/reservar'],
     ['Webhooks', '/api/v2/avaliacao-saude/configuracao-web-hook/{id}'],
   ] as const) {
     await page.getByRole('link', { name: section, exact: true }).first().click();
@@ -53,3 +53,58 @@ test('each event toggle of the editor opens its notification in the reference: t
   await reference.screenshot({ path: test.info().outputPath('webhook-catalogue.png') });
   await reference.close();
 });
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px the API reference is in one language, has the console's icon and a way back to the console`, async ({
+    page,
+    request,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/api/docs');
+    await expect(page.getByText('Integration Console API').first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    // Section names in the document's language (English, as its titles and descriptions).
+    const document = (await (await request.get('/api/openapi.json')).json()) as { tags: { name: string }[] };
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'Authentication',
+      'Webhooks',
+      'Webhook deliveries',
+      'Scheduling',
+      'Administration',
+      'Audit',
+      'Operations',
+      'Notifications (webhooks)',
+      'Operational notifications (webhooks)',
+    ]);
+    // The icon the browser asks for, at the page's link and at /favicon.ico, both found.
+    expect((await request.get('/favicon.ico')).status()).toBe(200);
+    expect((await request.get((await page.locator('link[rel="icon"]').first().getAttribute('href'))!)).status()).toBe(200);
+
+    if (width === 1280) {
+      // Scalar's auth card: "Authentication Required" whole, not cut off under "Selected Auth Type".
+      const required = page.getByTestId('auth-indicator');
+      await expect(required).toHaveText('Required');
+      const selector = page.getByRole('button', { name: /^Selected Auth Type/ });
+      const [label, choice] = [await required.boundingBox(), await selector.boundingBox()];
+      const clipped = await required.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+          const clip = parent.getBoundingClientRect();
+          if (getComputedStyle(parent).overflow !== 'visible' && (box.right > clip.right + 0.5 || box.left < clip.left - 0.5)) return true;
+        }
+        return false;
+      });
+      expect(clipped).toBe(false);
+      const overlaps =
+        label!.x < choice!.x + choice!.width &&
+        choice!.x < label!.x + label!.width &&
+        label!.y < choice!.y + choice!.height &&
+        choice!.y < label!.y + label!.height;
+      expect(overlaps).toBe(false);
+    }
+    await page.screenshot({ path: test.info().outputPath(`reference-${width}.png`) });
+
+    await page.getByRole('link', { name: '← Back to the Integration Console' }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
+}

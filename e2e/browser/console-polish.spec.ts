@@ -126,6 +126,20 @@ test.describe('at phone widths', () => {
     await expect(page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Minha senha' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1280);
     await shot(page, 'header-1280');
+    // Tab goes as the eye does: the brand, the controls on its row, then the navigation's row.
+    await page.getByRole('link', { name: 'Console de Integração' }).focus();
+    const expected: ['link' | 'combobox' | 'button', string][] = [
+      ['link', 'Referência da API'],
+      ['combobox', 'Idioma'],
+      ['button', 'Sair'],
+      ...['Webhooks', 'Saúde das entregas', 'Reserva de horários', 'Clientes de API', 'Equipe', 'Minha senha'].map(
+        (name): ['link', string] => ['link', name],
+      ),
+    ];
+    for (const [role, name] of expected) {
+      await page.keyboard.press('Tab');
+      await expect(page.getByRole('banner').getByRole(role, { name, exact: true }), `${role} ${name}`).toBeFocused();
+    }
     await page.setViewportSize({ width: 1024, height: 800 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(1024);
     await shot(page, 'header-1024');

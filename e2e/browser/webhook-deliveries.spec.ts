@@ -120,7 +120,12 @@ test('switching deliveries off is saved with the form and says since when', asyn
   await page.getByLabel('Enviar eventos a este receptor').uncheck();
   await page.getByRole('button', { name: 'Salvar' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();
-  await expect(page.getByText(/^Desativadas manualmente em /)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Entregas', exact: true }).getByText(/^Desativadas manualmente em /)).toBeVisible();
+  // The health section below says why too, not "Desativada" alone (issue 32).
+  await page.reload();
+  const health = page.getByRole('region', { name: 'Saúde das entregas' });
+  await expect(health.getByText('Desativada', { exact: true })).toBeVisible();
+  await expect(health.getByText(/^Desativadas manualmente em \d\d\/\d\d\/\d{4},? \d\d:\d\d\.$/)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.context().close();
 });
@@ -207,3 +212,138 @@ test('the triage page lists every configuration worst first, each with its succe
   await expect(page).toHaveURL(new RegExp(`/webhooks/${WEBHOOK_IDS.a1}$`));
   await context.close();
 });
+
+/**
+ * The chart's canvas, read back: for each column of the plot (CSS pixels from its left edge), whether
+ * it has a delivered (green) or a failed (red) pixel, and the plot's width.
+ */
+async function barColumns(page: Page) {
+  return page.getByTestId('health-chart').evaluate((chart) => {
+    const canvas = chart.querySelector('canvas')!;
+    const plot = chart.querySelector<HTMLElement>('.u-over')!.getBoundingClientRect();
+    const box = canvas.getBoundingClientRect();
+    const scale = canvas.width / box.width;
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    const near = (i: number, [r, g, b]: number[]) =>
+      Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < 60 && data[i + 3]! > 200;
+    const columns = { delivered: new Set<number>(), failed: new Set<number>() };
+    for (let y = 0; y < canvas.height; y++)
+      for (let x = 0; x < canvas.width; x++) {
+        const i = (y * canvas.width + x) * 4;
+        const column = Math.floor((x / scale + box.left - plot.left) * 10) / 10;
+        if (near(i, [5, 150, 105])) columns.delivered.add(column); // emerald-600
+        if (near(i, [220, 38, 38])) columns.failed.add(column); // red-600
+      }
+    const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b);
+    return { width: plot.width, delivered: sorted(columns.delivered), failed: sorted(columns.failed) };
+  });
+}
+
+test('the chart draws the current hour’s failed attempts whole inside the plot, and nothing for hours without attempts', async ({
+  browser,
+}) => {
+  // a3's receiver is down: its attempts this hour all failed (HTTP 503).
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a3);
+  const card = page.getByRole('region', { name: 'Saúde das entregas' });
+  await expect(card.getByRole('img', { name: /^Últimas 24 horas: 0 tentativas entregues e [1-9]\d* falhas/ })).toBeVisible();
+  for (const window of ['Últimas 24 horas', 'Últimos 7 dias'] as const) {
+    await card.getByRole('button', { name: window }).click();
+    await expect(card.getByRole('img', { name: new RegExp(`^${window}: `) }).locator('canvas')).toBeVisible();
+    await expect.poll(async () => (await barColumns(page)).failed.length).toBeGreaterThan(0);
+    const { width, delivered, failed } = await barColumns(page);
+    const hours = window === 'Últimas 24 horas' ? 24 : 168;
+    // The red bar of this hour: inside the plot, in the last hour's slot, and wider than a hairline.
+    expect(failed[0]!, window).toBeGreaterThanOrEqual(width * ((hours - 1) / hours) - 1);
+    expect(failed[failed.length - 1]!, window).toBeLessThan(width);
+    expect(failed.length, window).toBeGreaterThanOrEqual(2);
+    // No delivered attempt, so no green at all: no dashes on the baseline for empty hours.
+    expect(delivered, window).toEqual([]);
+    await card.screenshot({ path: test.info().outputPath(`chart-failed-${hours}h.png`) });
+  }
+  await page.context().close();
+});
+
+test('right after a test event the 24-hour and 7-day figures agree, without waiting for the minute’s refresh', async ({ browser }) => {
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a1);
+  const card = page.getByRole('region', { name: 'Saúde das entregas' });
+  const delivered = card.getByRole('definition').first();
+  await expect(delivered).toHaveText(/^\d+$/);
+  // The 7-day window seen first, so both are in the page's cache before the event.
+  await card.getByRole('button', { name: 'Últimos 7 dias' }).click();
+  await expect(card.getByRole('img', { name: /^Últimos 7 dias: / })).toBeVisible();
+  await card.getByRole('button', { name: 'Últimas 24 horas' }).click();
+  await expect(card.getByRole('img', { name: /^Últimas 24 horas: / })).toBeVisible();
+  const before = Number(await delivered.textContent());
+
+  await page.getByRole('button', { name: 'Enviar evento de teste' }).click();
+  await expect(page.getByTestId('test-outcome')).toHaveText(/^Evento de teste entregue/);
+  // Well within the health card's own minute.
+  await expect(delivered).toHaveText(String(before + 1), { timeout: 10_000 });
+  await card.getByText('Ver como tabela').click();
+  const table = card.getByRole('table', { name: 'Saúde das entregas' });
+  const sum = async () =>
+    (await table.getByRole('row').all())
+      .slice(1)
+      .reduce(async (total, row) => (await total) + Number(await row.getByRole('cell').first().textContent()), Promise.resolve(0));
+  expect(await sum()).toBe(before + 1);
+  await card.getByRole('button', { name: 'Últimos 7 dias' }).click();
+  await expect(delivered).toHaveText(String(before + 1), { timeout: 10_000 });
+  expect(await sum()).toBe(before + 1);
+  await page.context().close();
+});
+
+test('a configuration without attempts says so rather than "Entregando", on its page and in the triage list', async ({ browser }) => {
+  // a4 has never had an event.
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a4);
+  const card = page.getByRole('region', { name: 'Saúde das entregas' });
+  await expect(card.getByText('Sem tentativas no período', { exact: true })).toBeVisible();
+  await expect(card.getByText('Entregando')).toHaveCount(0);
+  await page.goto('/webhooks/saude');
+  const row = page.locator(`[data-webhook-id="${WEBHOOK_IDS.a4}"]`);
+  await expect(row).toContainText('Sem tentativas no período');
+  await expect(row).not.toContainText('Entregando');
+  await expectNoSeriousA11yViolations(page);
+  await page.context().close();
+});
+
+test('the open-alert notice is in the page as the server sends it, before any script runs', async ({ browser }) => {
+  const page = await openConfiguration(browser, WEBHOOK_IDS.a1);
+  // a3's open circuit (an earlier test) is an alert: wait for the browser's notice to show it.
+  await expect(page.getByTestId('delivery-alerts')).toContainText(`O receptor ${receiver.url('/fora')} parece fora do ar desde `);
+  const session = await page.context().storageState();
+  const noScript = await browser.newContext({ baseURL: server.url, locale: 'pt-BR', javaScriptEnabled: false, storageState: session });
+  const plain = await noScript.newPage();
+  for (const path of ['/webhooks', '/webhooks/saude', `/webhooks/${WEBHOOK_IDS.a1}`]) {
+    await plain.goto(path);
+    await expect(plain.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(plain.getByTestId('delivery-alerts'), path).toContainText(`O receptor ${receiver.url('/fora')} parece fora do ar desde `);
+    await expect(plain.getByTestId('delivery-alerts').getByRole('link', { name: 'Ver configuração' })).toHaveAttribute(
+      'href',
+      `/webhooks/${WEBHOOK_IDS.a3}`,
+    );
+  }
+  await noScript.close();
+  await page.context().close();
+});
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px the delivery log's event filter shows its placeholder whole, with the full hint below`, async ({ browser }) => {
+    const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a1}`);
+    const filter = page.getByLabel('Evento', { exact: true });
+    await expect(filter).toHaveAccessibleDescription('Filtra pelo idEvento do produtor ou pelo id evt_… devolvido na publicação.');
+    await expect(page.getByText('Filtra pelo idEvento do produtor ou pelo id evt_… devolvido na publicação.')).toBeVisible();
+    const room = await filter.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const context2d = document.createElement('canvas').getContext('2d')!;
+      context2d.font = style.font;
+      const inner = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { placeholder: input.placeholder, text: context2d.measureText(input.placeholder).width, inner };
+    });
+    expect(room.placeholder).toBe('idEvento ou evt_…');
+    expect(room.text, JSON.stringify(room)).toBeLessThanOrEqual(room.inner);
+    await filter.screenshot({ path: test.info().outputPath(`event-filter-${width}.png`) });
+    await context.close();
+  });
+}

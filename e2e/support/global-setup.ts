@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from './databases';
 import { ApiRouter } from './api-router';
-import { newDataDir, newRunDir, startServer, type RunningServer } from './server';
+import { freePort, newDataDir, newRunDir, startServer, type RunningServer } from './server';
 import { seedDay } from './test-seed';
 
 /**
@@ -15,7 +15,8 @@ import { seedDay } from './test-seed';
  * database instead of the embedded SQLite file; every server the run starts uses it.
  */
 export default async function globalSetup() {
-  const port = Number(process.env.E2E_PORT ?? 3210);
+  // playwright.config.ts chose it (E2E_PORT, given or free).
+  const port = Number(process.env.E2E_PORT);
   const lean = process.env.E2E_API_SERVER === 'lean';
   const container = process.env.E2E_API_SERVER === 'container';
   // Before any worker starts, so the whole run agrees on the seed's day.
@@ -29,10 +30,11 @@ export default async function globalSetup() {
   const servers: RunningServer[] = [];
   let router: ApiRouter | undefined;
   try {
-    servers.push(await startServer({ port: lean ? port + 90 : port, dataDir, entry: container ? 'container' : 'next' }));
+    // With the lean API server, Next and it listen on free ports of their own behind the balancer.
+    servers.push(await startServer({ port: lean ? await freePort() : port, dataDir, entry: container ? 'container' : 'next' }));
     if (lean) {
       // The lean API server beside Next on the same data, behind a balancer on the run's port.
-      servers.push(await startServer({ port: port + 91, dataDir, entry: 'api' }));
+      servers.push(await startServer({ port: await freePort(), dataDir, entry: 'api' }));
       router = await new ApiRouter(servers[1]!.url, servers[0]!.url).listen(port);
     }
   } catch (error) {

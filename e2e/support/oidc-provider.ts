@@ -36,10 +36,32 @@ export const OIDC_ROLE_MAP = 'agendamento=scheduling,ti-integracao=admin';
 
 export type AuthorizationRequest = Record<string, string>;
 
+/**
+ * What oidc-provider warns about the way this test provider is meant to be: its in-memory adapter
+ * and its built-in login pages (devInteractions) are "quick start, development-only". Those lines
+ * are dropped from the run's output, where they read as failures; any other warning it gives is kept.
+ */
+const EXPECTED_WARNING =
+  /oidc-provider WARNING: (a quick start development-only (in-memory adapter|feature devInteractions)|quick start development-only signing keys)/;
+
+let quieted = 0;
+const consoleWarn = console.warn;
+function quietExpectedWarnings(): () => void {
+  if (quieted++ === 0)
+    console.warn = (...args: unknown[]) => {
+      // Unanchored: oidc-provider colours the line on a terminal.
+      if (!(typeof args[0] === 'string' && EXPECTED_WARNING.test(args[0]))) consoleWarn(...args);
+    };
+  return () => {
+    if (--quieted === 0) console.warn = consoleWarn;
+  };
+}
+
 export class OidcProvider {
   /** The query of every authorization request the console's users were sent with. */
   readonly authorizationRequests: AuthorizationRequest[] = [];
   private server?: Server;
+  private restoreWarnings?: () => void;
 
   constructor(
     readonly port: number,
@@ -70,6 +92,8 @@ export class OidcProvider {
       // PKCE on every authorization request, confidential client or not.
       pkce: { required: () => true },
       features: { devInteractions: { enabled: true } },
+      // Lifetimes of its own (seconds), rather than defaults it prints a notice about on first use.
+      ttl: { Interaction: 600, Session: 3600, Grant: 3600, IdToken: 300, AccessToken: 300 },
       findAccount: (_ctx, id) => {
         const user = Object.values(OIDC_USERS).find((candidate) => candidate.login === id);
         if (!user) return undefined;
@@ -80,6 +104,7 @@ export class OidcProvider {
         };
       },
     };
+    this.restoreWarnings = quietExpectedWarnings();
     const provider = new Provider(this.issuer, configuration);
     provider.on('authorization.accepted', (ctx) => this.authorizationRequests.push({ ...(ctx.oidc.params as AuthorizationRequest) }));
     this.server = provider.listen(this.port);
@@ -90,7 +115,9 @@ export class OidcProvider {
     return this;
   }
 
-  stop(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.restoreWarnings?.();
+    this.restoreWarnings = undefined;
   }
 }

@@ -9,6 +9,8 @@ export const webhookKeys = {
   deliveries: (id: string, status: DeliveryStatus | '', event = '') => ['webhooks', 'deliveries', id, status, event] as const,
   delivery: (id: string, deliveryId: string) => ['webhooks', 'delivery', id, deliveryId] as const,
   health: (id: string, window: HealthWindow) => ['webhooks', 'health', id, window] as const,
+  /** Every window of one configuration's health. */
+  healthOf: (id: string) => ['webhooks', 'health', id] as const,
   triage: (page: number) => ['webhooks', 'triage', page] as const,
   alerts: (page: number) => ['webhooks', 'alerts', page] as const,
 };

@@ -16,9 +16,12 @@ type Connection = { prepare(sql: string): unknown; exec(sql: string): void };
 describe('what the app assumes of knex', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-knex-'));
   let db: Knex;
+  // knex's own warnings: destroying a discarded connection is one, asserted below instead of printed.
+  const warnings: string[] = [];
 
   beforeAll(() => {
     db = knex({
+      log: { warn: (message: string) => void warnings.push(message) },
       client: 'better-sqlite3',
       connection: { filename: path.join(dir, 'contract.sqlite') },
       useNullAsDefault: true,
@@ -65,6 +68,7 @@ describe('what the app assumes of knex', () => {
     const next = await acquirePooledConnection<Connection>(db);
     await releasePooledConnection(db, next);
     expect(next).not.toBe(connection);
+    expect(warnings).toContain('Connection Error: Error: left inside a transaction');
   });
 
   it('reports its pool: a connection out is in use, and an acquisition beyond the pool waits', async () => {

@@ -1,3 +1,6 @@
+// Both catalogs: a client component importing this would ship them to every browser (client.tsx
+// and locale.ts are the client's modules).
+import 'server-only';
 import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, LOCALES, type Locale } from './locale';
 import { en } from './messages/en';
 import { ptBR, type MessageKey, type Messages } from './messages/pt-BR';

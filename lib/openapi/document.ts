@@ -64,20 +64,20 @@ export function buildOpenApiDocument(operations: Readonly<Record<string, Operati
     servers: [{ url: '/', description: 'The server that answered this document' }],
     security: [{ bearerAuth: [] }, { oauth2: [] }],
     tags: [
-      { name: 'Autenticação', description: 'Access tokens for API clients (OAuth 2.0 client credentials).' },
+      { name: 'Authentication', description: 'Access tokens for API clients (OAuth 2.0 client credentials).' },
       { name: 'Webhooks', description: 'Webhook configurations for health-evaluation and proposal events (contract §4.1).' },
       {
-        name: 'Entregas de webhook',
+        name: 'Webhook deliveries',
         description:
           'Events in, signed notifications out (Standard Webhooks): publishing, the delivery log, redelivery, recovery, test events and signing secrets.',
       },
       {
-        name: 'Agendamentos',
+        name: 'Scheduling',
         description: 'Free exam slots, and their reservation or release in the scheduling back-end (contract §4.2).',
       },
-      { name: 'Administração', description: 'API clients and staff accounts, managed by staff admins.' },
-      { name: 'Auditoria', description: 'The audit trail of changes, reservations and releases (staff admins).' },
-      { name: 'Operação', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
+      { name: 'Administration', description: 'API clients and staff accounts, managed by staff admins.' },
+      { name: 'Audit', description: 'The audit trail of changes, reservations and releases (staff admins).' },
+      { name: 'Operations', description: 'Liveness and readiness checks for load balancers and orchestrators.' },
       {
         name: WEBHOOKS_TAG,
         description:

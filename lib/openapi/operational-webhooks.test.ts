@@ -16,7 +16,7 @@ describe('operational events in the OpenAPI document', () => {
 
   it.each(OPERATIONAL_EVENT_TYPE_LIST)('%s has an entry whose example its schema accepts, under the operational tag', (type) => {
     const entry = webhooks[type]!;
-    expect(entry.post.tags).toEqual(['Notificações operacionais (webhooks)']);
+    expect(entry.post.tags).toEqual(['Operational notifications (webhooks)']);
     const example = entry.post.requestBody.content['application/json'].example as { type: string; data: Record<string, unknown> };
     const schema = MESSAGE_SCHEMAS[type]!;
     expect(schema.safeParse(example).success).toBe(true);
@@ -29,6 +29,6 @@ describe('operational events in the OpenAPI document', () => {
   });
 
   it('keeps the partners’ event types under their own tag', () => {
-    expect(webhooks['proposta.cancelada']!.post.tags).toEqual(['Notificações (webhooks)']);
+    expect(webhooks['proposta.cancelada']!.post.tags).toEqual(['Notifications (webhooks)']);
   });
 });

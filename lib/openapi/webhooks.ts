@@ -9,7 +9,7 @@ import { ref } from './components';
 export { WEBHOOKS_TAG };
 
 /** Operational events go to the operator's receiver, not to partners': their own tag in the reference. */
-export const OPERATIONAL_WEBHOOKS_TAG = 'Notificações operacionais (webhooks)';
+export const OPERATIONAL_WEBHOOKS_TAG = 'Operational notifications (webhooks)';
 
 /**
  * The OpenAPI document's `webhooks` section (issue 22): the calls this service makes to partners'

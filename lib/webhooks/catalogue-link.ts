@@ -5,7 +5,7 @@ import { EVENT_TYPE_OF_FLAG, type WebhookEventFlag } from './fields';
  * `webhooks` section (lib/openapi/webhooks.ts): the console links each event toggle there. No zod:
  * the editor's first load imports it.
  */
-export const WEBHOOKS_TAG = 'Notificações (webhooks)';
+export const WEBHOOKS_TAG = 'Notifications (webhooks)';
 
 /** Scalar's slug of a tag: lower case, parentheses dropped, spaces as hyphens. */
 function tagSlug(tag: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_DELIVERIES_PER_SECOND, WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './fields';
+import { DISABLED_REASONS, MAX_DELIVERIES_PER_SECOND, WEBHOOK_EVENT_FLAGS, type DisabledReason, type WebhookEventFlag } from './fields';
 import {
   checkHeaderName,
   checkHeaderValue,
@@ -184,9 +184,7 @@ export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 /** An open circuit (deliveries wait), or one whose wait is over and lets a probe attempt through. */
 export const CIRCUIT_STATES = ['aberto', 'teste'] as const;
 
-/** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
-export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
-export type DisabledReason = (typeof DISABLED_REASONS)[number];
+export { DISABLED_REASONS, type DisabledReason };
 
 /**
  * A configuration as the API answers it: the contract's object plus `ativo` (whether deliveries go

@@ -46,3 +46,7 @@ export type HealthState = (typeof HEALTH_STATES)[number];
 export const TRIAGE_PAGE_SIZE = 50;
 /** The alert notice above every webhooks page stays short: a few at a time, the worst first. */
 export const ALERTS_PAGE_SIZE = 5;
+
+/** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
+export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
+export type DisabledReason = (typeof DISABLED_REASONS)[number];

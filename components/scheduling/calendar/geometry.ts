@@ -1,10 +1,13 @@
 /**
- * Grid geometry of the slot calendar: pixels per minute (a 30-minute slot is 36 px tall), the time
+ * Grid geometry of the slot calendar: pixels per minute (a 20-minute slot, the demo's shortest, is
+ * 32 px tall: room for its two 14 px lines), the time
  * axis, and a column's least width: an agenda's in the day view (more agendas page sideways), a
  * day's in the week view, narrow enough for seven on a phone (a narrow slot shows its time, or its
  * state's icon, alone).
  */
-export const PX_PER_MINUTE = 1.2;
+export const PX_PER_MINUTE = 1.6;
+/** The least height (border and padding included) that shows a slot's second line whole. */
+export const TWO_LINES_PX = 30;
 export const AXIS_PX = 44;
 export const COLUMN_PX = 104;
 export const WEEK_COLUMN_PX = 34;

@@ -1,7 +1,8 @@
 'use client';
-import { useT } from '@/lib/i18n/client';
-import { brasiliaMinute, clock, type PlacedSlot } from '@/lib/scheduling/calendar';
-import { PX_PER_MINUTE } from './geometry';
+import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { clock, type PlacedSlot } from '@/lib/scheduling/calendar';
+import { PX_PER_MINUTE, TWO_LINES_PX } from './geometry';
 import { STATE_CLASSES, StateIcon } from './slot-state';
 
 /** One slot on the grid: a free one is a button that picks it; a held or taken one says so in words. */
@@ -19,11 +20,16 @@ export function SlotItem({
   onPick: (slot: PlacedSlot) => void;
 }) {
   const t = useT();
+  const locale = useLocale();
   const time = clock(slot.start);
   const facts = { time, date, agenda: slot.CD_AGENDA, minutes: slot.NR_MIN_DURACAO, slot: slot.NR_SEQ_AGENDA };
+  const height = Math.max(slot.NR_MIN_DURACAO * PX_PER_MINUTE - 2, 14);
+  // Two lines (time, then duration or state) when the slot is tall enough for them; a shorter one
+  // puts both on one line rather than clipping the second (agenda 103's 20 minutes once did).
+  const lines = height >= TWO_LINES_PX ? 'flex-col' : 'flex-row gap-1 whitespace-nowrap';
   // Below 4.5rem (seven days on a phone) a slot shows its time, or its state's icon, alone.
-  const box = `absolute inset-x-px flex flex-col items-center overflow-hidden rounded py-0.5 text-center text-[0.6875rem] leading-[0.875rem] @[4.5rem]:inset-x-1 @[4.5rem]:items-start @[4.5rem]:px-1.5 @[4.5rem]:text-left ${STATE_CLASSES[slot.situacao]}`;
-  const position = { top: top + 1, height: Math.max(slot.NR_MIN_DURACAO * PX_PER_MINUTE - 2, 14) };
+  const box = `absolute inset-x-px flex ${lines} items-center overflow-hidden rounded py-px text-center text-[0.6875rem] leading-[0.875rem] @[4.5rem]:inset-x-1 @[4.5rem]:items-start @[4.5rem]:px-1.5 @[4.5rem]:text-left ${STATE_CLASSES[slot.situacao]}`;
+  const position = { top: top + 1, height };
   if (slot.situacao === 'livre') {
     return (
       <li>
@@ -42,7 +48,12 @@ export function SlotItem({
       </li>
     );
   }
-  const until = slot.situacao === 'reservado' && slot.expiraEm ? clock(brasiliaMinute(Date.parse(slot.expiraEm))) : undefined;
+  // The slot's own time and date first, then its state; a hold's expiry as a full date and time, so
+  // "until 11:09" next to the slot's date never reads as a hold lasting until that date.
+  const label =
+    slot.situacao === 'reservado' && slot.expiraEm
+      ? t('calendar.heldLabel', { ...facts, expiry: brasiliaDateTime(slot.expiraEm, locale) })
+      : t('calendar.takenLabel', { ...facts, state: t(`calendar.state.${slot.situacao}`) });
   return (
     <li data-slot={slot.NR_SEQ_AGENDA} data-state={slot.situacao} className={box} style={position}>
       <span aria-hidden className="flex items-center gap-1 font-semibold tabular-nums">
@@ -52,10 +63,7 @@ export function SlotItem({
       <span aria-hidden className="hidden @[4.5rem]:block">
         {t(`calendar.state.${slot.situacao}`)}
       </span>
-      <span className="sr-only">
-        {time} {t(`calendar.state.${slot.situacao}`)}
-        {until ? ` ${t('calendar.heldUntil', { time: until })}` : ''}, {t('calendar.details', facts)}
-      </span>
+      <span className="sr-only">{label}</span>
     </li>
   );
 }

@@ -22,7 +22,7 @@ export const accountOperations = {
       },
       doc: {
         summary: 'Set a password with a one-time link',
-        tags: ['Autenticação'],
+        tags: ['Authentication'],
         security: [],
         description:
           'At least 12 characters, not containing the e-mail’s local part, not among the most common passwords. Every console session of the account ends.',
@@ -49,7 +49,7 @@ export const accountOperations = {
       },
       doc: {
         summary: 'Change your own password (staff)',
-        tags: ['Autenticação'],
+        tags: ['Authentication'],
         security: [{ consoleSession: [] }],
         description:
           'Every other console session of the account ends at its next request (401, or the sign-in page). Wrong `senhaAtual` guesses are throttled: 5 per session and 20 per account in 15 minutes, and they count against the address’s sign-in limit.',

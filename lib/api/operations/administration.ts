@@ -134,7 +134,7 @@ export const administrationOperations = {
       responses: { 200: answer.json(z.array(auditEntrySchema), 'Entries, newest first.') },
       doc: {
         summary: 'Audit trail (operators)',
-        tags: ['Auditoria'],
+        tags: ['Audit'],
         description:
           'Who changed what, when and with what outcome; header values and patient identifiers masked. Staff admin session only: API clients get 403.',
         security: [{ consoleSession: [] }],

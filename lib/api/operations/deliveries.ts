@@ -58,7 +58,7 @@ export const deliveryOperations = {
       },
       doc: {
         summary: 'Publish a health-evaluation or proposal event',
-        tags: ['Entregas de webhook'],
+        tags: ['Webhook deliveries'],
         description:
           'For the system that produces the events: an API client with the scope eventos:publicar, or a staff admin. One delivery is created for each configuration of usuarioId whose flag for tipo is on (skipped, for a later recovery, when the configuration is disabled) and sent at once, signed as Standard Webhooks specifies. The same idEvento from the same producer again answers 200 with the first event and sends nothing. A producer publishes at most MAX_EVENTS_PER_SECOND events (200 by default) in any second.',
       },
@@ -116,7 +116,7 @@ export const deliveryOperations = {
       responses: { 200: answer.json(triagePageSchema, 'A page of configurations.') },
       doc: {
         summary: 'Delivery health of every configuration, worst first, a page at a time',
-        tags: ['Entregas de webhook'],
+        tags: ['Webhook deliveries'],
         description:
           'For triage: the configurations the caller may see (an API client: its own tenant’s), each with its last 24 hours’ success rate and attempts hour by hour, worst first: an open alert, then failing, circuit open, switched off, a backlog due, and healthy last. Within each, tenants take turns (every tenant’s first before any tenant’s second), then the longest-standing first, so one tenant’s number of configurations never pushes another’s incident off the first page. `total` counts every page.',
         parameters: pageParameters,
@@ -133,7 +133,7 @@ export const deliveryOperations = {
       responses: { 200: answer.json(alertPageSchema, 'A page of open alerts.') },
       doc: {
         summary: 'Open delivery alerts, worst first, a page at a time',
-        tags: ['Entregas de webhook'],
+        tags: ['Webhook deliveries'],
         description:
           'Configurations the caller may see that were switched off automatically (a 410, or failing too long) or whose receiver has been down (circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES, while the incident lasts. Tenants take turns (each tenant’s worst alert before any tenant’s second); within a turn, switched off before receiver down, then the oldest first. Staff who look after webhooks are also told once per incident by e-mail when the server sends mail.',
         parameters: pageParameters,

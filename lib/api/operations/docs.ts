@@ -8,7 +8,7 @@ export const deliveryNotYours = answer.problem('No configuration (or delivery) o
 
 /** Operations on one configuration's deliveries: the owner and staff with the webhooks role only. */
 export function deliveryDoc(summary: string, description: string, extra: Record<string, unknown> = {}) {
-  return { summary, tags: ['Entregas de webhook'], description, ...extra };
+  return { summary, tags: ['Webhook deliveries'], description, ...extra };
 }
 
 /** Path parameters, by the rows they name: the wrapper validates them (400 naming each) and documents them. */
@@ -21,5 +21,5 @@ export const staffParams = z.strictObject({ id: uuidPathParam('The staff user’
 
 /** Administration (staff admins, console session only). */
 export function adminDoc(summary: string, description: string) {
-  return { summary, tags: ['Administração'], description, security: [{ consoleSession: [] }] };
+  return { summary, tags: ['Administration'], description, security: [{ consoleSession: [] }] };
 }

@@ -13,11 +13,28 @@ import { operation } from '@/lib/http/operation';
  * The interactive API reference (Scalar) for callers, rendering /api/openapi.json. Its script is
  * served by the app (public/vendor, copied at build time) and the default web fonts are off, so
  * the page loads nothing from outside: it works offline and behind a strict egress policy.
+ * The document is English throughout (section names included), so the page says so (`lang`); it
+ * has the console's icon and a link back to the console above Scalar's own layout.
  */
+const REFERENCE_CSS = `
+.console-back { display: flex; align-items: center; height: 2.5rem; padding: 0 1rem; border-bottom: 1px solid var(--scalar-border-color); font: 500 0.875rem/1 system-ui, sans-serif; }
+.console-back a { color: #4338ca; text-decoration: none; border-radius: 0.25rem; }
+.console-back a:hover { text-decoration: underline; }
+.console-back a:focus-visible { outline: 2px solid #4338ca; outline-offset: 2px; }
+/* Scalar's sidebar and pages fill the window: the back link's bar comes off their height. */
+:root { --scalar-custom-header-height: 2.5rem; }
+/* The auth card's header: "Authentication Required" whole, the auth type's selector beside it
+   when both fit and on a line of its own when not (it once cut the label to "Requi…" and overlapped it). */
+.scalar-reference-intro-auth .rounded-t-xl { flex-wrap: wrap; }
+.scalar-reference-intro-auth .rounded-t-xl > button { flex: 1 0 auto; overflow: visible; }
+`;
+
 const reference = ApiReference({
   url: '/api/openapi.json',
   cdn: '/vendor/scalar/standalone.js',
   pageTitle: 'Integration Console — API',
+  favicon: '/icon.svg',
+  customCss: REFERENCE_CSS,
   withDefaultFonts: false,
   hideClientButton: true,
   telemetry: false,
@@ -26,6 +43,19 @@ const reference = ApiReference({
   mcp: { disabled: true },
   agent: { disabled: true },
 });
+
+/** Scalar's page, with its language, the console's icon and the way back to the console. */
+async function referencePage(): Promise<Response> {
+  const page = reference();
+  const html = (await page.text())
+    .replace('<html>', '<html lang="en">')
+    .replace('<head>', '<head>\n    <link rel="icon" href="/icon.svg" type="image/svg+xml" />')
+    .replace(
+      '<body>',
+      '<body>\n    <nav class="console-back" aria-label="Integration Console"><a href="/">← Back to the Integration Console</a></nav>',
+    );
+  return new Response(html, { status: page.status, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+}
 
 /** Tokens, health checks and the API's own documents: the public operations. */
 /**
@@ -56,7 +86,7 @@ export function platformOperations(buildDocument: () => unknown) {
         },
         doc: {
           summary: 'Access token (OAuth 2.0 client credentials)',
-          tags: ['Autenticação'],
+          tags: ['Authentication'],
           security: [{}, { clientBasic: [] }],
           requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref(tokenRequestSchema) } } },
         },
@@ -70,7 +100,7 @@ export function platformOperations(buildDocument: () => unknown) {
         path: '/api/health',
         capability: 'public',
         responses: { 200: answer.json(livenessSchema, 'The process answers.') },
-        doc: { summary: 'Liveness: the process answers (no database access)', tags: ['Operação'], security: [{}] },
+        doc: { summary: 'Liveness: the process answers (no database access)', tags: ['Operations'], security: [{}] },
       },
       () => ({ status: 200, body: { status: 'ok', tempoAtivoSegundos: Math.round(process.uptime()) } }),
     ),
@@ -87,7 +117,7 @@ export function platformOperations(buildDocument: () => unknown) {
             'A check failed: `"status":"not-ready"`, the failing check with an error code (`erro`); or the instance is stopping for a deploy: `"status":"stopping"`.',
           ),
         },
-        doc: { summary: 'Readiness: the database and the scheduling back-end answer, with timings', tags: ['Operação'], security: [{}] },
+        doc: { summary: 'Readiness: the database and the scheduling back-end answer, with timings', tags: ['Operations'], security: [{}] },
       },
       async () => {
         const { ready, stopping, verificacoes } = await readiness();
@@ -113,7 +143,7 @@ export function platformOperations(buildDocument: () => unknown) {
     ),
     apiReference: operation(
       { method: 'GET', path: '/api/docs', capability: 'public', responses: { 200: answer.raw('text/html', 'The API reference.') } },
-      () => reference(),
+      () => referencePage(),
     ),
     /**
      * Prometheus metrics for operators, like the documents outside the API document. Public to the

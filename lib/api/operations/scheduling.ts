@@ -84,7 +84,7 @@ const reserveOrReleaseSlot: AuthenticatedHandler<ReservationPost> = async ({ req
 function reservationDoc(summary: string) {
   return {
     summary,
-    tags: ['Agendamentos'],
+    tags: ['Scheduling'],
     description:
       'Reserves (ieOpcao R) or releases (ieOpcao CR) a free exam slot. tokenReservaCanc is required with CR (the TOKEN_RESERVA_P of the reservation) and refused with R; ieLado is required when the exam requires laterality. The HTTP status follows CODIGO_P (0, 1 → 200; 2, 4, 5 → 409; 3 → 404; 9 → 500), always with the four-field body. With an Idempotency-Key, a retry with the same body within 24 h answers the stored response again (Idempotency-Replayed: true) without reserving twice.',
     parameters: [
@@ -114,7 +114,7 @@ export const schedulingOperations = {
       },
       doc: {
         summary: 'Free slots, soonest first',
-        tags: ['Agendamentos'],
+        tags: ['Scheduling'],
         parameters: queryParameters(freeSlotQuerySchema, {
           de: 'From this instant (ISO 8601 with offset).',
           ate: 'Until this instant (ISO 8601 with offset).',
@@ -138,7 +138,7 @@ export const schedulingOperations = {
       },
       doc: {
         summary: 'Every slot of a window, with its state',
-        tags: ['Agendamentos'],
+        tags: ['Scheduling'],
         description: `The slots starting from de (or now, if later) until ate, soonest first, whatever their state: situacao livre (free: NR_SEQ_AGENDA is the nrSeqAgenda to reserve), reservado (held by an active reservation you may see: an API client its own, staff anyone's; expiraEm says when the hold lapses, null when it does not) or ocupado (not free: held by someone else, or covered by a longer reservation starting in an earlier slot). The window spans at most ${MAX_SLOT_WINDOW_DAYS} days. On the hospital's Oracle back-end, whose free-slot view (ORACLE_FREE_SLOTS_VIEW) lists free slots only, every slot answered is livre: taken and held slots are absent rather than marked. /slots-livres lists the free slots alone.`,
         parameters: queryParameters(slotQuerySchema, {
           de: 'From this instant (ISO 8601 with offset).',
@@ -162,7 +162,7 @@ export const schedulingOperations = {
       },
       doc: {
         summary: 'Exams a slot can be reserved for',
-        tags: ['Agendamentos'],
+        tags: ['Scheduling'],
         description:
           'NR_SEQ_PROC_INTERNO is the nrSeqProcInterno to send; NR_MIN_DURACAO the exam’s usual duration in minutes; IE_LADO_OBRIGATORIO = S means the reservation must carry ieLado. Answers 501 when the configured back-end (the hospital’s Oracle) has no exam listing.',
       },
@@ -178,7 +178,7 @@ export const schedulingOperations = {
       responses: { 200: answer.json(z.array(recentReservationSchema), 'Reservations, newest first.') },
       doc: {
         summary: 'Recent reservations made through the service, with their state',
-        tags: ['Agendamentos'],
+        tags: ['Scheduling'],
         description:
           'From the reservation log, newest first: every successful reservation with its state (active, released, or expired once its hold lapsed) and when its hold expires. Patient identifiers come masked. Staff see everyone’s; an API client sees only its own.',
         parameters: queryParameters(recentReservationsQuerySchema, { limite: 'At most this many reservations.' }),
