@@ -3,10 +3,12 @@ import http from 'node:http';
 import { BASELINE_HEADERS } from '@/lib/http/baseline-headers.mjs';
 import { problems } from '@/lib/http/errors';
 import { attachNodeBody } from '@/lib/http/body';
-import { bodyTextOf, problemResponse } from '@/lib/http/problem';
+import { problemReply } from '@/lib/http/problem';
+import type { Reply } from '@/lib/http/reply';
 import { log, redactError } from '@/lib/log';
 import { startServer } from '@/lib/startup';
-import { dispatch } from '@/lib/api/dispatch';
+import { dispatchReply } from '@/lib/api/dispatch';
+import { requestOf } from './request';
 
 /**
  * The lean API path: the API's router (lib/api/dispatch.ts, the same one Next's catch-all route
@@ -14,65 +16,61 @@ import { dispatch } from '@/lib/api/dispatch';
  * with it in the same process and port as the console (scripts/serve.mjs); `npm run start:api`
  * serves it alone, for API-only deployments behind the same load balancer as the console
  * (docs/production.md). The same wrapper (lib/http/route.ts) does authentication, body limits,
- * validation, problem+json and audit; this file only turns a Node request into a standard Request
- * and the Response back. next-auth's routes (/api/auth) and every page stay with the Next server.
+ * validation, problem+json and audit; this file only turns a Node request into the Request the router
+ * takes (request.ts) and writes its answer (lib/http/reply.ts) back. next-auth's routes (/api/auth) and every page stay with the Next server.
  */
-const BASELINE: [string, string][] = BASELINE_HEADERS.map(({ key, value }) => [key, value]);
+/** Flat, as writeHead takes them: name, value, name, value… */
+const BASELINE: string[] = BASELINE_HEADERS.flatMap(({ key, value }) => [key, value]);
 const BODYLESS = new Set(['GET', 'HEAD']);
 
-/**
- * The standard Request the router takes. Its body stays in the Node stream, handed to the body
- * reader beside it (lib/http/body.ts), rather than wrapped in a web stream; the URL is a string,
- * parsed once, by the Request.
- */
+/** The Request the router takes (request.ts): its body stays in the Node stream, read by lib/http/body.ts. */
 function toRequest(incoming: http.IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.set(name, value);
-  }
-  const method = incoming.method ?? 'GET';
-  const base = `http://${incoming.headers.host ?? 'localhost'}`;
-  const target = incoming.url ?? '/';
-  // An origin-form target ('/path?query') joins the base as it is; anything else ('//x', an
-  // absolute URL, '*') is resolved against it as before.
-  const url = target.startsWith('/') && !target.startsWith('//') ? base + target : new URL(target, base).href;
-  const request = new Request(url, { method, headers });
-  if (!BODYLESS.has(method)) attachNodeBody(request, incoming);
+  const request = requestOf(incoming);
+  if (!BODYLESS.has(request.method)) attachNodeBody(request, incoming);
   return request;
 }
 
-async function send(outgoing: http.ServerResponse, response: Response, method: string): Promise<void> {
-  // Answers are small JSON documents: one buffer, one write, with its length. The router's own
-  // responses give their text without reading it back through the Response's stream.
-  const text = method === 'HEAD' ? undefined : bodyTextOf(response);
-  const body =
-    method === 'HEAD' ? Buffer.alloc(0) : text !== undefined ? Buffer.from(text, 'utf8') : Buffer.from(await response.arrayBuffer());
-  const headers: [string, string][] = [...BASELINE];
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie' && name !== 'content-length') headers.push([name, value]);
-  });
-  for (const cookie of response.headers.getSetCookie()) headers.push(['set-cookie', cookie]);
-  if (method !== 'HEAD') headers.push(['content-length', String(body.length)]);
-  outgoing.writeHead(response.status, headers.flat());
+/**
+ * Writes the answer: head and body in one write, with its length (answers are small JSON documents,
+ * written from their text; a handler's own Response is read once, here). The router's headers go
+ * after the baseline ones and replace a handler's Response's headers of the same name, as setting
+ * them on it did.
+ */
+async function send(outgoing: http.ServerResponse, reply: Reply, method: string): Promise<void> {
+  const { response } = reply;
+  const head: string[] = [...BASELINE];
+  let body: string | Buffer = '';
+  if (response) {
+    const replaced = new Set(reply.headers.map(([name]) => name));
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie' && name !== 'content-length' && !replaced.has(name)) head.push(name, value);
+    });
+    for (const cookie of response.headers.getSetCookie()) head.push('set-cookie', cookie);
+    if (method === 'HEAD') void response.body?.cancel();
+    else body = Buffer.from(await response.arrayBuffer());
+  } else if (method !== 'HEAD') {
+    body = reply.text ?? '';
+  }
+  for (const [name, value] of reply.headers) if (name !== 'content-length') head.push(name, value);
+  if (method !== 'HEAD') head.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  outgoing.writeHead(reply.status, head);
   outgoing.end(body);
 }
 
 /** What the API's router answers; a failure there is a bug (the wrapper answers every handler error itself). */
-async function answer(incoming: http.IncomingMessage): Promise<Response> {
+async function answer(incoming: http.IncomingMessage): Promise<Reply> {
   let request: Request;
   try {
     request = toRequest(incoming);
   } catch {
-    // A Host that is not a host name.
-    return problemResponse(problems.malformedPath());
+    // A Host that is not a host name, a method a Request refuses.
+    return problemReply(problems.malformedPath());
   }
   try {
-    return await dispatch(request);
+    return await dispatchReply(request);
   } catch (error) {
     log.error('api_server.request_failed', redactError(error));
-    return problemResponse(problems.internal());
+    return problemReply(problems.internal());
   }
 }
 

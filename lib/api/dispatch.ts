@@ -5,6 +5,7 @@ import { SCOPE_OF_CAPABILITY, type Capability } from '@/lib/auth/principal';
 import { problems } from '@/lib/http/errors';
 import { pathnameOf } from '@/lib/http/request-path';
 import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/http/route';
+import { replyHeaders, toResponse, type Reply } from '@/lib/http/reply';
 import { metrics } from '@/lib/observability/metrics';
 import { inApiSpan, type Answered } from '@/lib/observability/api-span';
 
@@ -123,9 +124,14 @@ export function matchPath(pathname: string): { route: PathRoute; params: Record<
 }
 
 /** A HEAD answer: GET's status and headers, no body. */
-function withoutBody(response: Response): Response {
+function withoutBody(reply: Reply): Reply {
+  const { response } = reply;
+  if (!response) return { ...reply, text: null };
   void response.body?.cancel();
-  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return {
+    ...reply,
+    response: new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers }),
+  };
 }
 
 /**
@@ -134,30 +140,35 @@ function withoutBody(response: Response): Response {
  * scan of random paths adds no label values. With tracing on, each is a span (api-span.ts).
  */
 export async function dispatch(request: Request): Promise<Response> {
-  const started = performance.now();
-  const { operation, response } = await inApiSpan(request, () => answer(request));
-  const seconds = (performance.now() - started) / 1000;
-  metrics().httpDuration.observe({ operation, method: request.method, status: String(response.status) }, seconds);
-  return response;
+  return toResponse(await dispatchReply(request));
 }
 
-async function answer(request: Request): Promise<Answered & { operation: OperationId | 'unmatched' }> {
+/** dispatch's answer before it is a Response: what the lean API server writes out itself (lib/api-server/serve.ts). */
+export async function dispatchReply(request: Request): Promise<Reply> {
+  const started = performance.now();
+  const { operation, reply } = await inApiSpan(request, () => answer(request));
+  const seconds = (performance.now() - started) / 1000;
+  metrics().httpDuration.observe({ operation, method: request.method, status: String(reply.status) }, seconds);
+  return reply;
+}
+
+async function answer(request: Request): Promise<Answered & { operation: OperationId | 'unmatched'; reply: Reply }> {
   let matched: ReturnType<typeof matchPath>;
   try {
     matched = matchPath(pathnameOf(request));
   } catch {
     // A path with a %-escape that does not decode.
-    return { operation: 'unmatched', response: await refuseMalformedPath(request, NO_PARAMS) };
+    return { operation: 'unmatched', reply: await refuseMalformedPath(request, NO_PARAMS) };
   }
-  if (!matched) return { operation: 'unmatched', response: await refuseUnknownPath(request, NO_PARAMS) };
+  if (!matched) return { operation: 'unmatched', reply: await refuseUnknownPath(request, NO_PARAMS) };
   const { route, params } = matched;
   const method = request.method;
   const served = route.handlers.get(method === 'HEAD' ? 'GET' : method);
   if (served) {
-    const response = await served.handle(request, params);
-    return { operation: served.id, template: route.template, response: method === 'HEAD' ? withoutBody(response) : response };
+    const reply = await served.handle(request, params);
+    return { operation: served.id, template: route.template, reply: method === 'HEAD' ? withoutBody(reply) : reply };
   }
   if (method === 'OPTIONS')
-    return { operation: 'unmatched', response: new Response(null, { status: 204, headers: { Allow: route.allow } }) };
-  return { operation: 'unmatched', response: await route.refuseMethod(request, NO_PARAMS) };
+    return { operation: 'unmatched', reply: { status: 204, headers: replyHeaders({ Allow: route.allow }), text: null } };
+  return { operation: 'unmatched', reply: await route.refuseMethod(request, NO_PARAMS) };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { answer } from '@/lib/http/answers';
 import { refuse } from '@/lib/errors/refusal';
 import { publicRoute } from './route';
+import { toResponse } from './reply';
 import { resetEnv, logTo } from '@/lib/testing/hooks';
 
 /**
@@ -31,7 +32,7 @@ const lenientOperation = {
 /** What a handler may answer at run time, whatever the types say: the check is for what they cannot see. */
 type Anything = { status: number; body?: unknown; headers?: Record<string, string> };
 const serve = (handler: () => Anything | Promise<Anything>) => publicRoute(testOperation, handler as never, 'lerPaciente');
-const call = (route: ReturnType<typeof serve>) => route(new Request('http://localhost/api/teste'), {});
+const call = async (route: ReturnType<typeof serve>) => toResponse(await route(new Request('http://localhost/api/teste'), {}));
 
 const lines: Record<string, unknown>[] = [];
 const rawLines: string[] = [];

@@ -6,7 +6,8 @@ import { env } from '@/lib/config/env';
 import { log } from '@/lib/log';
 import { jsonSchema } from '@/lib/validation/json-schema';
 import { problems } from './errors';
-import { problemResponse } from './problem';
+import { problemReply } from './problem';
+import { headerOf, type Reply } from './reply';
 
 /**
  * Every answer an operation gives, checked against what it declares (lib/http/answers.ts) in tests
@@ -22,28 +23,30 @@ function checksAnswers(): boolean {
   return settings.API_CHECK_RESPONSES ?? settings.NODE_ENV !== 'production';
 }
 
-type Route = (request: Request, params: Record<string, string>) => Promise<Response>;
+type Route = (request: Request, params: Record<string, string>) => Promise<Reply>;
 
 /** `route`, whose answers are checked against `operation`'s declarations while checks are on. */
 export function checkingAnswers(operation: Operation, operationId: string, route: Route): Route {
-  return async (request, params) => {
-    const response = await route(request, params);
-    if (!checksAnswers()) return response;
-    const mismatch = await mismatchOf(operation, response);
-    if (!mismatch) return response;
-    log.error('api.answer_mismatch', { operation: operationId, status: response.status, ...mismatch });
-    void response.body?.cancel();
-    return problemResponse(problems.internal());
+  const checked: Route = async (request, params) => {
+    const reply = await route(request, params);
+    const mismatch = await mismatchOf(operation, reply);
+    if (!mismatch) return reply;
+    log.error('api.answer_mismatch', { operation: operationId, status: reply.status, ...mismatch });
+    void reply.response?.body?.cancel();
+    return problemReply(problems.internal());
   };
+  // Unchecked, the route's own promise: no extra step per request in production.
+  return (request, params) => (checksAnswers() ? checked(request, params) : route(request, params));
 }
 
 /** Where an answer departs from the declaration: `at` a dotted path into the body, `issue` what is wrong there. */
 export type Mismatch = { at: string; issue: string };
 
-async function mismatchOf(operation: Operation, response: Response): Promise<Mismatch | undefined> {
-  const { status } = response;
+async function mismatchOf(operation: Operation, reply: Reply): Promise<Mismatch | undefined> {
+  const { status, response } = reply;
   const declared = operation.responses[status];
-  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
+  const contentType = response ? response.headers.get('content-type') : headerOf(reply, 'content-type');
+  const mediaType = contentType?.split(';')[0]?.trim() ?? '';
   if (mediaType === 'application/problem+json') {
     const allowed =
       declared?.kind === 'problem' || (declared?.kind === 'json' && declared.orProblem) || status in standardProblems(operation);
@@ -56,11 +59,16 @@ async function mismatchOf(operation: Operation, response: Response): Promise<Mis
     case 'problem':
       return { at: '', issue: 'not_a_problem' };
     case 'empty':
-      return (await response.clone().arrayBuffer()).byteLength === 0 ? undefined : { at: '', issue: 'unexpected_body' };
+      return (await bodyText(reply)) === '' ? undefined : { at: '', issue: 'unexpected_body' };
     case 'json':
       if (mediaType !== 'application/json') return { at: '', issue: 'not_json' };
-      return bodyMismatch(declared.schema, await response.clone().text());
+      return bodyMismatch(declared.schema, await bodyText(reply));
   }
+}
+
+/** The answer's body as text ('' for none), leaving a handler's Response readable. */
+async function bodyText(reply: Reply): Promise<string> {
+  return reply.response ? reply.response.clone().text() : (reply.text ?? '');
 }
 
 /** The answer's JSON Schema as the document publishes it, as a validator (made once per schema). */

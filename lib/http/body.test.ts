@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonBody } from './body';
+import { Readable } from 'node:stream';
+import { attachNodeBody, readJsonBody } from './body';
 import { ApiError } from './errors';
 
 const post = (body: BodyInit, contentType: string) =>
   new Request('http://localhost/api/x', { method: 'POST', body, headers: { 'content-type': contentType } });
 
-async function statusOf(request: Request): Promise<number | 'ok'> {
+async function statusOf(request: Request, limit = 65_536): Promise<number | 'ok'> {
   try {
-    await readJsonBody(request, 65_536);
+    await readJsonBody(request, limit);
     return 'ok';
   } catch (error) {
     if (error instanceof ApiError) return error.status;
@@ -69,5 +70,35 @@ describe('readJsonBody: limits', () => {
     });
     expect(await statusOf(request)).toBe(413);
     expect(request.bodyUsed).toBe(false);
+  });
+});
+
+describe('readJsonBody: a Node body that has all arrived (the lean server)', () => {
+  /** A Node stream holding `text` in its buffer, unread, as node:http leaves a small request's body. */
+  function arrivedBody(text: string) {
+    const stream = Object.assign(new Readable({ read() {} }), { complete: true });
+    stream.push(Buffer.from(text, 'utf8'));
+    stream.push(null);
+    const request = new Request('http://localhost/api/x', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    attachNodeBody(request, stream);
+    return { request, stream };
+  }
+
+  it('reads it from the buffer, to its end', async () => {
+    const { request, stream } = arrivedBody('{"nmUsuario":"ação"}');
+    const ended = new Promise((resolve) => stream.once('end', resolve));
+    expect(await readJsonBody(request, 65_536)).toEqual({ nmUsuario: 'ação' });
+    await ended;
+  });
+
+  it('refuses it past the limit with 413; an empty one, and bytes that are not UTF-8, with 400', async () => {
+    expect(await statusOf(arrivedBody('{"a":"0123456789"}').request, 8)).toBe(413);
+    expect(await statusOf(arrivedBody('').request)).toBe(400); // empty: not JSON
+    const latin1 = Object.assign(new Readable({ read() {} }), { complete: true });
+    latin1.push(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe7, 0x22, 0x7d]));
+    latin1.push(null);
+    const request = new Request('http://localhost/api/x', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    attachNodeBody(request, latin1);
+    expect(await statusOf(request)).toBe(400);
   });
 });

@@ -17,7 +17,8 @@ type HeaderSource = Headers | Record<string, unknown> | undefined;
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (!headers) return undefined;
-  const value = headers instanceof Headers ? headers.get(name) : headers[name];
+  // A Headers, or one like it (the lean API server's, lib/api-server/request.ts), or a plain record.
+  const value = typeof headers.get === 'function' ? (headers as Headers).get(name) : (headers as Record<string, unknown>)[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 

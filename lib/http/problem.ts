@@ -1,25 +1,14 @@
 import { ApiError } from './errors';
 import type { ProblemBody } from './problem-schema';
-
-/**
- * The JSON text of each response made here, for a server that sends it itself (the lean API server,
- * lib/api-server/serve.ts): reading it back through the Response's stream cost more than making it.
- */
-const bodyTexts = new WeakMap<Response, string>();
-
-/** The text a response made here carries, undefined for any other response. */
-export function bodyTextOf(response: Response): string | undefined {
-  return bodyTexts.get(response);
-}
-
-function textResponse(text: string, init: ResponseInit): Response {
-  const response = new Response(text, init);
-  bodyTexts.set(response, text);
-  return response;
-}
+import { replyHeaders, toResponse, type Reply } from './reply';
 
 /** Renders an ApiError as an RFC 9457 `application/problem+json` response. */
 export function problemResponse(error: ApiError, instance?: string): Response {
+  return toResponse(problemReply(error, instance));
+}
+
+/** An ApiError as the RFC 9457 `application/problem+json` answer the router passes on (reply.ts). */
+export function problemReply(error: ApiError, instance?: string): Reply {
   const body: ProblemBody = {
     // Extension members first: they never shadow a standard member.
     ...error.extra.extensions,
@@ -30,18 +19,20 @@ export function problemResponse(error: ApiError, instance?: string): Response {
     ...(instance ? { instance } : {}),
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
   };
-  return textResponse(JSON.stringify(body), {
+  return {
     status: error.status,
-    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...error.extra.headers },
-  });
+    headers: replyHeaders({ 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...error.extra.headers }),
+    text: JSON.stringify(body),
+  };
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** A JSON answer, never cached unless `headers` say otherwise. */
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return textResponse(JSON.stringify(body), {
+export function jsonReply(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Reply {
+  return {
     status: init.status ?? 200,
-    headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...init.headers },
-  });
+    headers: replyHeaders({ 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...init.headers }),
+    text: JSON.stringify(body),
+  };
 }

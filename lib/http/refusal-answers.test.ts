@@ -6,6 +6,7 @@ import { HoldQuotaExceeded } from '@/lib/scheduling/hold-quota';
 import { slotReservationResponseSchema } from '@/lib/scheduling/contract';
 import { INTERNAL_ERROR_MESSAGE, UNAVAILABLE_MESSAGE } from '@/lib/scheduling/service';
 import { publicRoute } from './route';
+import { toResponse } from './reply';
 
 /**
  * One error path (issue 28): the hold quota, a failed back-end, a refused token are refusals like
@@ -24,9 +25,11 @@ const refusing = {
   },
 } as const;
 
-function answerTo(refusal: Error, language = 'pt-BR') {
+async function answerTo(refusal: Error, language = 'pt-BR') {
   const route = publicRoute(refusing, () => Promise.reject(refusal), 'recusar');
-  return route(new Request('http://localhost/api/teste', { method: 'POST', headers: { 'accept-language': language } }), {});
+  return toResponse(
+    await route(new Request('http://localhost/api/teste', { method: 'POST', headers: { 'accept-language': language } }), {}),
+  );
 }
 
 describe('the hold quota', () => {

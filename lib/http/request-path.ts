@@ -17,6 +17,9 @@ const pathnames = new WeakMap<Request, string>();
 
 /** The request's path, parsed from its URL once however many parts of a request ask (router, log lines). */
 export function pathnameOf(request: Request): string {
+  // The lean API server's requests carry the path they parsed (lib/api-server/request.ts).
+  const known = (request as { pathname?: unknown }).pathname;
+  if (typeof known === 'string') return known;
   let pathname = pathnames.get(request);
   if (pathname === undefined) {
     pathname = new URL(request.url).pathname;

@@ -22,7 +22,8 @@ import { metrics } from '@/lib/observability/metrics';
 import { readJsonBody } from './body';
 import { checkingAnswers } from './answer-check';
 import { ApiError, problemOf, problems, refusalHeaders, refusalStatus } from './errors';
-import { JSON_CONTENT_TYPE, jsonResponse, problemResponse } from './problem';
+import { JSON_CONTENT_TYPE, jsonReply, problemReply } from './problem';
+import { headerOf, replyHeaders, replyOf, setHeader, type Reply } from './reply';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { pathnameOf } from './request-path';
 import { isSameOrigin } from './same-origin';
@@ -49,8 +50,8 @@ const NO_BODY = z.never();
 /** A database restart or failover takes seconds; callers are asked to wait this long first. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** An operation's handler once bound by the wrapper: what the router calls with the path's params. */
-export type BoundHandler = (request: Request, params: Record<string, string>) => Promise<Response>;
+/** An operation's handler once bound by the wrapper: what the router calls with the path's params; its answer, as plain data (reply.ts). */
+export type BoundHandler = (request: Request, params: Record<string, string>) => Promise<Reply>;
 
 /**
  * An authenticated operation: the caller needs the operation's capability; its query schema is
@@ -78,7 +79,7 @@ export function apiRoute<O extends Operation & { capability: Capability }>(
     params: Record<string, string>,
     locale: Locale,
     authenticated: (principal: Principal) => void,
-  ): Promise<Response> {
+  ): Promise<Reply> {
     try {
       const principal = await authenticate(request);
       authenticated(principal);
@@ -91,7 +92,7 @@ export function apiRoute<O extends Operation & { capability: Capability }>(
         operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
       ) as QueryOf<O>;
       try {
-        return answerResponse(
+        return answerReply(
           await handler({ request, params: parsedParams, query, principal, locale, body: () => readBody(operation, request, locale) }),
         );
       } catch (error) {
@@ -105,7 +106,7 @@ export function apiRoute<O extends Operation & { capability: Capability }>(
         throw error;
       }
     } catch (error) {
-      return errorResponse(error, request, locale);
+      return errorReply(error, request, locale);
     }
   }
 }
@@ -120,27 +121,28 @@ export function publicRoute<O extends Operation>(
     checkingAnswers(operation, operationId, async (request, params) => {
       const locale = negotiateLocale(request.headers.get('accept-language'));
       try {
-        return answerResponse(await handler(request, params as ParamsOf<O>, () => readBody(operation, request, locale)));
+        return answerReply(await handler(request, params as ParamsOf<O>, () => readBody(operation, request, locale)));
       } catch (error) {
-        return errorResponse(error, request, locale);
+        return errorReply(error, request, locale);
       }
     }),
   );
 }
 
 /** A handler's answer as HTTP: JSON (never cached, unless the answer says otherwise), no body, or the Response it built itself. */
-function answerResponse(answer: AnyAnswer): Response {
-  if (answer instanceof Response) return answer;
-  const headers = new Headers(answer.headers);
-  if (answer.body === undefined) return new Response(null, { status: answer.status, headers });
-  if (!headers.has('content-type')) headers.set('Content-Type', JSON_CONTENT_TYPE);
-  if (!headers.has('cache-control')) headers.set('Cache-Control', 'no-store');
-  return new Response(JSON.stringify(answer.body), { status: answer.status, headers });
+function answerReply(answer: AnyAnswer): Reply {
+  if (answer instanceof Response) return replyOf(answer);
+  const reply: Reply = { status: answer.status, headers: replyHeaders(answer.headers), text: null };
+  if (answer.body === undefined) return reply;
+  if (headerOf(reply, 'content-type') === null) reply.headers.push(['content-type', JSON_CONTENT_TYPE]);
+  if (headerOf(reply, 'cache-control') === null) reply.headers.push(['cache-control', 'no-store']);
+  reply.text = JSON.stringify(answer.body);
+  return reply;
 }
 
 /** The router's own answers (a path no operation has, a method the path does not serve): the same problem to every call. */
 export function refusedRoute(refusal: () => ApiError): BoundHandler {
-  return traced(() => Promise.resolve(problemResponse(refusal())));
+  return traced(() => Promise.resolve(problemReply(refusal())));
 }
 
 /**
@@ -154,18 +156,18 @@ function traced(route: BoundHandler): BoundHandler {
     trace.getActiveSpan()?.setAttribute('app.request.id', requestId);
     const started = performance.now();
     return withRequestId(requestId, async () => {
-      const response = await route(request, params);
-      response.headers.set(REQUEST_ID_HEADER, requestId);
+      const reply = await route(request, params);
+      setHeader(reply, REQUEST_ID_HEADER, requestId);
       const hsts = strictTransportSecurity(env().NEXTAUTH_URL);
-      if (hsts) response.headers.set('Strict-Transport-Security', hsts);
+      if (hsts) setHeader(reply, 'Strict-Transport-Security', hsts);
       // The path only: query strings are the caller's text, and bodies never reach a log.
       log.info('api.request', {
         method: request.headers.get(SENT_METHOD_HEADER) ?? request.method,
         path: pathnameOf(request),
-        status: response.status,
+        status: reply.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       });
-      return response;
+      return reply;
     });
   };
 }
@@ -257,25 +259,25 @@ function refusalProblem(error: unknown, locale: Locale): ApiError | undefined {
 }
 
 /** The one place where errors become answers: refusals as problems, or as the body their contract fixes. */
-function errorResponse(error: unknown, request: Request, locale: Locale): Response {
+function errorReply(error: unknown, request: Request, locale: Locale): Reply {
   if (error instanceof Refusal && error.options.body !== undefined) {
-    return jsonResponse(error.options.body, { status: refusalStatus(error), headers: refusalHeaders(error) });
+    return jsonReply(error.options.body, { status: refusalStatus(error), headers: refusalHeaders(error) });
   }
   const refused = refusalProblem(error, locale);
-  if (refused) return problemResponse(refused);
+  if (refused) return problemReply(refused);
   const where = { method: request.method, path: pathnameOf(request) };
   // A caller that hung up mid-request is not a server fault: no one reads this answer anyway.
   if (request.signal.aborted || (error instanceof Error && error.name === 'AbortError')) {
     log.info('api.client_aborted', where);
-    return problemResponse(problems.internal());
+    return problemReply(problems.internal());
   }
   // The database is restarting or unreachable: the same request will work in a moment.
   if (isDatabaseUnavailable(error)) {
     log.warn('api.database_unavailable', { ...where, code: unavailabilityCode(error) });
-    return problemResponse(
+    return problemReply(
       problems.serviceUnavailable(DATABASE_RETRY_AFTER_SECONDS, 'The database is unavailable for a moment; try again shortly.'),
     );
   }
   log.error('api.unhandled_error', { ...where, ...redactError(error) });
-  return problemResponse(problems.internal());
+  return problemReply(problems.internal());
 }

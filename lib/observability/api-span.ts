@@ -11,7 +11,7 @@ import { errorType, failSpan, isTracing, tracer } from './tracing';
  * answers the API through its catch-all route and has already opened the request's server span,
  * from the same header: this one is then its child, of kind internal.
  */
-export type Answered = { operation: string; template?: string; response: Response };
+export type Answered = { operation: string; template?: string; reply: { status: number } };
 
 const headerGetter: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
@@ -32,7 +32,7 @@ export function inApiSpan<A extends Answered>(request: Request, answer: () => Pr
   return context.with(trace.setSpan(parent, span), async () => {
     try {
       const answered = await answer();
-      const status = answered.response.status;
+      const status = answered.reply.status;
       if (answered.template) span.updateName(`${method} ${answered.template}`);
       span.setAttributes({
         'http.route': answered.template,
