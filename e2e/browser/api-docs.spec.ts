@@ -70,6 +70,7 @@ for (const width of [1280, 390]) {
       'Webhooks',
       'Webhook deliveries',
       'Scheduling',
+      'Partner portal',
       'Administration',
       'Audit',
       'Operations',
