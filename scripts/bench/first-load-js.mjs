@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { sessionCookie } from './session.mjs';
+import { consolePages } from './lighthouse.mjs';
 
 async function scriptBytes(url, pagePath, cookie) {
   const html = await (await fetch(`${url}${pagePath}`, { headers: cookie ? { cookie } : {} })).text();
@@ -63,22 +64,14 @@ async function minimalPageBytes(root, port) {
   }
 }
 
-export async function firstLoadJs({ root, url, staff, webhookId, minimalPort }) {
+export async function firstLoadJs({ root, url, staff, webhookId, minimalPort, only = undefined }) {
   const cookie = await sessionCookie(url, staff);
   const minimal = await minimalPageBytes(root, minimalPort);
   const kib = (bytes) => (bytes / 1024).toFixed(1);
   console.log(`  minimal App Router page: ${kib(minimal.gzip)} KiB in ${minimal.files} files`);
-  const routes = [
-    '/sign-in',
-    '/webhooks',
-    `/webhooks/${webhookId}`,
-    '/webhooks/new',
-    '/scheduling',
-    '/admin/clientes',
-    '/admin/equipe',
-    '/conta',
-    '/webhooks/saude',
-  ];
+  const routes = consolePages(webhookId)
+    .filter(([key]) => !only || only.includes(key))
+    .map(([, , route]) => route);
   for (const route of routes) {
     const { gzip, files } = await scriptBytes(url, route, route === '/sign-in' ? undefined : cookie);
     console.log(`  ${route.padEnd(52)} ${kib(gzip).padStart(7)} KiB  ${(gzip / minimal.gzip).toFixed(3)}×  (${files} files)`);

@@ -29,6 +29,37 @@ export function calibratedMultiplier(benchmarkIndex) {
   return 1;
 }
 
+/**
+ * The console pages of sections 5 and 6: [key, name, path]. `--pages reserva,clientes` limits both
+ * sections to those keys (the minimal page is always measured beside them).
+ */
+export function consolePages(webhookId) {
+  return [
+    ['sign-in', 'sign-in (/sign-in)', '/sign-in'],
+    ['webhooks', 'webhooks list (/webhooks)', '/webhooks'],
+    ['editor', 'webhook editor (/webhooks/{id})', `/webhooks/${webhookId}`],
+    ['nova', 'new configuration (/webhooks/new)', '/webhooks/new'],
+    ['reserva', 'reservation (/scheduling)', '/scheduling'],
+    ['clientes', 'API clients (/admin/clientes)', '/admin/clientes'],
+    ['equipe', 'staff (/admin/equipe)', '/admin/equipe'],
+    ['conta', 'account (/conta)', '/conta'],
+    ['saude', 'triage (/webhooks/saude)', '/webhooks/saude'],
+  ];
+}
+
+/** The keys of `--pages` (comma-separated), checked against consolePages; undefined: every page. */
+export function chosenPages(list) {
+  if (!list) return undefined;
+  const keys = list
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  const known = consolePages('').map(([key]) => key);
+  const unknown = keys.filter((key) => !known.includes(key));
+  if (unknown.length > 0) throw new Error(`--pages: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  return keys;
+}
+
 const median = (list, by) => [...list].sort((a, b) => by(a) - by(b))[Math.floor(list.length / 2)];
 
 async function audit(pageUrl, port, headers, cpuSlowdownMultiplier) {
@@ -59,24 +90,26 @@ async function audit(pageUrl, port, headers, cpuSlowdownMultiplier) {
  * a number: that slowdown alone, to set one run beside another whose host calibrated to it (the
  * calibration moves with the machine's load).
  */
-export async function lighthouseScores({ url, staff, webhookId, minimalUrl, runs: RUNS = DEFAULT_RUNS, multipliers = 'both' }) {
+export async function lighthouseScores({
+  url,
+  staff,
+  webhookId,
+  minimalUrl,
+  runs: RUNS = DEFAULT_RUNS,
+  multipliers = 'both',
+  only = undefined,
+}) {
   const cookie = await sessionCookie(url, staff);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM_PATH,
     chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
   });
-  const pages = [
-    ['minimal App Router page (baseline)', `${minimalUrl}/`, false],
-    ['sign-in (/sign-in)', `${url}/sign-in`, false],
-    ['webhooks list (/webhooks)', `${url}/webhooks`, true],
-    ['webhook editor (/webhooks/{id})', `${url}/webhooks/${webhookId}`, true],
-    ['new configuration (/webhooks/new)', `${url}/webhooks/new`, true],
-    ['reservation (/scheduling)', `${url}/scheduling`, true],
-    ['API clients (/admin/clientes)', `${url}/admin/clientes`, true],
-    ['staff (/admin/equipe)', `${url}/admin/equipe`, true],
-    ['account (/conta)', `${url}/conta`, true],
-    ['triage (/webhooks/saude)', `${url}/webhooks/saude`, true],
+  // [key for --pages, name, address, signed in]; the baseline is always measured, and first.
+  const every = [
+    ['minimal', 'minimal App Router page (baseline)', `${minimalUrl}/`, false],
+    ...consolePages(webhookId).map(([key, name, pagePath]) => [key, name, `${url}${pagePath}`, pagePath !== '/sign-in']),
   ];
+  const pages = every.filter(([key]) => key === 'minimal' || !only || only.includes(key)).map(([, ...page]) => page);
   try {
     // The host's BenchmarkIndex, from Lighthouse's own measurement in three runs of the baseline.
     await fetch(pages[0][1]);

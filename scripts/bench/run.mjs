@@ -17,6 +17,8 @@
 // Chromium, for Lighthouse, on every CPU.
 //   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6,7]
 //     [--base-port 4310] [--lighthouse-runs 5] [--lighthouse-cpu both|calibrated|N]
+//     [--pages reserva,clientes,...] (sections 5 and 6: those console pages only, beside the minimal
+//     page; keys: sign-in webhooks editor nova reserva clientes equipe conta saude)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -28,7 +30,7 @@ import { buildSeed, BENCH_CLIENT, BENCH_STAFF, WEBHOOK_ID } from './seed.mjs';
 import { openLoop } from './open-loop.mjs';
 import { RESERVE_PATH, reservationBody, reservationRequests, slots, webhookRequests } from './streams.mjs';
 import { firstLoadJs, startMinimalApp } from './first-load-js.mjs';
-import { lighthouseScores } from './lighthouse.mjs';
+import { chosenPages, lighthouseScores } from './lighthouse.mjs';
 import { cpuQuotaAvailable, limitCpu } from './cpu-quota.mjs';
 import { fsyncLatency } from './fsync-probe.mjs';
 
@@ -47,12 +49,15 @@ const { values } = parseArgs({
     // Section 6 only: runs per page and multiplier, and which multipliers ('both', 'calibrated', or a number).
     'lighthouse-runs': { type: 'string', default: '5' },
     'lighthouse-cpu': { type: 'string', default: 'both' },
+    // Sections 5 and 6 only: the console pages to measure (keys of consolePages in lighthouse.mjs).
+    pages: { type: 'string', default: '' },
   },
 });
 const ROUNDS = Number(values.rounds);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const ONLY = new Set(values.only.split(',').map(Number));
+const PAGES = chosenPages(values.pages);
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const BASE_PORT = Number(values['base-port']);
 // The minimal App Router page of sections 5 and 6 (4399 with the default base port).
@@ -407,7 +412,7 @@ await api?.stop();
 
 if (ONLY.has(5)) {
   console.log('\n5. First-load JavaScript (gzip) per console route');
-  await firstLoadJs({ root: ROOT, url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID, minimalPort: MINIMAL_PORT });
+  await firstLoadJs({ root: ROOT, url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID, minimalPort: MINIMAL_PORT, only: PAGES });
 }
 if (ONLY.has(6)) {
   console.log('\n6. Lighthouse (mobile, Debian Chromium)');
@@ -423,6 +428,7 @@ if (ONLY.has(6)) {
       minimalUrl: minimal.url,
       runs: Number(values['lighthouse-runs']),
       multipliers: values['lighthouse-cpu'],
+      only: PAGES,
     });
   } finally {
     minimal.stop();
