@@ -678,18 +678,19 @@ try {
     });
   }
   if (!values['skip-pg'] && (runs('throughput') || runs('many-down'))) {
-    await withPostgres(async (shared) => {
-      for (const count of runs('throughput') ? [1, 2] : []) {
-        for (const build of builds) {
+    for (const count of runs('throughput') ? [1, 2] : []) {
+      for (const build of builds) {
+        // A database of its own for each build: each migrates it to its own schema.
+        await withPostgres(async (shared) => {
           const servers = Array.from({ length: count }, (_, index) => startServer(port + 1 + index, shared, build.dir));
           try {
             await run(`${build.name}${count} instance(s), PostgreSQL`, servers);
           } finally {
             await Promise.all(servers.map(stop));
           }
-        }
+        });
       }
-    });
+    }
     if (runs('many-down')) {
       await withPostgres(async (shared) => {
         const servers = [0, 1].map((index) => startServer(port + 1 + index, shared));
