@@ -23,6 +23,10 @@ export class MemoryStore implements WorkerStore {
   readonly rows = new Map<string, Row>();
   readonly recorded: AttemptRecord[] = [];
   claims = 0;
+  /** Looks at every configuration (waiting). */
+  lookups = 0;
+  /** Configurations paced to one attempt per `intervalMs`, as a rate limit is in the database store's claim. */
+  readonly paced = new Map<string, { intervalMs: number; nextAt: number }>();
   /** Make the next writes fail (a database error), or answer that the lease was lost. */
   failWrites = 0;
   loseLeases = false;
@@ -35,6 +39,7 @@ export class MemoryStore implements WorkerStore {
   }
 
   async waiting(now: number): Promise<Candidate[]> {
+    this.lookups++;
     const seen = new Map<string, Candidate>();
     for (const row of this.rows.values()) {
       if (row.status === 'pendente' && row.dueAt !== null && row.dueAt <= now)
@@ -51,16 +56,23 @@ export class MemoryStore implements WorkerStore {
       for (const row of live) counts.set(key(row), (counts.get(key(row)) ?? 0) + 1);
       return counts;
     };
+    const configs = count((row) => row.configId);
+    const pace = (configId: string) => this.paced.get(configId);
     const shares = fairShares(
       candidates,
-      { configs: count((row) => row.configId), tenants: count((row) => row.tenant) },
+      { configs, tenants: count((row) => row.tenant) },
       {
         limit: settings.limit,
         perTenant: settings.perTenant,
-        capOf: () => settings.perEndpoint,
+        capOf: (configId) => {
+          const paced = pace(configId);
+          if (!paced) return settings.perEndpoint;
+          return (configs.get(configId) ?? 0) + (paced.nextAt <= settings.now ? 1 : 0);
+        },
       },
     );
     const ids: string[] = [];
+    const exhausted: string[] = [];
     for (const [configId, share] of shares) {
       const due = [...this.rows.values()].filter(
         (row) =>
@@ -74,8 +86,15 @@ export class MemoryStore implements WorkerStore {
         Object.assign(row, { owner, leaseUntil: settings.now + settings.leaseMs });
         ids.push(row.id);
       }
+      const paced = pace(configId);
+      if (paced && due.length > 0) paced.nextAt = settings.now + paced.intervalMs;
+      if (due.length < share) exhausted.push(configId);
     }
-    return { ids, exhausted: [], wakeAt: null };
+    const heldBack = candidates.flatMap(({ configId }) => {
+      const nextAt = pace(configId)?.nextAt;
+      return nextAt !== undefined && nextAt > settings.now ? [nextAt] : [];
+    });
+    return { ids, exhausted, wakeAt: heldBack.length > 0 ? Math.min(...heldBack) : null };
   }
 
   async contexts(ids: readonly string[]): Promise<AttemptContext[]> {

@@ -18,18 +18,21 @@
 //      publish-to-receipt p50/p99/max, waited for at most 60 s.
 //   5. rate limit (issue 31), on two instances on PostgreSQL: one configuration limited to
 //      --rate-limit deliveries a second with --rate-events events queued to it at once; prints the
-//      highest count in any 10 s (and any 1 s) window at its receiver, and the other configurations'
-//      capacity (section 1's measurement) with that backlog draining beside it against without it.
+//      highest count in any 10 s (and any 1 s) window at its receiver, and the same tenant's other
+//      configurations with that backlog draining beside them against without it: at a fixed load
+//      (deliveries/s and latency) and at capacity (theirs, and theirs plus the limited one's).
 //   6. ordered delivery's cost (issue 31), on the embedded default: --rate-events events to one
 //      configuration as fast as it takes them, with entregaOrdenada off and then on; deliveries/s each.
 //   7. broker destinations (issue 29), on the embedded default: --rate-events events to one
 //      configuration as fast as it takes them, pointed in turn at the HTTP receiver, at a RabbitMQ
 //      exchange (127.0.0.1:5672, guest/guest; publisher confirms) and at a NATS JetStream subject
 //      (127.0.0.1:4222; the stream's acknowledgement); deliveries/s each, in the same run.
+// With --before DIR (another checkout, built), sections 1-2 run on its build and on this one in turn,
+// --rounds times each, so that a change's effect on throughput is read in one run.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
 //     [--only throughput|isolation|many-down|rate-limit|ordered|brokers] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
-//     [--rate-limit 50] [--rate-events 2000]
+//     [--rate-limit 50] [--rate-events 2000] [--before ../other-checkout] [--rounds 2]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -50,6 +53,8 @@ const { values } = parseArgs({
     'down-configs': { type: 'string', default: '300' },
     'rate-limit': { type: 'string', default: '50' },
     'rate-events': { type: 'string', default: '2000' },
+    before: { type: 'string' },
+    rounds: { type: 'string', default: '2' },
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -186,9 +191,10 @@ async function token(base, clientId, secret) {
   return `Bearer ${JSON.parse(text).access_token}`;
 }
 
-function startServer(port, env) {
+/** A server of this checkout's build, or of `dir`'s (--before). */
+function startServer(port, env, dir = root) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-bench-deliveries-'));
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'serve.mjs')], {
+  const child = spawn(process.execPath, [path.join(dir, 'scripts', 'serve.mjs')], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -290,11 +296,14 @@ async function latencyAt(bases, producers, label, rate, count) {
   }
   await Promise.all(inFlight);
   await waitForReceipts(count * FANOUT);
+  const seconds = (performance.now() - started) / 1000;
   const sorted = [...latencies.values()].sort((a, b) => a - b);
+  const figures = { delivered: received / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   console.log(
-    `${label} at ${(rate * FANOUT).toFixed(0)} deliveries/s (half capacity), ${count} events: intake-to-receipt p50 ${percentile(sorted, 50)} ms, ` +
-      `p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1)} ms`,
+    `${label} at ${(rate * FANOUT).toFixed(0)} deliveries/s offered, ${count} events: ${received} of ${count * FANOUT} delivered (${figures.delivered.toFixed(0)}/s), ` +
+      `intake-to-receipt p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${sorted.at(-1)} ms`,
   );
+  return figures;
 }
 
 async function run(label, servers) {
@@ -406,7 +415,11 @@ function busiest(times, ms) {
 
 /**
  * Issue 31's rate limit: a backlog queued at once to a configuration limited to RATE a second drains
- * at that rate across both instances, and the other configurations' deliveries are not slowed by it.
+ * at that rate across both instances, and the other configurations of the same tenant (the closest
+ * neighbours: they share its tenant's slots) are not slowed by it. Measured two ways, alone and then
+ * beside the draining backlog: at a fixed load (half their capacity alone), where "unaffected" means
+ * the same deliveries/s and latency; and at capacity, where the limited configuration's own deliveries
+ * take their share of the machine, so the sum of both is what must hold.
  */
 async function rateLimit(label, servers) {
   await Promise.all(servers.map(ready));
@@ -416,6 +429,9 @@ async function rateLimit(label, servers) {
   const count = Number(values['rate-events']);
   await capacity(bases, producers, `${label}, warm-up`);
   const alone = await capacity(bases, producers, `${label}, other configurations alone`);
+  const eventRate = alone / FANOUT / 2;
+  const loadEvents = Math.max(50, Math.round(eventRate * 10));
+  const aloneAtLoad = await latencyAt(bases, producers, `${label}, other configurations alone`, eventRate, loadEvents);
   const tenant = await token(bases[0], TENANT.clientId, TENANT.clientSecret);
   const { status } = await call(`${bases[0]}/api/v2/avaliacao-saude/configuracao-web-hook/${LIMITED.id}`, {
     method: 'PUT',
@@ -438,15 +454,33 @@ async function rateLimit(label, servers) {
     }
   });
   await Promise.all(queued);
+  const besideAtLoad = await latencyAt(
+    bases,
+    producers,
+    `${label}, other configurations beside the limited backlog`,
+    eventRate,
+    loadEvents,
+  );
+  const capacityFrom = Date.now();
   const beside = await capacity(bases, producers, `${label}, other configurations beside the limited backlog`);
+  const limitedBeside = limitedArrivals.filter((at) => at >= capacityFrom).length / ((Date.now() - capacityFrom) / 1000);
   const deadline = Date.now() + (count / rate) * 1000 + 60_000;
   while (limitedArrivals.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   const times = [...limitedArrivals].sort((a, b) => a - b);
   const tenSeconds = busiest(times, 10_000);
+  const percent = (part, whole) => `${((part / whole) * 100).toFixed(0)} %`;
   console.log(
     `rate limit ${rate}/s, ${label}: ${times.length} of ${count} queued deliveries arrived in ${((times.at(-1) - times[0]) / 1000).toFixed(1)} s; ` +
-      `highest over any 10 s window ${(tenSeconds / 10).toFixed(1)}/s (${tenSeconds}), over any 1 s ${busiest(times, 1000)}; ` +
-      `the other configurations: ${beside.toFixed(0)} deliveries/s beside it against ${alone.toFixed(0)} alone (${((beside / alone) * 100).toFixed(0)} %)`,
+      `highest over any 10 s window ${(tenSeconds / 10).toFixed(1)}/s (${tenSeconds}), over any 1 s ${busiest(times, 1000)}`,
+  );
+  console.log(
+    `  the other configurations at ${(eventRate * FANOUT).toFixed(0)} deliveries/s offered: ${besideAtLoad.delivered.toFixed(0)}/s beside the backlog ` +
+      `against ${aloneAtLoad.delivered.toFixed(0)}/s alone (${percent(besideAtLoad.delivered, aloneAtLoad.delivered)}), ` +
+      `p50 ${besideAtLoad.p50} ms against ${aloneAtLoad.p50} ms, p99 ${besideAtLoad.p99} ms against ${aloneAtLoad.p99} ms`,
+  );
+  console.log(
+    `  at capacity: ${beside.toFixed(0)}/s beside it against ${alone.toFixed(0)}/s alone (${percent(beside, alone)}); with the limited ` +
+      `configuration's own ${limitedBeside.toFixed(0)}/s meanwhile, ${(beside + limitedBeside).toFixed(0)}/s in all (${percent(beside + limitedBeside, alone)})`,
   );
 }
 
@@ -583,13 +617,22 @@ async function withPostgres(work) {
 
 const port = Number(values.port);
 const runs = (part) => values.only === undefined || values.only === part;
+/** The builds sections 1-2 measure, in turn: this one alone, or --before's and this one, --rounds times. */
+const builds = values.before
+  ? Array.from({ length: Number(values.rounds) }, () => [
+      { name: 'before: ', dir: path.resolve(values.before) },
+      { name: 'after: ', dir: root },
+    ]).flat()
+  : [{ name: '', dir: root }];
 try {
   if (runs('throughput')) {
-    const embedded = startServer(port, {});
-    try {
-      await run('one instance, embedded SQLite', [embedded]);
-    } finally {
-      await stop(embedded);
+    for (const build of builds) {
+      const embedded = startServer(port, {}, build.dir);
+      try {
+        await run(`${build.name}one instance, embedded SQLite`, [embedded]);
+      } finally {
+        await stop(embedded);
+      }
     }
   }
   if (runs('isolation')) {
@@ -635,16 +678,19 @@ try {
     });
   }
   if (!values['skip-pg'] && (runs('throughput') || runs('many-down'))) {
-    await withPostgres(async (shared) => {
-      for (const count of runs('throughput') ? [1, 2] : []) {
-        const servers = Array.from({ length: count }, (_, index) => startServer(port + 1 + index, shared));
-        try {
-          await run(`${count} instance(s), PostgreSQL`, servers);
-        } finally {
-          await Promise.all(servers.map(stop));
-        }
+    for (const count of runs('throughput') ? [1, 2] : []) {
+      for (const build of builds) {
+        // A database of its own for each build: each migrates it to its own schema.
+        await withPostgres(async (shared) => {
+          const servers = Array.from({ length: count }, (_, index) => startServer(port + 1 + index, shared, build.dir));
+          try {
+            await run(`${build.name}${count} instance(s), PostgreSQL`, servers);
+          } finally {
+            await Promise.all(servers.map(stop));
+          }
+        });
       }
-    });
+    }
     if (runs('many-down')) {
       await withPostgres(async (shared) => {
         const servers = [0, 1].map((index) => startServer(port + 1 + index, shared));

@@ -161,4 +161,17 @@ describe('the delivery worker', () => {
     expect(Date.now() - published).toBeLessThan(500);
     expect(destinations.sent.filter((sent) => sent.configId.startsWith('h'))).toHaveLength(settings.perTenant);
   });
+
+  it('wakes when a paced configuration may go again, with the candidates it had, not a fresh look at every configuration', async () => {
+    const store = new MemoryStore();
+    store.add('paced', 'tenant', 5);
+    store.paced.set('paced', { intervalMs: 40, nextAt: 0 });
+    const destinations = scripted({});
+    // No poll within the test: only the held-back wake can send the four that wait for their turn.
+    workerWith(store, destinations, { pollMs: 60_000 }).start();
+    const started = Date.now();
+    await until(() => store.recorded.length === 5);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 40 - 10);
+    expect(store.lookups).toBe(1);
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { outsideSpans } from '@/lib/observability/tracing';
 import { attempt, type AttemptDeps } from './attempt';
+import { OutcomeWriter } from './outcome-writer';
 import type { CircuitSettings } from './circuit';
 import type { Destinations, SendSettings } from './destinations';
 import type { Candidate } from './fair-share';
@@ -60,51 +61,6 @@ export function leaseMs(timeoutMs: number): number {
   return 2 * timeoutMs + 5000;
 }
 
-/**
- * Outcomes of attempts that end close together are committed in one transaction (group commit): on
- * SQLite with synchronous=FULL each commit is an fsync, and at hundreds of deliveries a second one
- * per outcome would cap throughput. Each attempt still waits for its own outcome's commit.
- */
-class OutcomeWriter {
-  private queue: { record: AttemptRecord; resolve: (recorded: Recorded) => void; reject: (error: unknown) => void }[] = [];
-  private scheduled = false;
-
-  constructor(
-    private readonly owner: string,
-    private readonly store: WorkerStore,
-    private readonly circuit: CircuitSettings,
-    /** Outcomes that queued deliveries (an exhausted delivery's operational event): wake for them. */
-    private readonly onQueued: (waiting: Candidate[]) => void,
-  ) {}
-
-  write(record: AttemptRecord): Promise<Recorded> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ record, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // The batch records several attempts: its statements belong to no one attempt's span.
-      setImmediate(() => void outsideSpans(() => this.flush()));
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    const batch = this.queue.splice(0);
-    try {
-      const recorded = await this.store.record(
-        this.owner,
-        batch.map((entry) => entry.record),
-        this.circuit,
-      );
-      batch.forEach((entry, index) => entry.resolve(recorded[index] ?? { written: false }));
-      const queued = recorded.flatMap((result) => result.queued ?? []);
-      if (queued.length > 0) this.onQueued(queued);
-    } catch (error) {
-      for (const entry of batch) entry.reject(error);
-    }
-  }
-}
-
 export class DeliveryWorker {
   readonly owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly outcomes: OutcomeWriter;
@@ -115,7 +71,7 @@ export class DeliveryWorker {
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
   /** A wake at the moment a configuration held back by its rate limit or a pause may go again. */
-  private heldBack: { at: number; timer: NodeJS.Timeout } | undefined;
+  private heldBack: { at: number; timer: NodeJS.Timeout; candidates: Map<string, Candidate> } | undefined;
   private drained: (() => void) | undefined;
   /**
    * The configurations with due deliveries, from the last look (the store's `waiting`), kept for up
@@ -182,8 +138,11 @@ export class DeliveryWorker {
    */
   wake(waiting: readonly Candidate[] = []): void {
     if (this.stopping) return;
+    const known = new Set(this.candidates.map((candidate) => candidate.configId));
     for (const candidate of waiting) {
-      if (!this.candidates.some((known) => known.configId === candidate.configId)) this.candidates.push(candidate);
+      if (known.has(candidate.configId)) continue;
+      known.add(candidate.configId);
+      this.candidates.push(candidate);
     }
     if (this.pumping) {
       this.again = true;
@@ -234,7 +193,7 @@ export class DeliveryWorker {
         },
         this.candidates,
       );
-      if (claim.wakeAt !== null) this.wakeAt(claim.wakeAt);
+      if (claim.wakeAt !== null) this.wakeAt(claim.wakeAt, this.candidates);
       if (claim.exhausted.length > 0) {
         const exhausted = new Set(claim.exhausted);
         this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));
@@ -256,21 +215,24 @@ export class DeliveryWorker {
   /**
    * Wakes at `at` (the earliest wanted, if several): a rate-limited configuration's next slot, or an
    * ordered one's head coming due for its retry, comes sooner than the poll, and must go when it does.
+   * The candidates of the claim that asked come back then (the configuration may have left them when
+   * it had nothing to give), rather than a fresh look at every configuration: at 50/s that would be
+   * ten looks a second for one configuration.
    */
-  private wakeAt(at: number): void {
+  private wakeAt(at: number, candidates: readonly Candidate[]): void {
+    const held = this.heldBack?.candidates ?? new Map<string, Candidate>();
+    for (const candidate of candidates) held.set(candidate.configId, candidate);
     if (this.heldBack && this.heldBack.at <= at) return;
     clearTimeout(this.heldBack?.timer);
     const timer = setTimeout(
       () => {
         this.heldBack = undefined;
-        // A fresh look: the configuration may have left the candidates when it had nothing to give.
-        this.lookedAt = Number.NEGATIVE_INFINITY;
-        this.wake();
+        this.wake([...held.values()]);
       },
       Math.max(0, at - this.deps.clock()),
     );
     timer.unref();
-    this.heldBack = { at, timer };
+    this.heldBack = { at, timer, candidates: held };
   }
 
   /**

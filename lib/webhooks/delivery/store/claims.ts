@@ -62,6 +62,7 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
   const { limit, now, leaseMs, perEndpoint, perTenant } = settings;
   if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [], wakeAt: null };
   return db.transaction(async (trx) => {
+    if (dialectOf(trx) === 'postgres') await tuneClaimTransaction(trx);
     const counted = await attemptsInFlight(trx, now, candidates);
     const chosen = fairShares(candidates, counted, { limit, perTenant, capOf: () => perEndpoint });
     const tenants = new Set(candidates.filter((candidate) => chosen.has(candidate.configId)).map((candidate) => candidate.tenant));
@@ -94,6 +95,24 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
     await advancePacing(trx, picked, room);
     return { ids, exhausted, wakeAt: earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]) };
   });
+}
+
+/**
+ * Two settings for the claim's transaction on PostgreSQL, in one round trip:
+ * - enable_seqscan off. PostgreSQL plans by its statistics of the table, and a delivery table
+ *   without them (a new database; autovacuum off, as on these machines' servers; or far more rows
+ *   than at the last ANALYZE) gets the default estimate for the count of attempts in flight: a
+ *   sequential scan of every delivery kept, 17-46 ms at 20,000-35,000 rows, twice a claim, under
+ *   the tenant's lock (bench:deliveries' rate-limit section), against 0.05 ms by the lease index.
+ *   Each of the claim's statements is a lookup by an index.
+ * - synchronous_commit off. The tenant's lock is held until the commit, and a commit that waits for
+ *   its WAL flush (an fsync, 8 ms and more on a busy disk) makes every other instance's claim for the
+ *   tenant wait as long. A lease is no promise to anyone: should the server crash before the flush,
+ *   the lease is lost and the delivery is claimed again, as when an instance dies (webhooks are
+ *   at least once; the receiver has the webhook-id). The outcome's write stays synchronous.
+ */
+async function tuneClaimTransaction(trx: Knex.Transaction): Promise<void> {
+  await trx.raw('SET LOCAL enable_seqscan = off; SET LOCAL synchronous_commit = off');
 }
 
 /** Looks for the waiting configurations and claims among them: one call (tests, tools). */
