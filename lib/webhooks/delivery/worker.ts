@@ -138,7 +138,8 @@ export class DeliveryWorker {
    */
   wake(waiting: readonly Candidate[] = []): void {
     if (this.stopping) return;
-    const known = new Set(this.candidates.map((candidate) => candidate.configId));
+    // Most wakes (an attempt ended, the poll) bring no candidates: no set to build for them.
+    const known = waiting.length > 0 ? new Set(this.candidates.map((candidate) => candidate.configId)) : new Set<string>();
     for (const candidate of waiting) {
       if (known.has(candidate.configId)) continue;
       known.add(candidate.configId);
