@@ -16,6 +16,9 @@ const NOT_READY = 'A página ainda está carregando: este controle fica disponí
 const SLOW = { timeout: 30_000 };
 
 async function throttleCpu(page: Page) {
+  // Everything the page does runs 6× slower: two page loads, hydration and a check exceed the
+  // default 60 s on a loaded 2-core CI machine without anything being wrong.
+  test.setTimeout(180_000);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
   return () => cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });

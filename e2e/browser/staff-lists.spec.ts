@@ -133,6 +133,8 @@ test('the alert notice shows a few at a time, tenant B’s on the first page, an
 });
 
 test('the triage page: open alerts first, tenant B’s on page 1, a page in the address, pt-BR and English', async ({ browser }) => {
+  // Two languages, four page loads, an accessibility scan and a full-page screenshot.
+  test.setTimeout(120_000);
   const page = await openTriage(browser, 'pt-BR');
   const pager = page.getByRole('navigation', { name: 'Páginas da saúde das entregas' }).first();
   await expect(pager).toContainText(`Configurações 1–${TRIAGE_PAGE_SIZE} de ${TOTAL}`);
