@@ -177,8 +177,22 @@ function commitBatch() {
   });
 }
 
+/**
+ * With RAW_COMMIT=each (bench target 'raw:each'): each request in a durable transaction of its own,
+ * the plain server the issue describes ("one SQLite transaction" per reservation), without the
+ * group commit the product and the default yardstick share.
+ */
+const COMMIT_EACH = process.env.RAW_COMMIT === 'each';
+
 /** `work` in the turn's group commit, resolved once the COMMIT holding it has returned. */
 function committed<T>(work: () => T): Promise<T> {
+  if (COMMIT_EACH) {
+    try {
+      return Promise.resolve(inTransaction.immediate(work) as T);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
   return new Promise<T>((resolve, reject) => {
     batch.push({ work, resolve: resolve as (value: unknown) => void, reject });
     if (batch.length === 1) setImmediate(commitBatch);

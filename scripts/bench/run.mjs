@@ -162,13 +162,13 @@ async function bundleRaw() {
     logLevel: 'warning',
   });
 }
-const startRaw = async (dataDir, port) => {
+const startRaw = async (dataDir, port, extra = {}) => {
   await bundleRaw(); // each time: it imports lib/, which may have changed since
   return startProcess(
     'raw baseline',
     process.execPath,
     [RAW_BUNDLE],
-    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' },
+    { DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production', ...extra },
     port,
   );
 };
@@ -296,6 +296,7 @@ console.log(`closed loop: ${ROUNDS} interleaved rounds × ${SECONDS} s, ${CONNEC
 let product;
 let api;
 let raw;
+let rawEach;
 let compare;
 let compareApi;
 let traced;
@@ -328,6 +329,11 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     raw.token = product.token;
   }
   if (ONLY.has(1)) {
+    // The plain server of issue 28's wording: the same work, each request committed on its own.
+    rawEach = await startRaw(copyOf('raw-each'), BASE_PORT + 2, { RAW_COMMIT: 'each' });
+    rawEach.token = product.token;
+  }
+  if (ONLY.has(1)) {
     // Every request sampled, in the default protocol (protobuf) and batch settings.
     traceSink = await startTraceSink();
     traced = await startProduct(tracedDir, BASE_PORT + 6, { OTEL_EXPORTER_OTLP_ENDPOINT: traceSink.url });
@@ -343,13 +349,13 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
 }
 
 if (ONLY.has(1)) {
-  const all = { product, traced, 'start:api': api, ...(compare ? { compare, 'compare:api': compareApi } : {}), raw };
-  const chosen = values.targets ? new Set(['raw', ...values.targets.split(',')]) : undefined;
+  const all = { product, traced, 'start:api': api, ...(compare ? { compare, 'compare:api': compareApi } : {}), raw, 'raw:each': rawEach };
+  const chosen = values.targets ? new Set(['raw', 'raw:each', ...values.targets.split(',')]) : undefined;
   const summary = await interleaved(
     Object.fromEntries(Object.entries(all).filter(([name]) => !chosen || chosen.has(name))),
     reservationRequests,
   );
-  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary);
+  printComparison('1. Reservation API (reserve + conflicting reserve + release), closed loop', summary, ['raw', 'raw:each']);
   if (summary.traced && summary.product) {
     console.log(`  traced / product: ${fmt(summary.traced.rps / summary.product.rps, 2)}× throughput (traces on against off)`);
   }
@@ -357,6 +363,7 @@ if (ONLY.has(1)) {
   await compare?.stop();
   await compareApi?.stop();
   await traced.stop();
+  await rawEach.stop();
   console.log(`  traced sent ${traceSink.exports} OTLP exports, ${fmt(traceSink.bytes / 1024 / 1024)} MiB, to the sink`);
   await traceSink.stop();
   delete summary.traced;
