@@ -1,8 +1,7 @@
 'use client';
 import { useEffect, useRef, type ComponentProps } from 'react';
 import { NOT_READY_ID } from './not-ready';
-import { useHydrated } from './use-hydrated';
-import { FormReadyContext } from './use-ready';
+import { ReadyContext, useReady } from './use-ready';
 
 /**
  * A form whose controls stay disabled until React has hydrated it. Console pages render their
@@ -11,11 +10,11 @@ import { FormReadyContext } from './use-ready';
  * and a native submit would put the fields (sign-in's password) in the URL.
  * The fieldset is `display: contents` and has no role, so the form's own layout and landmarks stay.
  * Until then the form is described by the page's "not ready yet" reason (see <Button>).
- * `ready={false}` keeps it so after hydration, while the form's own code is still loading
- * (enhancement.ts).
+ * It stays so after hydration while the form's own code is still loading: inside a part whose
+ * react-hook-form has not arrived (form-library.tsx), or with `ready={false}` (enhancement.ts).
  */
 export function Form({ children, 'aria-describedby': describedBy, ready = true, ...props }: ComponentProps<'form'> & { ready?: boolean }) {
-  const enabled = useHydrated() && ready;
+  const enabled = useReady() && ready;
   const controls = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
     // The browser skipped `autofocus` on the disabled server-rendered control; honour it now,
@@ -25,7 +24,7 @@ export function Form({ children, 'aria-describedby': describedBy, ready = true, 
   return (
     <form aria-busy={!enabled || undefined} aria-describedby={enabled ? describedBy : NOT_READY_ID} {...props}>
       <fieldset ref={controls} disabled={!enabled} role="none" className="contents">
-        <FormReadyContext value={ready}>{children}</FormReadyContext>
+        <ReadyContext value={enabled}>{children}</ReadyContext>
       </fieldset>
     </form>
   );

@@ -3,14 +3,14 @@ import { createContext, useContext } from 'react';
 import { useHydrated } from './use-hydrated';
 
 /**
- * False inside a <Form ready={false}>: a form whose own code is still loading (enhancement.ts).
- * Outside any such form, controls are ready once hydrated.
+ * False around controls whose code is still loading after hydration: a form's react-hook-form
+ * (form-library.tsx, enhancement.ts). Outside any such part, controls are ready once hydrated.
  */
-export const FormReadyContext = createContext(true);
+export const ReadyContext = createContext(true);
 
-/** Whether a control can act now: the page has hydrated and its form's code is there. */
+/** Whether a control can act now: the page has hydrated and the code it needs is there. */
 export function useReady(): boolean {
   const hydrated = useHydrated();
-  const formReady = useContext(FormReadyContext);
-  return hydrated && formReady;
+  const ready = useContext(ReadyContext);
+  return hydrated && ready;
 }

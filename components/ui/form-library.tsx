@@ -1,0 +1,126 @@
+'use client';
+import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
+import type * as ReactHookForm from 'react-hook-form';
+import type { FieldValues, UseFormProps, UseFormReturn } from 'react-hook-form';
+import { staticRegister, useEnhancement } from './enhancement';
+import { ReadyContext } from './use-ready';
+
+/**
+ * react-hook-form for a part of a page, arriving after hydration (issue 32: it is about 14 KiB of
+ * gzip, the largest module of a console form page's first load). Inside <WithFormLibrary>, forms
+ * call useForm, FormProvider, useFormContext, useWatch and useFieldArray from here instead of from
+ * react-hook-form:
+ * - on the server and until the library has loaded, a static stand-in renders the same markup
+ *   from the form's default values (stored header rows, chosen events), with every control of the
+ *   part disabled and described as not ready yet (ReadyContext);
+ * - once it has loaded, the part mounts again with react-hook-form itself, and works.
+ * Nothing can be typed in between (the controls are disabled), so the remount loses nothing.
+ */
+type Library = Pick<typeof ReactHookForm, 'useForm' | 'FormProvider' | 'useFormContext' | 'useWatch' | 'useFieldArray'>;
+
+const LibraryContext = createContext<Library | null>(null);
+
+export function WithFormLibrary({ children }: { children: ReactNode }) {
+  const { loaded } = useEnhancement(() => import('react-hook-form'));
+  const library = useMemo<Library>(() => loaded ?? STATIC_LIBRARY, [loaded]);
+  return (
+    <LibraryContext value={library}>
+      <ReadyContext value={library !== STATIC_LIBRARY}>
+        <Fragment key={library === STATIC_LIBRARY ? 'static' : 'live'}>{children}</Fragment>
+      </ReadyContext>
+    </LibraryContext>
+  );
+}
+
+function useLibrary(): Library {
+  const library = useContext(LibraryContext);
+  if (!library) throw new Error('a form hook outside <WithFormLibrary>');
+  return library;
+}
+
+// Each hook stays the same for the life of a mounted part: <WithFormLibrary> remounts the part when
+// the library changes, so the hooks' order never changes within one mount.
+export const useForm = (<V extends FieldValues>(props?: UseFormProps<V>) => useLibrary().useForm<V>(props)) as Library['useForm'];
+export const useFormContext = (<V extends FieldValues>() => useLibrary().useFormContext<V>()) as Library['useFormContext'];
+// useWatch's overloads cannot be forwarded one by one; every call passes `{ name }`.
+export const useWatch = ((props: { name: string }) =>
+  (useLibrary().useWatch as (props: { name: string }) => unknown)(props)) as Library['useWatch'];
+export const useFieldArray = ((props: Parameters<Library['useFieldArray']>[0]) =>
+  useLibrary().useFieldArray(props)) as Library['useFieldArray'];
+
+export function FormProvider<V extends FieldValues>(props: UseFormReturn<V> & { children: ReactNode }) {
+  const { FormProvider: Provider } = useLibrary();
+  return <Provider {...props} />;
+}
+
+/** The static form a stand-in part renders: its values, no errors, and nothing that acts. */
+const StaticFormContext = createContext<UseFormReturn<FieldValues> | null>(null);
+
+function staticForm<V extends FieldValues>(values: V): UseFormReturn<V> {
+  const ignore = () => undefined;
+  const form = {
+    register: staticRegister(values),
+    control: {},
+    formState: { errors: {}, isDirty: false, isSubmitting: false, isSubmitted: false, submitCount: 0, dirtyFields: {}, touchedFields: {} },
+    handleSubmit: () => (event?: { preventDefault?: () => void }) => {
+      event?.preventDefault?.();
+      return Promise.resolve();
+    },
+    getValues: (name?: string) => (name === undefined ? values : valueAt(values, name)),
+    getFieldState: () => ({ invalid: false, isDirty: false, isTouched: false, isValidating: false }),
+    setValue: ignore,
+    setError: ignore,
+    clearErrors: ignore,
+    reset: ignore,
+    resetField: ignore,
+    setFocus: ignore,
+    unregister: ignore,
+    trigger: () => Promise.resolve(false),
+    watch: (name?: string) => (name === undefined ? values : valueAt(values, name)),
+    subscribe: () => ignore,
+  };
+  // Only rendered, never acted on (the part's controls are disabled): the subset above is what
+  // rendering reads.
+  return form as unknown as UseFormReturn<V>;
+}
+
+function valueAt(values: FieldValues, name: string): unknown {
+  return name.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], values);
+}
+
+function useStaticForm(): UseFormReturn<FieldValues> {
+  const form = useContext(StaticFormContext);
+  if (!form) throw new Error('a form hook outside its FormProvider');
+  return form;
+}
+
+const STATIC_LIBRARY = {
+  useForm: (props?: UseFormProps<FieldValues>) => staticForm(props?.defaultValues ?? {}),
+  FormProvider: ({ children, ...form }: UseFormReturn<FieldValues> & { children: ReactNode }) => (
+    <StaticFormContext value={form}>{children}</StaticFormContext>
+  ),
+  useFormContext: useStaticForm,
+  useWatch: ({ name }: { name?: string | readonly string[] }) => {
+    const values = useStaticForm().getValues();
+    if (name === undefined) return values;
+    return typeof name === 'string' ? valueAt(values, name) : name.map((one) => valueAt(values, one));
+  },
+  useFieldArray: ({ name }: { name: string }) => {
+    const items = valueAt(useStaticForm().getValues(), name);
+    const fields = Array.isArray(items)
+      ? items.map((item: unknown, index) => ({ ...(item !== null && typeof item === 'object' ? item : {}), id: `static-${index}` }))
+      : [];
+    const ignore = () => undefined;
+    return {
+      fields,
+      append: ignore,
+      prepend: ignore,
+      insert: ignore,
+      remove: ignore,
+      swap: ignore,
+      move: ignore,
+      update: ignore,
+      replace: ignore,
+    };
+  },
+} as unknown as Library;
