@@ -14,12 +14,17 @@ export async function signIn(page: Page, user: StaffUser, path = '/') {
 }
 
 /**
- * axe-core on the page once its forms are ready: no violation of serious or critical impact.
+ * axe-core on the page once its forms are ready and its title is there: no violation of serious or
+ * critical impact.
  * Until hydration a form's controls are disabled (components/ui/form.tsx); WCAG exempts inactive
  * controls from contrast, but axe does not see a disabled fieldset as making them inactive.
  */
 export async function expectNoSeriousA11yViolations(page: Page) {
   await expect(page.locator('form[aria-busy="true"]')).toHaveCount(0);
+  // Next streams the <title> with the page's metadata, and a refresh of the page's server data
+  // (after a save) renders it again: on a loaded machine axe once ran in between and found no
+  // title. A page that never gets one still fails here.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
