@@ -6,17 +6,20 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
+import { Field, describedBy } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { apiPath, listStaff, resetStaffPassword, updateStaff } from '@/lib/api/routes';
+import { apiPath, createStaff, listStaff, resetStaffPassword, updateStaff } from '@/lib/api/routes';
 import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
+import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { adminKeys } from '@/lib/client/admin-query-keys';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { PasswordLink, StaffUpdate, StaffView } from '@/lib/staff/contract';
 import { selfChangeRefusal } from '@/lib/staff/self-change';
 import { Form } from '@/components/ui/form';
-import { NewStaffForm, type Revealed } from './new-staff-form';
+import { useForm, WithFormLibrary } from '@/components/ui/form-library';
 
 /**
  * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
@@ -26,6 +29,8 @@ import { NewStaffForm, type Revealed } from './new-staff-form';
  */
 const KEY = adminKeys.staff;
 
+type Revealed = { email: string; link: PasswordLink };
+
 export function StaffAdmin({ currentUserId }: { currentUserId: string }) {
   const t = useT();
   const locale = useLocale();
@@ -34,7 +39,10 @@ export function StaffAdmin({ currentUserId }: { currentUserId: string }) {
   return (
     <div className="flex flex-col gap-5">
       {revealed ? <LinkNotice email={revealed.email} link={revealed.link} /> : null}
-      <NewStaffForm onCreated={setRevealed} />
+      {/* react-hook-form arrives after hydration (form-library.tsx); until then the same form, not ready yet. */}
+      <WithFormLibrary>
+        <NewStaffForm onCreated={setRevealed} />
+      </WithFormLibrary>
       <Card title={t('staffAdmin.listTitle')} titleId="staff-title" description={t('staffAdmin.newLinkHelp')}>
         {staff.isError ? <ProblemMessage error={staff.error} /> : null}
         <ul className="divide-y divide-slate-200" data-testid="staff-list">
@@ -213,5 +221,83 @@ function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLi
         </p>
       ) : null}
     </li>
+  );
+}
+
+type FormValues = { email: string; nome: string; perfis: StaffRole[] };
+const NEW_STAFF: FormValues = { email: '', nome: '', perfis: ['scheduling'] };
+
+function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
+  const t = useT();
+  const locale = useLocale();
+  const messages = useMessages();
+  const queryClient = useQueryClient();
+  const form = useForm<FormValues>({
+    defaultValues: NEW_STAFF,
+    resolver: contractResolver(() => import('@/lib/staff/contract').then((contract) => contract.staffCreateSchema), messages),
+  });
+  const { register, handleSubmit, formState, setError, reset } = form;
+  const create = useMutation({
+    mutationFn: async (values: FormValues) =>
+      (
+        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(createStaff), {
+          method: 'POST',
+          body: JSON.stringify(values),
+        })
+      ).body,
+    onSuccess: (created) => {
+      onCreated({ email: created.email, link: created.definicaoSenha });
+      reset();
+      void queryClient.invalidateQueries({ queryKey: KEY });
+    },
+    onError: (error) => void showRefusedFields(error, setError),
+  });
+  const errors = formState.errors;
+  const unexpected = create.error && !isFieldRefusal(create.error) ? create.error : undefined;
+  return (
+    <Card title={t('staffAdmin.newTitle')} titleId="new-staff-title" description={t('staffAdmin.newHelp')}>
+      <Form onSubmit={handleSubmit((values) => create.mutate(values))} noValidate className="flex flex-col gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id="staff-email" label={t('staffAdmin.email')} error={errors.email?.message}>
+            <Input
+              id="staff-email"
+              type="email"
+              autoComplete="off"
+              invalid={Boolean(errors.email)}
+              aria-describedby={describedBy('staff-email', { error: Boolean(errors.email) })}
+              {...register('email')}
+            />
+          </Field>
+          <Field id="staff-name" label={t('staffAdmin.name')} error={errors.nome?.message}>
+            <Input
+              id="staff-name"
+              autoComplete="off"
+              invalid={Boolean(errors.nome)}
+              aria-describedby={describedBy('staff-name', { error: Boolean(errors.nome) })}
+              {...register('nome')}
+            />
+          </Field>
+        </div>
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-900">{t('staffAdmin.roles')}</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {STAFF_ROLES.map((role) => (
+              <label key={role} className="flex items-center gap-2 text-sm">
+                {/* Checked in the server's HTML as the form starts (register alone checks it once hydrated). */}
+                <input type="checkbox" value={role} defaultChecked={NEW_STAFF.perfis.includes(role)} {...register('perfis')} />
+                {t(`role.${role}`)}
+              </label>
+            ))}
+          </div>
+          {errors.perfis ? <p className="mt-1 text-xs font-medium text-red-700">{errors.perfis.message}</p> : null}
+        </fieldset>
+        {unexpected ? <ProblemMessage error={unexpected} /> : null}
+        <div>
+          <Button type="submit" disabled={create.isPending}>
+            {t('staffAdmin.create')}
+          </Button>
+        </div>
+      </Form>
+    </Card>
   );
 }

@@ -1,8 +1,9 @@
 'use client';
-import { createContext, Fragment, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, Fragment, useContext, useEffect, useState, type ReactNode } from 'react';
 import type * as ReactHookForm from 'react-hook-form';
-import type { FieldValues, UseFormProps, UseFormReturn } from 'react-hook-form';
-import { staticRegister, useEnhancement } from './enhancement';
+import type { FieldValues, Path, UseFormProps, UseFormRegister, UseFormReturn } from 'react-hook-form';
+import { useT } from '@/lib/i18n/client';
+import { Alert } from './alert';
 import { ReadyContext } from './use-ready';
 
 /**
@@ -21,10 +22,29 @@ type Library = Pick<typeof ReactHookForm, 'useForm' | 'FormProvider' | 'useFormC
 const LibraryContext = createContext<Library | null>(null);
 
 export function WithFormLibrary({ children }: { children: ReactNode }) {
-  const { loaded } = useEnhancement(() => import('react-hook-form'));
-  const library = useMemo<Library>(() => loaded ?? STATIC_LIBRARY, [loaded]);
+  const t = useT();
+  const [state, setState] = useState<{ library?: Library; failed?: boolean }>({});
+  useEffect(() => {
+    let current = true;
+    // One retry: a chunk request cut by a flaky network is usually served on the second try.
+    import('react-hook-form')
+      .catch(() => import('react-hook-form'))
+      .then(
+        (library) => current && setState({ library }),
+        () => current && setState({ failed: true }),
+      );
+    return () => {
+      current = false;
+    };
+  }, []);
+  const library = state.library ?? STATIC_LIBRARY;
   return (
     <LibraryContext value={library}>
+      {state.failed ? (
+        <Alert tone="danger" role="alert">
+          {t('form.codeFailed')}
+        </Alert>
+      ) : null}
       <ReadyContext value={library !== STATIC_LIBRARY}>
         <Fragment key={library === STATIC_LIBRARY ? 'static' : 'live'}>{children}</Fragment>
       </ReadyContext>
@@ -82,6 +102,20 @@ function staticForm<V extends FieldValues>(values: V): UseFormReturn<V> {
   // Only rendered, never acted on (the part's controls are disabled): the subset above is what
   // rendering reads.
   return form as unknown as UseFormReturn<V>;
+}
+
+/** Each control's name and default value, and no handlers (the part's controls are disabled). */
+function staticRegister<V extends FieldValues>(values: V): UseFormRegister<V> {
+  return ((name: Path<V>) => {
+    const value = valueAt(values, name);
+    return {
+      name,
+      ...(typeof value === 'string' ? { defaultValue: value } : {}),
+      onChange: () => Promise.resolve(),
+      onBlur: () => Promise.resolve(),
+      ref: () => undefined,
+    };
+  }) as UseFormRegister<V>;
 }
 
 function valueAt(values: FieldValues, name: string): unknown {

@@ -11,10 +11,10 @@ import { ReadyContext, useReady } from './use-ready';
  * The fieldset is `display: contents` and has no role, so the form's own layout and landmarks stay.
  * Until then the form is described by the page's "not ready yet" reason (see <Button>).
  * It stays so after hydration while the form's own code is still loading: inside a part whose
- * react-hook-form has not arrived (form-library.tsx), or with `ready={false}` (enhancement.ts).
+ * react-hook-form has not arrived (form-library.tsx).
  */
-export function Form({ children, 'aria-describedby': describedBy, ready = true, ...props }: ComponentProps<'form'> & { ready?: boolean }) {
-  const enabled = useReady() && ready;
+export function Form({ children, 'aria-describedby': describedBy, ...props }: ComponentProps<'form'>) {
+  const enabled = useReady();
   const controls = useRef<HTMLFieldSetElement>(null);
   useEffect(() => {
     // The browser skipped `autofocus` on the disabled server-rendered control; honour it now,

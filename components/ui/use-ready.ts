@@ -4,7 +4,7 @@ import { useHydrated } from './use-hydrated';
 
 /**
  * False around controls whose code is still loading after hydration: a form's react-hook-form
- * (form-library.tsx, enhancement.ts). Outside any such part, controls are ready once hydrated.
+ * (form-library.tsx). Outside any such part, controls are ready once hydrated.
  */
 export const ReadyContext = createContext(true);
 
