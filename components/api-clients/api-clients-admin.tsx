@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -20,7 +21,6 @@ import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { adminKeys } from '@/lib/client/admin-query-keys';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
-import { useForm, WithFormLibrary } from '@/components/ui/form-library';
 
 /**
  * API clients for staff admins: the list (state, scopes, last token), a new client, and per client
@@ -31,8 +31,6 @@ const KEY = adminKeys.apiClients;
 
 type FormValues = { clientId: string; nome: string; usuarioId: string; sistemaOrigem: string; escopos: string[] };
 type TextField = 'clientId' | 'nome' | 'usuarioId' | 'sistemaOrigem';
-
-const NEW_CLIENT: FormValues = { clientId: '', nome: '', usuarioId: '', sistemaOrigem: '', escopos: ['webhooks', 'scheduling'] };
 
 function toBody(values: FormValues) {
   return { ...values, sistemaOrigem: values.sistemaOrigem.trim() === '' ? undefined : Number(values.sistemaOrigem) };
@@ -59,10 +57,7 @@ export function ApiClientsAdmin() {
           </div>
         </Alert>
       ) : null}
-      {/* react-hook-form arrives after hydration (form-library.tsx); until then the same form, not ready yet. */}
-      <WithFormLibrary>
-        <NewClientForm onCreated={setRevealed} />
-      </WithFormLibrary>
+      <NewClientForm onCreated={setRevealed} />
       <Card title={t('apiClients.listTitle')} titleId="clients-title">
         {clients.isError ? <ProblemMessage error={clients.error} /> : null}
         <ul className="divide-y divide-slate-200" data-testid="api-client-list">
@@ -152,7 +147,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
-    defaultValues: NEW_CLIENT,
+    defaultValues: { clientId: '', nome: '', usuarioId: '', sistemaOrigem: '', escopos: ['webhooks', 'scheduling'] },
     resolver: contractResolver(
       () => import('@/lib/api-clients/contract').then((contract) => contract.apiClientCreateSchema),
       messages,
@@ -234,8 +229,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
           <div className="mt-1 flex flex-wrap gap-4">
             {KNOWN_SCOPES.map((scope) => (
               <label key={scope} className="flex items-center gap-2 font-mono text-sm">
-                {/* Checked in the server's HTML as the form starts (register alone checks it once hydrated). */}
-                <input type="checkbox" value={scope} defaultChecked={NEW_CLIENT.escopos.includes(scope)} {...register('escopos')} />
+                <input type="checkbox" value={scope} {...register('escopos')} />
                 {scope}
               </label>
             ))}

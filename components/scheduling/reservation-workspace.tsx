@@ -1,6 +1,7 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, useEffect, useRef, useState } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { apiFetch } from '@/lib/client/api';
 import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
@@ -24,7 +25,6 @@ import {
   type ReservationFormValues,
 } from '@/lib/scheduling/reservation-form-values';
 import { AfterHydration } from '@/components/ui/after-hydration';
-import { FormProvider, useForm, WithFormLibrary } from '@/components/ui/form-library';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { FreeSlotPicker } from './free-slot-picker';
@@ -45,20 +45,8 @@ const RecentReservations = lazy(() => import('./recent-reservations').then((modu
 
 const FORM_ID = 'reservation-form';
 
-/**
- * The reservation page: free slots → request → outcome, and the recent reservations below. Its
- * react-hook-form arrives after hydration (form-library.tsx); until then the page shows the same
- * form, not ready yet.
- */
+/** The reservation page: free slots → request → outcome, and the recent reservations below. */
 export function ReservationWorkspace() {
-  return (
-    <WithFormLibrary>
-      <Workspace />
-    </WithFormLibrary>
-  );
-}
-
-function Workspace() {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();

@@ -1,5 +1,5 @@
 'use client';
-import { useFormContext } from '@/components/ui/form-library';
+import { useFormContext } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';

@@ -1,5 +1,5 @@
 'use client';
-import { useFormContext } from '@/components/ui/form-library';
+import { useFormContext } from 'react-hook-form';
 import { Switch } from '@/components/ui/switch';
 import { registerChecked } from '@/lib/client/register-shown';
 import type { WebhookEventFlag } from '@/lib/webhooks/fields';
