@@ -26,7 +26,8 @@ import { PRODUCER, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
  * the `standardwebhooks` library verifies it; a broker away for 10 s under a stream of events loses
  * nothing, its circuit opens and closes and the log says why. JetStream gets nothing twice (it drops
  * a repeated `Nats-Msg-Id`); RabbitMQ has no duplicate window, so a message whose confirm the cut
- * connection lost may arrive again, with the same webhook-id, and only such a message; the brokers' passwords are never in an answer, a log line, a span or the audit trail.
+ * connection lost may arrive again, with the same webhook-id, and only such a message. The brokers'
+ * passwords are never in an answer, a log line, a span or the audit trail.
  * RabbitMQ itself is shared, so its outage is a proxy the spec cuts; NATS's is a private
  * nats-server the spec stops and starts. Each test has its own exchange, queue, stream and subject.
  */
@@ -110,6 +111,13 @@ async function deliveries(id: string): Promise<Delivery[]> {
   const response = await api.get(`${apiPath(routes.listDeliveries, { id })}?limite=200`, { headers: tenantA });
   expect(response.status()).toBe(200);
   return (await response.json()) as Delivery[];
+}
+
+/** Why each attempt of a delivery failed (null: it did not), oldest first. */
+async function attemptErrors(id: string, entregaId: string): Promise<(string | null)[]> {
+  const response = await api.get(apiPath(routes.getDelivery, { id, entregaId }), { headers: tenantA });
+  const { tentativasDetalhadas } = (await response.json()) as { tentativasDetalhadas: { erro: string | null }[] };
+  return tentativasDetalhadas.map((attempt) => attempt.erro);
 }
 
 /** A message as a consumer gets it: body, and headers as strings. */
@@ -346,10 +354,9 @@ async function outage(
   const repeated = [...new Set(ids.filter((webhookId, index) => ids.indexOf(webhookId) !== index))];
   if (repeats === 'none') expect(repeated).toEqual([]);
   for (const webhookId of repeated) {
-    const response = await api.get(apiPath(routes.getDelivery, { id, entregaId: webhookId! }), { headers: tenantA });
-    const { tentativasDetalhadas } = (await response.json()) as { tentativasDetalhadas: { erro: string | null }[] };
+    const errors = await attemptErrors(id, webhookId!);
     expect(
-      tentativasDetalhadas.some((attempt) => attempt.erro !== null),
+      errors.some((erro) => erro !== null),
       `${webhookId} arrived twice without a failed attempt`,
     ).toBe(true);
   }
@@ -357,9 +364,7 @@ async function outage(
   // The log tells why: the attempts during the outage failed, each with a reason in words.
   const failed: string[] = [];
   for (const delivery of (await deliveries(id)).slice(-events)) {
-    const response = await api.get(apiPath(routes.getDelivery, { id, entregaId: delivery.id }), { headers: tenantA });
-    const { tentativasDetalhadas } = (await response.json()) as { tentativasDetalhadas: { erro: string | null }[] };
-    failed.push(...tentativasDetalhadas.flatMap((attempt) => (attempt.erro ? [attempt.erro] : [])));
+    failed.push(...(await attemptErrors(id, delivery.id)).flatMap((erro) => (erro ? [erro] : [])));
     if (failed.length > 5) break;
   }
   expect(failed.length).toBeGreaterThan(0);

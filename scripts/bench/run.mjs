@@ -332,8 +332,6 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     // The plain server of issue 28's wording: the same work, each request committed on its own.
     rawEach = await startRaw(copyOf('raw-each'), BASE_PORT + 2, { RAW_COMMIT: 'each' });
     rawEach.token = product.token;
-  }
-  if (ONLY.has(1)) {
     // Every request sampled, in the default protocol (protobuf) and batch settings.
     traceSink = await startTraceSink();
     traced = await startProduct(tracedDir, BASE_PORT + 6, { OTEL_EXPORTER_OTLP_ENDPOINT: traceSink.url });
