@@ -1,12 +1,13 @@
 import 'server-only';
-import { createSecretKey, type webcrypto } from 'node:crypto';
-import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { createSecretKey, type KeyObject, type webcrypto } from 'node:crypto';
+import { SignJWT, decodeJwt } from 'jose';
 import { env } from '@/lib/config/env';
 import { signingSecret } from './signing-secret';
 import type { ApiClientPrincipal } from './principal';
 import { verifyPlatformToken } from './platform-tokens';
 import { parseScopes } from './scopes';
 import { clientIsActive } from './client-state';
+import { verifyHs256 } from './hs256';
 
 /**
  * Short-lived HS256 access tokens for API clients (OAuth 2.0 client credentials). Verification
@@ -21,16 +22,17 @@ const TOKEN_TYPE = 'at+jwt';
 const CLOCK_SKEW_SECONDS = 30;
 
 /**
- * One WebCrypto key per process: jose signs and verifies with WebCrypto, and handed the raw bytes
- * or a KeyObject it imported an HMAC key again on every token it signed or verified.
+ * The keys of the current secret, made once per process: jose signs with WebCrypto, and handed the
+ * raw bytes or a KeyObject it imported an HMAC key again on every token it signed; verification
+ * (hs256.ts) takes the KeyObject.
  */
-let cachedKey: { secret: string; key: webcrypto.CryptoKey } | undefined;
-function key(): webcrypto.CryptoKey {
+let cachedKeys: { secret: string; signing: webcrypto.CryptoKey; verifying: KeyObject } | undefined;
+function keys(): { signing: webcrypto.CryptoKey; verifying: KeyObject } {
   const secret = signingSecret();
-  if (cachedKey?.secret === secret) return cachedKey.key;
-  const hmac = createSecretKey(Buffer.from(secret, 'utf8')).toCryptoKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-  cachedKey = { secret, key: hmac };
-  return hmac;
+  if (cachedKeys?.secret === secret) return cachedKeys;
+  const verifying = createSecretKey(Buffer.from(secret, 'utf8'));
+  cachedKeys = { secret, verifying, signing: verifying.toCryptoKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']) };
+  return cachedKeys;
 }
 
 export async function issueAccessToken(
@@ -46,7 +48,7 @@ export async function issueAccessToken(
     .setIssuedAt()
     .setJti(crypto.randomUUID())
     .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
-    .sign(key());
+    .sign(keys().signing);
   return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
 
@@ -76,16 +78,17 @@ function unverifiedIssuer(token: string): string | undefined {
 async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | undefined> {
   const { TOKEN_ISSUER, TOKEN_AUDIENCE, ACCESS_TOKEN_TTL_SECONDS } = env();
   try {
-    const { payload } = await jwtVerify(token, key(), {
-      algorithms: [ALGORITHM],
+    const payload = verifyHs256(token, {
+      key: keys().verifying,
       typ: TOKEN_TYPE,
       issuer: TOKEN_ISSUER,
       audience: TOKEN_AUDIENCE,
       requiredClaims: ['exp', 'iat', 'sub'],
-      // maxTokenAge also makes jose refuse an iat in the future beyond the tolerance.
+      // maxTokenAge also refuses an iat in the future beyond the tolerance.
       maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
-      clockTolerance: CLOCK_SKEW_SECONDS,
+      clockToleranceSeconds: CLOCK_SKEW_SECONDS,
     });
+    if (!payload) return undefined;
     if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
     // A revoked client's tokens stop working (within the state cache's 30 s).
     if (typeof payload.sub === 'string' && !(await clientIsActive(payload.sub))) return undefined;

@@ -102,3 +102,48 @@ describe('readJsonBody: a Node body that has all arrived (the lean server)', () 
     expect(await statusOf(request)).toBe(400);
   });
 });
+
+describe('readJsonBody: a Node body still arriving (the lean server)', () => {
+  /** A Node stream whose chunks arrive later, as node:http's request when the body follows its headers. */
+  function arrivingBody() {
+    const stream = Object.assign(new Readable({ read() {} }), { complete: false });
+    const request = new Request('http://localhost/api/x', { method: 'POST', headers: { 'content-type': 'application/json' } });
+    attachNodeBody(request, stream);
+    return { request, stream };
+  }
+  const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  it('waits for its chunks and reads it whole, a character split between chunks included', async () => {
+    const { request, stream } = arrivingBody();
+    const read = readJsonBody(request, 65_536);
+    const bytes = Buffer.from('{"nmUsuario":"ação"}', 'utf8');
+    stream.push(bytes.subarray(0, 16)); // "ç" is split across the two chunks
+    await later();
+    stream.push(bytes.subarray(16));
+    stream.push(null);
+    expect(await read).toEqual({ nmUsuario: 'ação' });
+    expect(stream.listenerCount('data')).toBe(0);
+  });
+
+  it('refuses it with 413 as soon as the limit is passed, without waiting for the end or destroying the stream', async () => {
+    const { request, stream } = arrivingBody();
+    const status = statusOf(request, 8);
+    stream.push(Buffer.from('{"a":"0123456789'));
+    expect(await status).toBe(413);
+    expect(stream.destroyed).toBe(false);
+    expect(stream.listenerCount('data')).toBe(0);
+  });
+
+  it('fails, rather than answer a truncated document, when the client goes away mid-body or before it is read', async () => {
+    const { request, stream } = arrivingBody();
+    const read = readJsonBody(request, 65_536);
+    stream.push(Buffer.from('{"a":'));
+    await later();
+    stream.destroy();
+    await expect(read).rejects.toThrow(/ended before it was complete/);
+
+    const gone = arrivingBody();
+    gone.stream.destroy();
+    await expect(readJsonBody(gone.request, 65_536)).rejects.toThrow(/ended before it was read/);
+  });
+});

@@ -1,10 +1,11 @@
+import type { Readable } from 'node:stream';
 import { problems } from './errors';
 
 /**
  * A request body as a server in front of the router hands it over: a Node stream (node:http's
  * request), `complete` once all of it has arrived (into its buffer, when nobody has read it yet).
  */
-type NodeBody = AsyncIterable<Uint8Array> & { destroy(): void; complete?: boolean; read?(): Uint8Array | null };
+type NodeBody = Readable & { complete?: boolean };
 
 /**
  * Bodies the lean API server (lib/api-server/serve.ts) leaves in their Node stream instead of
@@ -27,32 +28,68 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   if (declared !== null && Number(declared) > limit) throw problems.payloadTooLarge(limit);
   const node = nodeBodies.get(request);
   // A small body has usually all arrived, in the stream's buffer, by the time a handler reads it:
-  // taken from there at once, without the async iteration below (its iterator, promises and
-  // end-of-stream watcher cost more than parsing the JSON).
-  if (node?.complete && node.read) return decodeUtf8(arrived(node.read(), limit));
-  // Web streams are async iterable in Node; TypeScript's DOM types do not say so.
-  const source = (node ?? request.body) as AsyncIterable<Uint8Array> | null;
-  if (!source) return '';
+  // taken from there at once, without waiting for the stream's events (arriving, below).
+  if (node?.complete) return decodeUtf8(arrived(node.read() as Uint8Array | null, limit));
+  if (node) return decodeUtf8(await arriving(node, limit));
+  if (!request.body) return '';
+  // Read chunk by chunk, and past the limit just stop: cancelling the stream would make Node reset
+  // the socket before the 413 is sent. The server discards the rest itself and closes the
+  // connection after the answer (scripts/server-entry.mjs, 7); the reader lets go of the stream.
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
-  // Read chunk by chunk, and past the limit just stop: ending the iteration (as a for-await loop
-  // left early does) would cancel a web stream or destroy a Node one, and Node then resets the
-  // socket before the 413 is sent. The server discards the rest itself and closes the connection
-  // after the answer (scripts/server-entry.mjs, 7). A web stream's reader lets go of it.
-  const web = source instanceof ReadableStream ? (source.getReader() as ReadableStreamDefaultReader<Uint8Array>) : undefined;
-  const iterator = web ? undefined : source[Symbol.asyncIterator]();
-  const next = (): Promise<{ done?: boolean; value?: Uint8Array }> => (web ? web.read() : iterator!.next());
   for (;;) {
-    const { done, value } = await next();
-    if (done || !value) break;
+    const { done, value } = await reader.read();
+    if (done) break;
     received += value.byteLength;
     if (received > limit) {
-      web?.releaseLock();
+      reader.releaseLock();
       throw problems.payloadTooLarge(limit);
     }
     chunks.push(value);
   }
   return decodeUtf8(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+}
+
+/**
+ * The rest of a Node body, collected from its events as it arrives. Not an async iteration: its
+ * iterator, promise per chunk and end-of-stream watcher cost more than the JSON's parse and
+ * validation. Past the limit it stops listening and refuses; the stream is neither destroyed nor
+ * paused, so the rest flows to nowhere and the server closes the connection after the 413 (as
+ * above). A body cut short (the client went away) is an error, never a truncated document.
+ */
+function arriving(node: NodeBody, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    // Gone already (the client went away before the handler read): no event would come.
+    if (node.destroyed || node.readableEnded) return reject(new Error('the request body ended before it was read'));
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = () => {
+      node.off('data', onData);
+      node.off('end', onEnd);
+      node.off('error', onError);
+      node.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (received <= limit) return void chunks.push(chunk);
+      stop();
+      reject(problems.payloadTooLarge(limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => onError(new Error('the request body ended before it was complete'));
+    node.on('data', onData);
+    node.on('end', onEnd);
+    node.on('error', onError);
+    node.on('close', onClose);
+  });
 }
 
 /** A whole body read at once from a stream's buffer (null: empty), within the limit. */

@@ -1,6 +1,6 @@
 // The yardstick of `npm run bench`: a plain node:http server doing exactly the reservation API's
-// work and nothing else. Per request: the same HS256 access-token check with jose (typ, iss, aud,
-// lifetime, the client's state cached 30 s), the body read and JSON.parse, the same zod schema
+// work and nothing else. Per request: the same HS256 access-token check as the product's
+// (lib/auth/hs256.ts: node:crypto's HMAC; typ, iss, aud, lifetime, the client's state cached 30 s), the body read and JSON.parse, the same zod schema
 // (lib/scheduling/contract.ts), and one SQLite transaction with the embedded scheduler's own reads,
 // its reservation insert or release update, the audit row (identifiers and tokens masked, as the
 // service writes it) and the reservation-log row, on the product's own database file at WAL and
@@ -16,51 +16,42 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { jwtVerify } from 'jose';
 import { slotReservationSchema, CODIGO_P_STATUS, type SlotReservationRequest } from '@/lib/scheduling/contract';
 import { WEBHOOK_EVENT_FLAGS, webhookUpdateSchema } from '@/lib/webhooks/contract';
 import { ownerKey, type ApiClientPrincipal } from '@/lib/auth/principal';
 import { maskIdentifier, maskToken } from '@/lib/audit/masking';
 import { activeBookingKey } from '@/lib/scheduling/active-booking';
+import { verifyHs256 } from '@/lib/auth/hs256';
 
 const dataDir = process.env.DATA_DIR!;
 const db = new Database(path.join(dataDir, 'integration-console.sqlite'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('busy_timeout = 5000');
-// Imported into WebCrypto once, as the product's is (jose verifies with WebCrypto).
-const key = createSecretKey(Buffer.from(fs.readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim())).toCryptoKey(
-  { name: 'HMAC', hash: 'SHA-256' },
-  false,
-  ['verify'],
-);
+const key = createSecretKey(Buffer.from(fs.readFileSync(path.join(dataDir, 'auth-secret'), 'utf8').trim()));
 
 const TTL = 900;
-async function principalOf(request: http.IncomingMessage): Promise<ApiClientPrincipal | undefined> {
+function principalOf(request: http.IncomingMessage): ApiClientPrincipal | undefined {
   const header = request.headers.authorization ?? '';
   if (!header.startsWith('Bearer ')) return undefined;
-  try {
-    const { payload } = await jwtVerify(header.slice(7), key, {
-      algorithms: ['HS256'],
-      typ: 'at+jwt',
-      issuer: 'integration-console',
-      audience: 'integration-api',
-      requiredClaims: ['exp', 'iat', 'sub'],
-      maxTokenAge: TTL + 30,
-      clockTolerance: 30,
-    });
-    if (payload.exp! - payload.iat! > TTL || !clientActive(String(payload.sub))) return undefined;
-    return {
-      kind: 'api-client',
-      issuer: 'embedded',
-      clientId: String(payload.sub),
-      usuarioId: String(payload.usuarioId),
-      sistemaOrigem: Number(payload.sistemaOrigem),
-      scopes: String(payload.scope).split(' '),
-    };
-  } catch {
-    return undefined;
-  }
+  const payload = verifyHs256(header.slice(7), {
+    key,
+    typ: 'at+jwt',
+    issuer: 'integration-console',
+    audience: 'integration-api',
+    requiredClaims: ['exp', 'iat', 'sub'],
+    maxTokenAge: TTL + 30,
+    clockToleranceSeconds: 30,
+  });
+  if (!payload || payload.exp! - payload.iat! > TTL || !clientActive(String(payload.sub))) return undefined;
+  return {
+    kind: 'api-client',
+    issuer: 'embedded',
+    clientId: String(payload.sub),
+    usuarioId: String(payload.usuarioId),
+    sistemaOrigem: Number(payload.sistemaOrigem),
+    scopes: String(payload.scope).split(' '),
+  };
 }
 
 const clientState = new Map<string, { active: boolean; until: number }>();
@@ -341,7 +332,7 @@ http
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       void (async () => {
-        const principal = await principalOf(request);
+        const principal = principalOf(request);
         if (!principal) return send(response, 401, { title: 'Unauthorized' });
         let json: unknown;
         try {
