@@ -260,6 +260,11 @@ function summarize(results) {
   return {
     rps: total / seconds,
     cpuMsPerRequest: cpu === undefined ? undefined : (1000 * cpu) / total,
+    // Each round's own figures, for ratios taken within one round (printComparison).
+    rounds: results.map((result) => ({
+      rps: result.requests.total / result.duration,
+      cpuMsPerRequest: result.cpuSeconds === undefined ? undefined : (1000 * result.cpuSeconds) / result.requests.total,
+    })),
     p50: median(results.map((result) => result.latency.p50)),
     p99: median(results.map((result) => result.latency.p99)),
     errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
@@ -284,10 +289,22 @@ function printComparison(title, summary, baselines = ['raw']) {
     for (const name of names) {
       const cpu = summary[name].cpuMsPerRequest && summary[baseline].cpuMsPerRequest / summary[name].cpuMsPerRequest;
       console.log(
-        `  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput${cpu ? `, ${fmt(cpu, 2)}× by CPU per request` : ''}`,
+        `  ${name} / ${baseline}: ${fmt(summary[name].rps / summary[baseline].rps, 2)}× throughput${cpu ? `, ${fmt(cpu, 2)}× by CPU per request` : ''}${perRound(summary[name], summary[baseline])}`,
       );
     }
   }
+}
+
+/**
+ * The same ratio taken in each round, between runs minutes apart at most: its median and range.
+ * On a shared machine the speed drifts between rounds; a round's two runs share most of it, so
+ * the spread of these says how far the totals' ratio can be trusted.
+ */
+function perRound(target, baseline) {
+  const ratios = target.rounds.map((round, index) => round.rps / baseline.rounds[index].rps);
+  if (ratios.length < 3) return '';
+  const sorted = [...ratios].sort((a, b) => a - b);
+  return ` (per round: median ${fmt(median(ratios), 2)}×, ${fmt(sorted[0], 2)}–${fmt(sorted.at(-1), 2)})`;
 }
 
 console.log(`Integration Console benchmark — ${new Date().toISOString()}, Node ${process.version}, ${CPUS} CPUs`);
