@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
  * every request. Signing stays with jose (once per token issued), and so do the integration
  * platform's asymmetric tokens (lib/auth/platform-tokens.ts).
  *
- * The checks and their order are jose's jwtVerify with the options access-tokens.ts gave it
+ * The checks and their order are jose's jwtVerify with the options access-tokens.ts used to give it
  * (hs256.test.ts holds the two to the same answer on each case): the header first (alg pinned,
  * typ, no `crit` extension we would have to understand), then the signature, compared in constant
  * time before the payload is even decoded, then the claims with a clock tolerance.

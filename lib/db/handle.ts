@@ -2,6 +2,9 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { createKnex } from '@/lib/db/connection';
 import { migrationSource } from '@/lib/db/migrations';
+import { withPostgresMigrationLock } from '@/lib/db/migration-lock';
+import { dialectOf } from '@/lib/db/dialect';
+import { env } from '@/lib/config/env';
 import { traceKnexQueries } from '@/lib/db/query-spans';
 import { isTracing } from '@/lib/observability/tracing';
 
@@ -25,8 +28,15 @@ async function open(): Promise<Knex> {
   const db = createKnex();
   // Tracing starts before the database opens (lib/startup.ts); off, knex's events get no listener.
   if (isTracing()) traceKnexQueries(db);
-  await migrateWithRetry(db);
+  await migrate(db);
   return db;
+}
+
+/** Migrates to the latest schema: on PostgreSQL one instance at a time (migration-lock.ts), elsewhere retrying while another instance holds knex's lock. */
+export async function migrate(db: Knex): Promise<void> {
+  const url = env().DATABASE_URL;
+  if (url && dialectOf(db) === 'postgres') await withPostgresMigrationLock(db, url, () => migrateWithRetry(db));
+  else await migrateWithRetry(db);
 }
 
 /**
