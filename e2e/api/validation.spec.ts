@@ -68,7 +68,8 @@ test.describe('validation of both operations', () => {
       data: reservationBody({ nrSeqAgenda: 907001, nrSeqProcInterno: 123456 }),
     });
     const problem = await expectProblem(response, 400, ['nrSeqProcInterno']);
-    expect(problem.errors[0].code).toBe('unknownProcedure');
+    expect(problem.errors[0]).toMatchObject({ code: 'unknownProcedure', pointer: '#/nrSeqProcInterno' });
+    expect(problem.detail).toBe('nrSeqProcInterno names no exam of the scheduling back-end.');
   });
 
   test('the bad requests above reached no back-end: the slot is still free', async ({ request }) => {

@@ -79,13 +79,20 @@ export function answer(codigo: CodigoP, reserved: boolean, token: string, messag
  * without it, or an unknown `nrSeqProcInterno`. The contract has no CODIGO_P for these, so the
  * API wrapper answers 400 naming the field, worded from its message code in the caller's language.
  */
+const REJECTED_FIELD_DETAILS = {
+  sideRequired: 'ieLado is required for this exam.',
+  unknownProcedure: 'nrSeqProcInterno names no exam of the scheduling back-end.',
+  durationTooLong: 'nrMinDuracao is longer than this exam allows.',
+} as const;
+
 export class RequestFieldRejected extends FieldRejected {
   constructor(
     field: 'ieLado' | 'nrSeqProcInterno' | 'nrMinDuracao',
-    code: 'sideRequired' | 'unknownProcedure' | 'durationTooLong',
-    detail?: string,
+    code: keyof typeof REJECTED_FIELD_DETAILS,
+    detail: string = REJECTED_FIELD_DETAILS[code],
   ) {
-    super(field, code, `#/${field}`, detail);
+    // The pointer is FieldRejected's default, `#/<field>`: a body field.
+    super(field, code, detail);
     this.name = 'RequestFieldRejected';
   }
 }

@@ -199,6 +199,8 @@ describe('EmbeddedScheduler: owners, quota, duration bound and expiring holds (i
     await expect(scheduler.reserveOrRelease(request({ nrMinDuracao: 121 }), A)).rejects.toMatchObject({
       field: 'nrMinDuracao',
       code: 'durationTooLong',
+      pointer: '#/nrMinDuracao',
+      detail: 'nrMinDuracao may be at most 120 minutes for this exam.',
     });
     expect(await db('reservations').count({ n: '*' }).first()).toEqual({ n: 0 });
     expect((await scheduler.reserveOrRelease(request({ nrMinDuracao: 120 }), A)).CODIGO_P).toBe('0');
