@@ -1,9 +1,10 @@
 // The yardstick of `npm run bench`: a plain node:http server doing exactly the reservation API's
 // work and nothing else. Per request: the same HS256 access-token check as the product's
-// (lib/auth/hs256.ts: node:crypto's HMAC; typ, iss, aud, lifetime, the client's state cached 30 s), the body read and JSON.parse, the same zod schema
-// (lib/scheduling/contract.ts), and one SQLite transaction with the embedded scheduler's own reads,
-// its reservation insert or release update, the audit row (identifiers and tokens masked, as the
-// service writes it) and the reservation-log row, on the product's own database file at WAL and
+// (lib/auth/hs256.ts, node:crypto's HMAC: typ, iss, aud, lifetime; the client's state cached 30 s),
+// the body read and JSON.parse, the same zod schema (lib/scheduling/contract.ts), and one SQLite
+// transaction with the embedded scheduler's own reads, its reservation insert or release update,
+// the audit row (identifiers and tokens masked, as the service writes it) and the reservation-log
+// row, on the product's own database file at WAL and
 // synchronous=FULL, committed as the product commits (lib/db/direct-transaction.ts): the requests
 // of one event-loop turn in one transaction, each in a savepoint of its own, one durable COMMIT for
 // them all, and every answer after that COMMIT.
