@@ -74,17 +74,18 @@ export function answer(codigo: CodigoP, reserved: boolean, token: string, messag
   return { IE_RESERVADO_P: reserved ? 'S' : 'N', TOKEN_RESERVA_P: token, CODIGO_P: codigo, MENSAGEM_P: message };
 }
 
-/**
- * A request field the back-end's own data rejects, such as an exam that needs `ieLado` sent
- * without it, or an unknown `nrSeqProcInterno`. The contract has no CODIGO_P for these, so the
- * API wrapper answers 400 naming the field, worded from its message code in the caller's language.
- */
+/** The problem's detail for each refused field's code, when the back-end gives none of its own. */
 const REJECTED_FIELD_DETAILS = {
   sideRequired: 'ieLado is required for this exam.',
   unknownProcedure: 'nrSeqProcInterno names no exam of the scheduling back-end.',
   durationTooLong: 'nrMinDuracao is longer than this exam allows.',
 } as const;
 
+/**
+ * A request field the back-end's own data rejects, such as an exam that needs `ieLado` sent
+ * without it, or an unknown `nrSeqProcInterno`. The contract has no CODIGO_P for these, so the
+ * API wrapper answers 400 naming the field, worded from its message code in the caller's language.
+ */
 export class RequestFieldRejected extends FieldRejected {
   constructor(
     field: 'ieLado' | 'nrSeqProcInterno' | 'nrMinDuracao',

@@ -261,10 +261,7 @@ function summarize(results) {
     rps: total / seconds,
     cpuMsPerRequest: cpu === undefined ? undefined : (1000 * cpu) / total,
     // Each round's own figures, for ratios taken within one round (printComparison).
-    rounds: results.map((result) => ({
-      rps: result.requests.total / result.duration,
-      cpuMsPerRequest: result.cpuSeconds === undefined ? undefined : (1000 * result.cpuSeconds) / result.requests.total,
-    })),
+    rounds: results.map((result) => ({ rps: result.requests.total / result.duration })),
     p50: median(results.map((result) => result.latency.p50)),
     p99: median(results.map((result) => result.latency.p99)),
     errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
