@@ -1,7 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -21,6 +20,7 @@ import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { adminKeys } from '@/lib/client/admin-query-keys';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
+import { useForm, WithFormLibrary } from '@/components/ui/form-library';
 
 /**
  * API clients for staff admins: the list (state, scopes, last token), a new client, and per client
@@ -31,6 +31,8 @@ const KEY = adminKeys.apiClients;
 
 type FormValues = { clientId: string; nome: string; usuarioId: string; sistemaOrigem: string; escopos: string[] };
 type TextField = 'clientId' | 'nome' | 'usuarioId' | 'sistemaOrigem';
+
+const NEW_CLIENT: FormValues = { clientId: '', nome: '', usuarioId: '', sistemaOrigem: '', escopos: ['webhooks', 'scheduling'] };
 
 function toBody(values: FormValues) {
   return { ...values, sistemaOrigem: values.sistemaOrigem.trim() === '' ? undefined : Number(values.sistemaOrigem) };
@@ -57,7 +59,10 @@ export function ApiClientsAdmin() {
           </div>
         </Alert>
       ) : null}
-      <NewClientForm onCreated={setRevealed} />
+      {/* react-hook-form arrives after hydration (form-library.tsx); until then the same form, not ready yet. */}
+      <WithFormLibrary>
+        <NewClientForm onCreated={setRevealed} />
+      </WithFormLibrary>
       <Card title={t('apiClients.listTitle')} titleId="clients-title">
         {clients.isError ? <ProblemMessage error={clients.error} /> : null}
         <ul className="divide-y divide-slate-200" data-testid="api-client-list">
@@ -147,7 +152,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
-    defaultValues: { clientId: '', nome: '', usuarioId: '', sistemaOrigem: '', escopos: ['webhooks', 'scheduling'] },
+    defaultValues: NEW_CLIENT,
     resolver: contractResolver(
       () => import('@/lib/api-clients/contract').then((contract) => contract.apiClientCreateSchema),
       messages,
@@ -229,7 +234,8 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
           <div className="mt-1 flex flex-wrap gap-4">
             {KNOWN_SCOPES.map((scope) => (
               <label key={scope} className="flex items-center gap-2 font-mono text-sm">
-                <input type="checkbox" value={scope} {...register('escopos')} />
+                {/* Checked in the server's HTML as the form starts (register alone checks it once hydrated). */}
+                <input type="checkbox" value={scope} defaultChecked={NEW_CLIENT.escopos.includes(scope)} {...register('escopos')} />
                 {scope}
               </label>
             ))}

@@ -4,6 +4,7 @@ import { AfterHydration } from '@/components/ui/after-hydration';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { ReadyContext } from '@/components/ui/use-ready';
 import { useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
 
@@ -60,13 +61,16 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
       titleId="slots-title"
       description={t('slots.intro')}
       actions={
-        <ToggleGroup
-          label={t('slots.view')}
-          options={VIEWS}
-          value={view}
-          onChange={storeView}
-          optionLabel={(option) => t(`slots.view.${option}`)}
-        />
+        // The view switch needs none of the form's code: it works as soon as the page has hydrated.
+        <ReadyContext value>
+          <ToggleGroup
+            label={t('slots.view')}
+            options={VIEWS}
+            value={view}
+            onChange={storeView}
+            optionLabel={(option) => t(`slots.view.${option}`)}
+          />
+        </ReadyContext>
       }
     >
       <a

@@ -1,7 +1,6 @@
 'use client';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useFormContext, useWatch } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Field, describedBy } from '@/components/ui/field';
@@ -13,6 +12,7 @@ import type { Procedure } from '@/lib/scheduling/contract';
 import { IE_LADO, IE_OPCAO, NM_USUARIO_MAX, TOKEN_RESERVA_MAX } from '@/lib/scheduling/fields';
 import { chosenProcedure, type ReservationFormValues } from '@/lib/scheduling/reservation-form-values';
 import { Form } from '@/components/ui/form';
+import { useFormContext, useWatch } from '@/components/ui/form-library';
 
 type Name = keyof ReservationFormValues;
 type Need = 'required' | 'optional';

@@ -1,7 +1,7 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, useEffect, useRef, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { lazy, useEffect, useImperativeHandle, useRef, useState, type RefObject } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { apiFetch } from '@/lib/client/api';
 import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
@@ -25,6 +25,8 @@ import {
   type ReservationFormValues,
 } from '@/lib/scheduling/reservation-form-values';
 import { AfterHydration } from '@/components/ui/after-hydration';
+import { FormLibraryScope, FormProvider, useForm, useFormLibrary } from '@/components/ui/form-library';
+import { ReadyContext } from '@/components/ui/use-ready';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { FreeSlotPicker } from './free-slot-picker';
@@ -45,13 +47,22 @@ const RecentReservations = lazy(() => import('./recent-reservations').then((modu
 
 const FORM_ID = 'reservation-form';
 
-/** The reservation page: free slots → request → outcome, and the recent reservations below. */
+/**
+ * The reservation page: free slots → request → outcome, and the recent reservations below. Its
+ * react-hook-form arrives after hydration (form-library.tsx). Until then the page shows the same
+ * form, not ready yet, and so are the controls that fill it (a slot's "Usar", a recent
+ * reservation's "Liberar"). Only the form mounts again once the library is there: the calendar
+ * and the lists around it stay as they are.
+ */
 export function ReservationWorkspace() {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();
   const queryClient = useQueryClient();
   const procedures = useProcedures();
+  const formLibrary = useFormLibrary();
+  // The form's methods, for the parts around it that fill it or show the server's field errors.
+  const formRef = useRef<UseFormReturn<ReservationFormValues>>(null);
   // What the Resultado panel shows: the last answer, or why there is none for the latest attempt.
   const [outcome, setOutcome] = useState<OutcomeState>();
   // What the form was just filled with (a slot, a release), said above it: in the page's flow, where
@@ -66,23 +77,20 @@ export function ReservationWorkspace() {
   useEffect(() => {
     listing.current = procedures.data ?? [];
   }, [procedures.data]);
-  const form = useForm<ReservationFormValues>({
-    defaultValues: EMPTY_RESERVATION_FORM,
-    resolver: withFieldChecks(
-      contractResolver(
-        () => import('@/lib/scheduling/contract').then((contract) => contract.slotReservationSchema),
-        messages,
-        toReservationBody,
-      ),
-      // The check runs at validation time, never during render, so reading the ref there is safe.
-      // eslint-disable-next-line react-hooks/refs
-      (values) =>
-        missingRequiredSide(values, listing.current)
-          ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: t('validation.code.sideRequired') }]
-          : [],
+  const resolver = withFieldChecks(
+    contractResolver(
+      () => import('@/lib/scheduling/contract').then((contract) => contract.slotReservationSchema),
+      messages,
+      toReservationBody,
     ),
-    mode: 'onChange',
-  });
+    // The check runs at validation time, never during render, so reading the ref there is safe.
+    // eslint-disable-next-line react-hooks/refs
+    (values) =>
+      missingRequiredSide(values, listing.current)
+        ? [{ field: 'ieLado', pointer: '#/ieLado', code: 'sideRequired', message: t('validation.code.sideRequired') }]
+        : [],
+  );
+  const form = () => formRef.current;
 
   // One request at a time (the submit button waits for it). Plain state rather than useMutation:
   // its observer would be the page's only use, and the page keeps its first load small (issue 21).
@@ -133,10 +141,11 @@ export function ReservationWorkspace() {
       );
     }
     // The body's own errors (no field) are shown with the outcome, not on the form.
-    if (view.kind === 'validation')
+    const current = form();
+    if (view.kind === 'validation' && current)
       setServerFieldErrors(
         view.errors.filter((error) => error.field),
-        form.setError,
+        current.setError,
       );
     void queryClient.invalidateQueries({ queryKey: schedulingKeys.recent });
     void queryClient.invalidateQueries({ queryKey: schedulingKeys.allSlots });
@@ -146,14 +155,14 @@ export function ReservationWorkspace() {
 
   function fill(values: ReservationFormValues, message?: MessageKey) {
     durationOrigin.current = undefined;
-    form.reset(values);
+    form()?.reset(values);
     setNotice(message ? { key: message } : undefined);
     document.getElementById('request-title')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 
   function pickSlot(slot: FreeSlot) {
-    form.setValue('nrSeqAgenda', String(slot.NR_SEQ_AGENDA), { shouldValidate: true, shouldDirty: true });
-    form.setValue('nrMinDuracao', String(slot.NR_MIN_DURACAO), { shouldValidate: true, shouldDirty: true });
+    form()?.setValue('nrSeqAgenda', String(slot.NR_SEQ_AGENDA), { shouldValidate: true, shouldDirty: true });
+    form()?.setValue('nrMinDuracao', String(slot.NR_MIN_DURACAO), { shouldValidate: true, shouldDirty: true });
     durationOrigin.current = { source: 'slot', value: String(slot.NR_MIN_DURACAO) };
     setNotice({ key: 'slots.filled', values: { slot: slot.NR_SEQ_AGENDA } });
     // On to the form, so keyboard users need not tab past every other "Usar" button.
@@ -162,18 +171,20 @@ export function ReservationWorkspace() {
 
   function chooseExam(code: string) {
     const procedure = chosenProcedure({ nrSeqProcInterno: code }, listing.current);
-    if (!procedure) return;
-    const duration = durationForExam(form.getValues('nrMinDuracao'), durationOrigin.current, procedure);
+    const current = form();
+    if (!procedure || !current) return;
+    const duration = durationForExam(current.getValues('nrMinDuracao'), durationOrigin.current, procedure);
     if (duration !== undefined) {
-      form.setValue('nrMinDuracao', duration, { shouldValidate: true, shouldDirty: true });
+      current.setValue('nrMinDuracao', duration, { shouldValidate: true, shouldDirty: true });
       durationOrigin.current = { source: 'exam', value: duration };
     }
     // The side rule depends on the exam: re-check ieLado once it was shown to the operator.
-    if (form.formState.submitCount > 0 || form.getFieldState('ieLado').isTouched) void form.trigger('ieLado');
+    if (current.formState.submitCount > 0 || current.getFieldState('ieLado').isTouched) void current.trigger('ieLado');
   }
 
   function prepareRelease(token: string) {
-    const sent = sentFor.current.get(token) ?? form.getValues();
+    const sent = sentFor.current.get(token) ?? form()?.getValues();
+    if (!sent) return;
     fill(releaseOf(sent, token), 'outcome.releasePrepared');
   }
 
@@ -183,7 +194,8 @@ export function ReservationWorkspace() {
   }
 
   return (
-    <FormProvider {...form}>
+    // Outside the form's scope, what fills the form is ready when the form is.
+    <ReadyContext value={formLibrary.ready}>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
         <div className="flex min-w-0 flex-col gap-6">
           <FreeSlotPicker onPick={pickSlot} formId={FORM_ID} />
@@ -192,18 +204,19 @@ export function ReservationWorkspace() {
               {t(notice.key, notice.values)}
             </Alert>
           ) : null}
-          <ReservationForm
-            formId={FORM_ID}
-            // A blocked attempt must not leave the previous answer looking like this one's.
-            onSubmit={form.handleSubmit(
-              (values) => send(values),
-              () => setOutcome({ kind: 'blocked' }),
-            )}
-            sending={sending}
-            onClear={() => fill(EMPTY_RESERVATION_FORM)}
-            procedures={procedures}
-            onExamChange={chooseExam}
-          />
+          <FormLibraryScope state={formLibrary}>
+            <RequestForm
+              formRef={formRef}
+              resolver={resolver}
+              onValid={send}
+              // A blocked attempt must not leave the previous answer looking like this one's.
+              onBlocked={() => setOutcome({ kind: 'blocked' })}
+              sending={sending}
+              onClear={() => fill(EMPTY_RESERVATION_FORM)}
+              procedures={procedures}
+              onExamChange={chooseExam}
+            />
+          </FormLibraryScope>
         </div>
         <div className="flex min-w-0 flex-col gap-6 lg:sticky lg:top-4">
           <OutcomePanel outcome={outcome} onPrepareRelease={prepareRelease} />
@@ -214,6 +227,24 @@ export function ReservationWorkspace() {
           <RecentReservations onRelease={releaseFromRecent} />
         </AfterHydration>
       </div>
+    </ReadyContext>
+  );
+}
+
+type RequestFormProps = Omit<Parameters<typeof ReservationForm>[0], 'formId' | 'onSubmit'> & {
+  formRef: RefObject<UseFormReturn<ReservationFormValues> | null>;
+  resolver: ReturnType<typeof withFieldChecks<ReservationFormValues>>;
+  onValid: (values: ReservationFormValues) => Promise<void>;
+  onBlocked: () => void;
+};
+
+/** The request form and its state: the one part that mounts again when react-hook-form arrives. */
+function RequestForm({ formRef, resolver, onValid, onBlocked, ...props }: RequestFormProps) {
+  const form = useForm<ReservationFormValues>({ defaultValues: EMPTY_RESERVATION_FORM, resolver, mode: 'onChange' });
+  useImperativeHandle(formRef, () => form, [form]);
+  return (
+    <FormProvider {...form}>
+      <ReservationForm formId={FORM_ID} onSubmit={form.handleSubmit(onValid, onBlocked)} {...props} />
     </FormProvider>
   );
 }

@@ -1,7 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -20,6 +19,7 @@ import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { PasswordLink, StaffUpdate, StaffView } from '@/lib/staff/contract';
 import { selfChangeRefusal } from '@/lib/staff/self-change';
 import { Form } from '@/components/ui/form';
+import { useForm, WithFormLibrary } from '@/components/ui/form-library';
 
 /**
  * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
@@ -39,7 +39,10 @@ export function StaffAdmin({ currentUserId }: { currentUserId: string }) {
   return (
     <div className="flex flex-col gap-5">
       {revealed ? <LinkNotice email={revealed.email} link={revealed.link} /> : null}
-      <NewStaffForm onCreated={setRevealed} />
+      {/* react-hook-form arrives after hydration (form-library.tsx); until then the same form, not ready yet. */}
+      <WithFormLibrary>
+        <NewStaffForm onCreated={setRevealed} />
+      </WithFormLibrary>
       <Card title={t('staffAdmin.listTitle')} titleId="staff-title" description={t('staffAdmin.newLinkHelp')}>
         {staff.isError ? <ProblemMessage error={staff.error} /> : null}
         <ul className="divide-y divide-slate-200" data-testid="staff-list">
@@ -222,6 +225,7 @@ function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLi
 }
 
 type FormValues = { email: string; nome: string; perfis: StaffRole[] };
+const NEW_STAFF: FormValues = { email: '', nome: '', perfis: ['scheduling'] };
 
 function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const t = useT();
@@ -229,7 +233,7 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
-    defaultValues: { email: '', nome: '', perfis: ['scheduling'] },
+    defaultValues: NEW_STAFF,
     resolver: contractResolver(() => import('@/lib/staff/contract').then((contract) => contract.staffCreateSchema), messages),
   });
   const { register, handleSubmit, formState, setError, reset } = form;
@@ -279,7 +283,8 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
           <div className="mt-1 flex flex-wrap gap-4">
             {STAFF_ROLES.map((role) => (
               <label key={role} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" value={role} {...register('perfis')} />
+                {/* Checked in the server's HTML as the form starts (register alone checks it once hydrated). */}
+                <input type="checkbox" value={role} defaultChecked={NEW_STAFF.perfis.includes(role)} {...register('perfis')} />
                 {t(`role.${role}`)}
               </label>
             ))}

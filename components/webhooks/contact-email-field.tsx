@@ -1,5 +1,5 @@
 'use client';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext } from '@/components/ui/form-library';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { registerShown } from '@/lib/client/register-shown';

@@ -1,5 +1,5 @@
 'use client';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext } from '@/components/ui/form-library';
 import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';

@@ -1,5 +1,5 @@
 'use client';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext } from '@/components/ui/form-library';
 import { Switch } from '@/components/ui/switch';
 import { registerChecked } from '@/lib/client/register-shown';
 import type { WebhookEventFlag } from '@/lib/webhooks/fields';

@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { useFieldArray, useFormContext } from 'react-hook-form';
+import { useFieldArray, useFormContext } from '@/components/ui/form-library';
 import { Button } from '@/components/ui/button';
 import { useSurface } from '@/components/console/surface';
 import { Card } from '@/components/ui/card';

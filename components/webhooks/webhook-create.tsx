@@ -3,7 +3,7 @@ import { Link } from '@/components/ui/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider, useForm, WithFormLibrary } from '@/components/ui/form-library';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -63,8 +63,19 @@ function tenantRequired(t: Translate) {
       .map((field) => ({ field, pointer: `/${field}`, code: 'required', message: t('validation.required') }));
 }
 
-/** `events` is the server's EventToggles card, shown in place inside the form. */
-export function WebhookCreate({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: ReactNode }) {
+/**
+ * `events` is the server's EventToggles card, shown in place inside the form. react-hook-form
+ * arrives after hydration (form-library.tsx); until then the same form, not ready yet.
+ */
+export function WebhookCreate(props: { urlPolicy: UrlPolicy; events: ReactNode }) {
+  return (
+    <WithFormLibrary>
+      <CreateForm {...props} />
+    </WithFormLibrary>
+  );
+}
+
+function CreateForm({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: ReactNode }) {
   const t = useT();
   const locale = useLocale();
   const messages = useMessages();

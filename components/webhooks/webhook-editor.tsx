@@ -2,7 +2,7 @@
 import { Link } from '@/components/ui/link';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { lazy, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider, useForm, WithFormLibrary } from '@/components/ui/form-library';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -136,15 +136,18 @@ export function WebhookEditor({
   // A new version (saved here or reloaded after a conflict) starts a fresh form; the deliveries stay.
   return (
     <>
-      <WebhookForm
-        key={query.data.etag}
-        loaded={query.data}
-        urlPolicy={urlPolicy}
-        identity={identity}
-        events={events}
-        onReload={() => query.refetch()}
-        reloading={query.isFetching}
-      />
+      {/* react-hook-form arrives after hydration; until then the same form, not ready yet. */}
+      <WithFormLibrary>
+        <WebhookForm
+          key={query.data.etag}
+          loaded={query.data}
+          urlPolicy={urlPolicy}
+          identity={identity}
+          events={events}
+          onReload={() => query.refetch()}
+          reloading={query.isFetching}
+        />
+      </WithFormLibrary>
       {surface.kind === 'console' && query.data.config.usuarioId !== OPERATOR_TENANT ? (
         <PortalAccessCard usuarioId={query.data.config.usuarioId} sistemaOrigem={query.data.config.sistemaOrigem} />
       ) : null}

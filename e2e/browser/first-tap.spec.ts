@@ -125,3 +125,88 @@ test('under a 6× slower CPU, “Reservar horário” and the slots’ “Lista�
   await unthrottle();
   await expectNoSeriousA11yViolations(page);
 });
+
+test('under a 6× slower CPU, “Criar cliente”, whose form code arrives after hydration, says it is not ready and then checks the form', async ({
+  page,
+}) => {
+  await signIn(page, STAFF.admin, '/admin/clientes');
+  const unthrottle = await throttleCpu(page);
+  await page.goto('/admin/clientes', { waitUntil: 'commit' });
+  // An empty form: the tap is answered by the form's own checks (react-hook-form, loaded after
+  // hydration), nothing is sent.
+  const checked = await tapAtFirstSight(page.getByRole('button', { name: 'Criar cliente' }));
+  await expect(page.getByLabel('Identificador (clientId)'), `checked (${checked})`).toHaveAttribute('aria-invalid', 'true', SLOW);
+  await unthrottle();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('while a form’s own code is still loading after hydration, its controls stay disabled and say why, then work', async ({ page }) => {
+  await signIn(page, STAFF.admin, '/admin/clientes');
+  // The scripts the page's HTML names arrive at once; any other (the form's react-hook-form code,
+  // imported after hydration) is held until the test lets it through.
+  let named = new Set<string>();
+  await page.route('**/admin/clientes', async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    named = new Set([...html.matchAll(/static\/chunks\/([\w.-]+\.js)/g)].map((match) => match[1]!));
+    await route.fulfill({ response, body: html });
+  });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    if (!named.has(new URL(route.request().url()).pathname.split('/').pop()!)) await held;
+    await route.continue();
+  });
+  await page.goto('/admin/clientes');
+  // Hydrated: the header's own button works.
+  await expect(page.getByRole('button', { name: 'Sair' })).toBeEnabled();
+  const create = page.getByRole('button', { name: 'Criar cliente' });
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAccessibleDescription(NOT_READY);
+  await expect(page.getByLabel('Identificador (clientId)')).toBeDisabled();
+  release();
+  await expect(create).toBeEnabled();
+  await expect(create).not.toHaveAccessibleDescription(NOT_READY);
+  await page.getByLabel('Identificador (clientId)').fill('x');
+  await create.click();
+  await expect(page.getByLabel('Identificador (clientId)')).toHaveAttribute('aria-invalid', 'true');
+});
+
+test('on the reservation page only the form waits for its code: the slot list around it stays as it is when the code arrives', async ({
+  page,
+}) => {
+  await signIn(page, STAFF.scheduling, '/scheduling');
+  // react-hook-form's chunk, imported after hydration (not named by the page's HTML), is held until
+  // the test lets it through; every other script, the slot list's included, is served at once.
+  let named = new Set<string>();
+  await page.route('**/scheduling', async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    named = new Set([...html.matchAll(/static\/chunks\/([\w.-]+\.js)/g)].map((match) => match[1]!));
+    await route.fulfill({ response, body: html });
+  });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    const file = new URL(route.request().url()).pathname.split('/').pop()!;
+    if (!named.has(file) && body.includes('shouldUnregister')) await held;
+    await route.fulfill({ response, body });
+  });
+  // Not until `load`: the held chunk, requested before it, would hold the load event too.
+  await page.goto('/scheduling', { waitUntil: 'domcontentloaded' });
+  await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
+  const search = page.getByRole('button', { name: 'Buscar horários' });
+  await expect(search).toBeVisible();
+  const reserve = page.getByRole('button', { name: 'Reservar horário' });
+  await expect(reserve).toBeDisabled();
+  await expect(reserve).toHaveAccessibleDescription(NOT_READY);
+  const listElement = await search.elementHandle();
+  release();
+  await expect(reserve).toBeEnabled();
+  // The same element: the list was not mounted again with the form.
+  expect(await listElement.evaluate((element) => element.isConnected)).toBe(true);
+  await reserve.click();
+  await expect(page.getByTestId('outcome')).toContainText('A requisição não foi enviada: corrija os campos destacados no formulário.');
+});

@@ -1,6 +1,6 @@
 'use client';
 import { NOT_READY_ID } from '@/components/ui/not-ready';
-import { useHydrated } from '@/components/ui/use-hydrated';
+import { useReady } from '@/components/ui/use-ready';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { clock, type PlacedSlot } from '@/lib/scheduling/calendar';
@@ -23,8 +23,8 @@ export function SlotItem({
 }) {
   const t = useT();
   const locale = useLocale();
-  // Like <Button>: no click before hydration, which would pick nothing.
-  const hydrated = useHydrated();
+  // Like <Button>: no click before hydration, or before the form it fills has its code, which would pick nothing.
+  const hydrated = useReady();
   const time = clock(slot.start);
   const facts = { time, date, agenda: slot.CD_AGENDA, minutes: slot.NR_MIN_DURACAO, slot: slot.NR_SEQ_AGENDA };
   const height = Math.max(slot.NR_MIN_DURACAO * PX_PER_MINUTE - 2, 14);

@@ -69,6 +69,7 @@ export const en: Messages = {
 
   'error.title': 'Something went wrong',
   'error.body': 'The page could not be shown. Try again; if it keeps failing, tell support.',
+  'form.codeFailed': 'The form did not finish loading. Check your network and reload the page.',
   'error.network': 'No connection to the server. Check your network and try again.',
   'error.server': 'The server answered with an error ({status}).',
   'quota.configurations': 'This tenant already has {limit} webhook configurations, the most allowed. Delete one before creating another.',

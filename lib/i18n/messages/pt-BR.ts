@@ -71,6 +71,7 @@ export const ptBR = {
 
   'error.title': 'Algo deu errado',
   'error.body': 'A página não pôde ser exibida. Tente novamente; se o problema continuar, avise o suporte.',
+  'form.codeFailed': 'O formulário não terminou de carregar. Verifique sua rede e recarregue a página.',
   'error.network': 'Sem conexão com o servidor. Verifique sua rede e tente novamente.',
   'error.server': 'O servidor respondeu com erro ({status}).',
   'quota.configurations': 'Este cliente já tem {limit} configurações de webhook, o máximo permitido. Apague uma antes de criar outra.',
