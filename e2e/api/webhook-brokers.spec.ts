@@ -368,7 +368,10 @@ async function outage(
     if (failed.length > 5) break;
   }
   expect(failed.length).toBeGreaterThan(0);
-  expect(failed.every((reason) => ['conexao-recusada', 'erro-rede', 'tempo-esgotado'].includes(reason))).toBe(true);
+  expect(
+    failed.every((reason) => ['conexao-recusada', 'erro-rede', 'tempo-esgotado'].includes(reason)),
+    `reasons: ${failed.join(', ')}`,
+  ).toBe(true);
   const lines = server
     .logs()
     .split('\n')

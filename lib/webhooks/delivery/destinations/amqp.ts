@@ -175,7 +175,10 @@ function publish(pooled: PooledChannel, target: BrokerTarget, message: OutgoingM
         },
         (error: unknown) => {
           done();
-          if (error) return reject(new NackError());
+          // amqplib calls back 'message nacked' for the broker's negative acknowledgement, and
+          // 'channel closed' for every publish still unconfirmed when the channel closes (a cut
+          // connection): only the first is the broker refusing the message.
+          if (error) return reject(isNack(error) ? new NackError() : asError(pooled.closedBy ?? error));
           // An unroutable message is returned before it is confirmed.
           if (pooled.returned.delete(message.id)) return reject(new NoRouteError());
           resolve();
@@ -189,6 +192,7 @@ function publish(pooled: PooledChannel, target: BrokerTarget, message: OutgoingM
 }
 
 class NackError extends Error {}
+const isNack = (error: unknown) => error instanceof Error && error.message === 'message nacked';
 class NoRouteError extends Error {}
 
 /** An AMQP failure in the delivery log's words. */
@@ -202,7 +206,8 @@ export function amqpFailure(error: unknown): AttemptError {
   if (/\b(403|530)\b|ACCESS[-_]REFUSED|NOT[-_]ALLOWED|ACCESS_REFUSED/i.test(text)) return 'autenticacao-recusada';
   // Channel 404: the exchange does not exist.
   if (/\b404\b|NOT[-_]FOUND/i.test(text)) return 'sem-rota';
-  // The broker went away mid-publish (connection or channel closed without a reply code of its own).
-  if (/closed|ended|socket|heartbeat/i.test(text)) return 'erro-rede';
+  // The broker went away mid-publish (connection or channel closed without a reply code of its own;
+  // amqplib's own words: 'channel closed', 'Unexpected close', 'Channel ended, …').
+  if (/\bclos(e|ed|ing)\b|ended|socket|heartbeat/i.test(text)) return 'erro-rede';
   return 'erro-interno';
 }

@@ -5,7 +5,7 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolverFor } from '../checked-lookup';
-import { amqpDestination } from './amqp';
+import { amqpDestination, amqpFailure } from './amqp';
 import type { OutgoingMessage } from './destination';
 import { natsDestination } from './nats';
 
@@ -83,6 +83,17 @@ describe('the RabbitMQ destination', () => {
     expect(down.verdict).toEqual({ result: 'retry', reason: 'conexao-recusada', outage: true });
     const blocked = await amqpKind.send('amqp://127.0.0.1:5672/?routingKey=x', message(), { ...allowed, allowPrivateTargets: false }, null);
     expect(blocked.verdict).toEqual({ result: 'retry', reason: 'destino-bloqueado', outage: false });
+  });
+});
+
+describe('the RabbitMQ destination’s failure words', () => {
+  it('reads a connection cut mid-publish as a network error, never as the broker refusing the message', () => {
+    // What amqplib passes a publish's callback, or the channel's close, when the socket goes away.
+    for (const text of ['channel closed', 'Unexpected close', 'Channel ended, no reply will be forthcoming', 'Connection closing']) {
+      expect(amqpFailure(new Error(text)), text).toBe('erro-rede');
+    }
+    expect(amqpFailure(new Error('Connection closed: 320 (CONNECTION-FORCED)'))).toBe('erro-rede');
+    expect(amqpFailure(new Error('Channel closed by server: 404 (NOT-FOUND)'))).toBe('sem-rota');
   });
 });
 
