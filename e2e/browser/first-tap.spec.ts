@@ -41,6 +41,30 @@ async function tapAtFirstSight(control: Locator): Promise<'ready' | 'said not re
   return seen.disabled ? 'said not ready' : 'ready';
 }
 
+/**
+ * Holds the page's react-hook-form chunk (imported after hydration, so not named by the page's
+ * HTML) until the returned function is called; every other script is served at once.
+ */
+async function holdFormCode(page: Page, pagePath: string): Promise<() => void> {
+  let named = new Set<string>();
+  await page.route(`**${pagePath}`, async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    named = new Set([...html.matchAll(/static\/chunks\/([\w.-]+\.js)/g)].map((match) => match[1]!));
+    await route.fulfill({ response, body: html });
+  });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_next/static/chunks/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    const file = new URL(route.request().url()).pathname.split('/').pop()!;
+    if (!named.has(file) && body.includes('shouldUnregister')) await held;
+    await route.fulfill({ response, body });
+  });
+  return () => release();
+}
+
 /** A configuration of a tenant of its own, with one stored header, deleted after the test. */
 async function ownConfiguration(page: Page, host: string) {
   const origin = new URL(page.url()).origin;
@@ -142,21 +166,7 @@ test('under a 6× slower CPU, “Criar cliente”, whose form code arrives after
 
 test('while a form’s own code is still loading after hydration, its controls stay disabled and say why, then work', async ({ page }) => {
   await signIn(page, STAFF.admin, '/admin/clientes');
-  // The scripts the page's HTML names arrive at once; any other (the form's react-hook-form code,
-  // imported after hydration) is held until the test lets it through.
-  let named = new Set<string>();
-  await page.route('**/admin/clientes', async (route) => {
-    const response = await route.fetch();
-    const html = await response.text();
-    named = new Set([...html.matchAll(/static\/chunks\/([\w.-]+\.js)/g)].map((match) => match[1]!));
-    await route.fulfill({ response, body: html });
-  });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    if (!named.has(new URL(route.request().url()).pathname.split('/').pop()!)) await held;
-    await route.continue();
-  });
+  const release = await holdFormCode(page, '/admin/clientes');
   await page.goto('/admin/clientes');
   // Hydrated: the header's own button works.
   await expect(page.getByRole('button', { name: 'Sair' })).toBeEnabled();
@@ -176,24 +186,7 @@ test('on the reservation page only the form waits for its code: the slot list ar
   page,
 }) => {
   await signIn(page, STAFF.scheduling, '/scheduling');
-  // react-hook-form's chunk, imported after hydration (not named by the page's HTML), is held until
-  // the test lets it through; every other script, the slot list's included, is served at once.
-  let named = new Set<string>();
-  await page.route('**/scheduling', async (route) => {
-    const response = await route.fetch();
-    const html = await response.text();
-    named = new Set([...html.matchAll(/static\/chunks\/([\w.-]+\.js)/g)].map((match) => match[1]!));
-    await route.fulfill({ response, body: html });
-  });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_next/static/chunks/*.js', async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
-    const file = new URL(route.request().url()).pathname.split('/').pop()!;
-    if (!named.has(file) && body.includes('shouldUnregister')) await held;
-    await route.fulfill({ response, body });
-  });
+  const release = await holdFormCode(page, '/scheduling');
   // Not until `load`: the held chunk, requested before it, would hold the load event too.
   await page.goto('/scheduling', { waitUntil: 'domcontentloaded' });
   await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
