@@ -9,7 +9,7 @@ import { SLOT_GRID_LIMIT, schedulingKeys, useSlotGrid } from '@/lib/client/slot-
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDay, columnsOf, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
 import type { FreeSlot, Slot } from '@/lib/scheduling/contract';
-import { asDate, dayFormat, periodLabel } from './calendar/day-format';
+import { formatDay, periodLabel } from './calendar/day-format';
 import { AXIS_PX, COLUMN_PX } from './calendar/geometry';
 import { Legend } from './calendar/slot-state';
 import { TimeGrid } from './calendar/time-grid';
@@ -166,7 +166,7 @@ function EmptyPeriod({ view, next, onDay }: { view: CalendarView; next: string |
       <p>{t(view === 'day' ? 'calendar.empty.day' : 'calendar.empty.week')}</p>
       {next ? (
         <Button size="sm" variant="secondary" onClick={() => onDay(next)}>
-          {t('calendar.nextFree', { day: dayFormat(locale, { weekday: 'short', day: '2-digit', month: '2-digit' }).format(asDate(next)) })}
+          {t('calendar.nextFree', { day: formatDay(next, 'weekdayDayMonth', locale) })}
         </Button>
       ) : null}
     </div>

@@ -7,6 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { QueryError } from '@/components/console/query-status';
 import { useDeliveryHealth } from '@/lib/client/delivery-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
+import { formatNumber } from '@/lib/i18n/numbers';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { DeliveryHealth } from '@/lib/webhooks/health-contract';
 import { HEALTH_WINDOWS, type HealthWindow } from '@/lib/webhooks/fields';
@@ -54,7 +55,7 @@ function HealthFigures({ health }: { health: DeliveryHealth }) {
   const locale = useLocale();
   const { totais, situacao, horas } = health;
   const rate = formatRate(totais.taxaSucesso, locale, t('health.noAttempts'));
-  const number = (value: number) => new Intl.NumberFormat(locale).format(value);
+  const number = (value: number) => formatNumber(value, locale);
   const labels = useMemo(
     () => ({ hour: t('health.column.hour'), delivered: t('health.delivered'), failed: t('health.failed'), latency: t('health.latency') }),
     [t],

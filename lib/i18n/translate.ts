@@ -1,4 +1,5 @@
 import type { MessageKey, Messages } from './messages/pt-BR';
+import { formatNumber } from './numbers';
 
 /**
  * Translation over one catalog, without importing any: the server picks a catalog by locale
@@ -39,7 +40,7 @@ function fill(placeholder: string, values: TranslateValues, locale: string): str
   if (!plural || typeof count !== 'number') return placeholder;
   const forms = pluralForms(plural[2]!);
   const form = forms.get(`=${count}`) ?? forms.get(pluralRules(locale).select(count)) ?? forms.get('other');
-  return form === undefined ? placeholder : format(form.replaceAll('#', numberFormat(locale).format(count)), values, locale);
+  return form === undefined ? placeholder : format(form.replaceAll('#', formatNumber(count, locale)), values, locale);
 }
 
 /** `=0 {…} one {…} other {…}` as selector → text. */
@@ -67,18 +68,11 @@ function matchingBrace(text: string, open: number): number {
 }
 
 const pluralRulesByLocale = new Map<string, Intl.PluralRules>();
-const numberFormatByLocale = new Map<string, Intl.NumberFormat>();
 
 function pluralRules(locale: string): Intl.PluralRules {
   let rules = pluralRulesByLocale.get(locale);
   if (!rules) pluralRulesByLocale.set(locale, (rules = new Intl.PluralRules(locale)));
   return rules;
-}
-
-function numberFormat(locale: string): Intl.NumberFormat {
-  let formatter = numberFormatByLocale.get(locale);
-  if (!formatter) numberFormatByLocale.set(locale, (formatter = new Intl.NumberFormat(locale)));
-  return formatter;
 }
 
 /** A catalog names its own language (`catalog.locale`): plural forms follow that language's rules. */

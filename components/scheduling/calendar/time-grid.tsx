@@ -12,7 +12,7 @@ import {
   type PlacedSlot,
 } from '@/lib/scheduling/calendar';
 import type { FreeSlot } from '@/lib/scheduling/contract';
-import { asDate, dayFormat } from './day-format';
+import { formatDay } from './day-format';
 import { AXIS_PX, COLUMN_PX, PX_PER_MINUTE, WEEK_COLUMN_PX } from './geometry';
 import { SlotItem } from './slot-item';
 
@@ -42,11 +42,7 @@ export function TimeGrid({
   const [chosen, setChosen] = useState<number>();
   // The one free slot in the tab order: the last one moved to or picked while it stays free, else the first.
   const active = free.some((slot) => slot.NR_SEQ_AGENDA === chosen) ? chosen : free[0]?.NR_SEQ_AGENDA;
-  const weekday = dayFormat(locale, { weekday: 'short' });
-  // English short dates (11/26/26) read as several days: English gets the month's name (as brasiliaDateTime does).
-  const dayMonth = dayFormat(locale, locale === 'en' ? { month: 'short', day: 'numeric' } : { day: '2-digit', month: '2-digit' });
   const columnPx = view === 'day' ? COLUMN_PX : WEEK_COLUMN_PX;
-  const dateOnly = dayFormat(locale, { dateStyle: locale === 'en' ? 'medium' : 'short' });
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const target = event.target as HTMLElement;
@@ -99,8 +95,8 @@ export function TimeGrid({
               t('calendar.agendaColumn', { agenda: column.agenda ?? '' })
             ) : (
               <>
-                <span className="block">{weekday.format(asDate(column.day))}</span>
-                <span className="block font-normal">{dayMonth.format(asDate(column.day))}</span>
+                <span className="block">{formatDay(column.day, 'weekday', locale)}</span>
+                <span className="block font-normal">{formatDay(column.day, 'dayMonth', locale)}</span>
               </>
             )}
           </div>
@@ -120,9 +116,7 @@ export function TimeGrid({
           <ul
             key={column.key}
             aria-label={
-              view === 'day'
-                ? t('calendar.agendaColumn', { agenda: column.agenda ?? '' })
-                : dayFormat(locale, { dateStyle: 'full' }).format(asDate(column.day))
+              view === 'day' ? t('calendar.agendaColumn', { agenda: column.agenda ?? '' }) : formatDay(column.day, 'full', locale)
             }
             className="@container relative border-l border-slate-200 bg-[linear-gradient(to_bottom,var(--color-slate-200)_1px,transparent_1px)]"
             style={{ height, backgroundSize: `100% ${60 * PX_PER_MINUTE}px` }}
@@ -131,7 +125,7 @@ export function TimeGrid({
               <SlotItem
                 key={slot.NR_SEQ_AGENDA}
                 slot={slot}
-                date={dateOnly.format(asDate(slot.day))}
+                date={formatDay(slot.day, 'date', locale)}
                 top={(slot.start - from) * PX_PER_MINUTE}
                 active={slot.NR_SEQ_AGENDA === active}
                 onPick={pick}
