@@ -11,20 +11,39 @@ import type { CalendarView } from '@/lib/scheduling/calendar';
  * Intl.DateTimeFormat writes them; day-format.test.ts holds every label of two years against it.
  * Only the week's range keeps Intl (formatRange), made once the reader asks for a week.
  */
-const NAMES: Record<Locale, { weekdays: string[]; shortWeekdays: string[]; months: string[]; shortMonths: string[] }> = {
-  'pt-BR': {
-    weekdays: ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'],
-    shortWeekdays: ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'],
-    months: ['janeiro', 'fevereiro', 'março', 'abril', 'maio', 'junho', 'julho', 'agosto', 'setembro', 'outubro', 'novembro', 'dezembro'],
-    shortMonths: [],
-  },
-  en: {
-    weekdays: ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
-    shortWeekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
-    months: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
-    shortMonths: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
-  },
-};
+const PT_WEEKDAYS = ['domingo', 'segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira', 'sábado'];
+const PT_SHORT_WEEKDAYS = ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'];
+const PT_MONTHS = [
+  'janeiro',
+  'fevereiro',
+  'março',
+  'abril',
+  'maio',
+  'junho',
+  'julho',
+  'agosto',
+  'setembro',
+  'outubro',
+  'novembro',
+  'dezembro',
+];
+const EN_WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const EN_SHORT_WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const EN_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const EN_SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
  * - `full`: the day in full (quinta-feira, 26 de novembro de 2026 · Thursday, November 26, 2026);
@@ -35,38 +54,31 @@ const NAMES: Record<Locale, { weekdays: string[]; shortWeekdays: string[]; month
  */
 export type DayStyle = 'full' | 'weekday' | 'dayMonth' | 'date' | 'weekdayDayMonth';
 
+/** A day's parts: month 0–11, weekday 0 (Sunday)–6, and the day and month as two digits. */
+type DayParts = { year: number; month: number; date: number; weekday: number; dd: string; mm: string };
+
+const STYLES: Record<Locale, Record<DayStyle, (day: DayParts) => string>> = {
+  'pt-BR': {
+    full: (d) => `${PT_WEEKDAYS[d.weekday]}, ${d.date} de ${PT_MONTHS[d.month]} de ${d.year}`,
+    weekday: (d) => PT_SHORT_WEEKDAYS[d.weekday]!,
+    dayMonth: (d) => `${d.dd}/${d.mm}`,
+    date: (d) => `${d.dd}/${d.mm}/${d.year}`,
+    weekdayDayMonth: (d) => `${PT_SHORT_WEEKDAYS[d.weekday]}, ${d.dd}/${d.mm}`,
+  },
+  en: {
+    full: (d) => `${EN_WEEKDAYS[d.weekday]}, ${EN_MONTHS[d.month]} ${d.date}, ${d.year}`,
+    weekday: (d) => EN_SHORT_WEEKDAYS[d.weekday]!,
+    dayMonth: (d) => `${EN_SHORT_MONTHS[d.month]} ${d.date}`,
+    date: (d) => `${EN_SHORT_MONTHS[d.month]} ${d.date}, ${d.year}`,
+    weekdayDayMonth: (d) => `${EN_SHORT_WEEKDAYS[d.weekday]}, ${d.mm}/${d.dd}`,
+  },
+};
+
 export function formatDay(day: string, style: DayStyle, locale: Locale): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const names = NAMES[locale];
-  const weekday = asDate(day).getUTCDay();
-  const dd = String(date).padStart(2, '0');
-  const mm = String(month).padStart(2, '0');
-  if (locale === 'pt-BR') {
-    switch (style) {
-      case 'full':
-        return `${names.weekdays[weekday]}, ${date} de ${names.months[month - 1]} de ${year}`;
-      case 'weekday':
-        return names.shortWeekdays[weekday]!;
-      case 'dayMonth':
-        return `${dd}/${mm}`;
-      case 'date':
-        return `${dd}/${mm}/${year}`;
-      case 'weekdayDayMonth':
-        return `${names.shortWeekdays[weekday]}, ${dd}/${mm}`;
-    }
-  }
-  switch (style) {
-    case 'full':
-      return `${names.weekdays[weekday]}, ${names.months[month - 1]} ${date}, ${year}`;
-    case 'weekday':
-      return names.shortWeekdays[weekday]!;
-    case 'dayMonth':
-      return `${names.shortMonths[month - 1]} ${date}`;
-    case 'date':
-      return `${names.shortMonths[month - 1]} ${date}, ${year}`;
-    case 'weekdayDayMonth':
-      return `${names.shortWeekdays[weekday]}, ${mm}/${dd}`;
-  }
+  const weekday = new Date(Date.UTC(year, month - 1, date)).getUTCDay();
+  const parts = { year, month: month - 1, date, weekday, dd: String(date).padStart(2, '0'), mm: String(month).padStart(2, '0') };
+  return STYLES[locale][style](parts);
 }
 
 export const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
