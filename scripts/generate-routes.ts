@@ -13,7 +13,7 @@ const entries = Object.entries(operations).map(
 const text = [
   '// Generated from lib/api/operations.ts by `npm run generate:routes`: do not edit.',
   "// One export per operation: a page's bundle carries the routes its code imports, not the table.",
-  "import type { Route } from './paths';",
+  "import type { Route } from '@/lib/http/paths';",
   '',
   ...entries,
   '',

@@ -5,10 +5,10 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
-import { SLOT_GRID_LIMIT, schedulingKeys, useSlotGrid } from '@/lib/client/slot-queries';
+import { schedulingKeys, useAgendas, useSlotGrids } from '@/lib/client/slot-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
-import { brasiliaDay, columnsOf, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
-import type { FreeSlot, Slot } from '@/lib/scheduling/contract';
+import { brasiliaDay, columnsOf, openingDay, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
+import type { FreeSlot } from '@/lib/scheduling/contract';
 import { formatDay, periodLabel } from './calendar/day-format';
 import { AXIS_PX, COLUMN_PX } from './calendar/geometry';
 import { Legend } from './calendar/slot-state';
@@ -24,7 +24,10 @@ import { AgendaPager, CalendarToolbar } from './calendar/toolbar';
  * answers; the parts it lays out are in ./calendar.
  */
 
-/** How many agenda columns fit the grid's width (day view); wider grids scroll sideways in their box. */
+/**
+ * How many agenda columns fit the grid's width (day view), at most 8; undefined until the box is
+ * measured, so the day view asks for the columns it will show and not a guess.
+ */
 function useColumnsThatFit() {
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
@@ -35,14 +38,8 @@ function useColumnsThatFit() {
     observer.observe(box);
     return () => observer.disconnect();
   }, []);
-  const fit = width === 0 ? 6 : Math.max(1, Math.floor((width - AXIS_PX) / COLUMN_PX));
-  return { ref, fit: Math.min(fit, 8) };
-}
-
-/** The day the calendar opens on: that of the soonest free slot the page already has, or today. */
-function firstDay(cached: FreeSlot[] | undefined): string {
-  const soonest = cached?.[0];
-  return soonest ? brasiliaDay(Date.parse(soonest.DT_AGENDA)) : brasiliaDay(Date.now());
+  const fit = width === 0 ? undefined : Math.min(8, Math.max(1, Math.floor((width - AXIS_PX) / COLUMN_PX)));
+  return { ref, fit };
 }
 
 /**
@@ -65,39 +62,39 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const ids = useId();
   const queryClient = useQueryClient();
   const [view, setView] = useState<CalendarView>('day');
-  const [day, setDay] = useState(() => firstDay(queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}))));
+  const [day, setDay] = useState(() => openingDay(queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}))));
   const [agenda, setAgenda] = useState<number>();
   const [offset, setOffset] = useState(0);
   const { ref: box, fit } = useColumnsThatFit();
 
-  // The agendas to choose from: every one this page has seen (the free list, any grid asked for).
-  const seen = new Set<number>(agenda ? [agenda] : []);
-  const freeList = queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}));
-  for (const slot of freeList ?? []) seen.add(slot.CD_AGENDA);
-  for (const [, slots] of queryClient.getQueriesData<Slot[]>({ queryKey: schedulingKeys.allGrids }))
-    for (const slot of slots ?? []) seen.add(slot.CD_AGENDA);
-  const agendas = [...seen].sort((a, b) => a - b);
-  // A week shows one agenda: the one chosen, else the first known.
+  const { days, de, ate } = windowOf(view, day);
+  // The agendas with a slot in the window (and the one chosen, even when it has none there).
+  const windowAgendas = useAgendas({ de, ate });
+  const codes = windowAgendas.data ?? [];
+  const agendas = agenda === undefined || codes.includes(agenda) ? codes : [...codes, agenda].sort((a, b) => a - b);
+  // A week shows one agenda: the one chosen, else the first of the week.
   const shown = view === 'week' ? (agenda ?? agendas[0]) : agenda;
 
-  const { days, de, ate } = windowOf(view, day);
-  const grid = useSlotGrid({ de, ate, ...(shown ? { cdAgenda: shown } : {}) });
-  // The grid is laid out in a deferred render, which React can interrupt, so a day of many agendas
-  // arriving never blocks the page (a new window shows "loading" meanwhile; a refetch, the last grid).
-  const key = `${view}|${day}|${shown ?? ''}`;
+  // The columns asked for: the day's agendas that fit, from `offset` (the others page sideways), or
+  // the one agenda shown. Only their slots are fetched, not a whole day of every agenda.
+  const all = shown === undefined ? codes : [shown];
+  const measuring = view === 'day' && fit === undefined;
+  const paged = fit !== undefined && view === 'day' && all.length > fit;
+  const start = paged ? Math.min(offset, all.length - fit) : 0;
+  const onScreen = measuring ? [] : paged ? all.slice(start, start + fit) : all;
+  const grid = useSlotGrids(onScreen.map((code) => ({ de, ate, cdAgenda: code })));
+  // The grid is laid out in a deferred render, which React can interrupt, so columns of many slots
+  // arriving never block the page (a new window shows "loading" meanwhile; a refetch, the last grid).
+  const key = `${view}|${day}|${onScreen.join(',')}`;
   const latest = useMemo(() => ({ key, data: grid.data }), [key, grid.data]);
   const settled = useDeferredValue(latest);
   const columns = settled.data && settled.key === key ? columnsOf(settled.data, view, days, shown) : undefined;
-
-  // Day view: the agenda columns that fit, from `offset`; the week view's seven days always.
-  const all = columns ?? [];
-  const paged = view === 'day' && all.length > fit;
-  const start = paged ? Math.min(offset, all.length - fit) : 0;
-  const visible = paged ? all.slice(start, start + fit) : all;
+  const error = windowAgendas.error ?? grid.error;
+  const freeList = queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}));
 
   function switchView(next: CalendarView) {
     // A week shows one agenda: the one chosen, else the first on screen, else the first known.
-    if (next === 'week' && agenda === undefined) setAgenda(visible[0]?.agenda ?? agendas[0]);
+    if (next === 'week' && agenda === undefined) setAgenda(onScreen[0] ?? agendas[0]);
     setView(next);
   }
 
@@ -123,33 +120,33 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
         {t('calendar.keyboard')}
       </p>
 
-      {paged ? <AgendaPager start={start} fit={fit} shown={visible.length} total={all.length} onOffset={setOffset} /> : null}
+      {paged ? <AgendaPager start={start} fit={fit} shown={onScreen.length} total={all.length} onOffset={setOffset} /> : null}
 
       <div ref={box} className="min-w-0">
-        {grid.isPending || (!grid.isError && !columns) ? (
-          <Spinner label={t('common.loading')} />
-        ) : grid.isError ? (
+        {error ? (
           <Alert
             tone="danger"
             role="alert"
             actions={
-              <Button variant="secondary" size="sm" onClick={() => grid.refetch()}>
+              <Button variant="secondary" size="sm" onClick={() => (windowAgendas.isError ? windowAgendas.refetch() : grid.refetch())}>
                 {t('common.retry')}
               </Button>
             }
           >
-            <ProblemMessage error={grid.error} />
+            <ProblemMessage error={error} />
           </Alert>
-        ) : !columns || columns.every((column) => column.slots.length === 0) ? (
+        ) : windowAgendas.isPending || measuring || !columns ? (
+          <Spinner label={t('common.loading')} />
+        ) : columns.every((column) => column.slots.length === 0) ? (
           <EmptyPeriod view={view} next={nextFreeDay(freeList, days[days.length - 1]!, shown)} onDay={setDay} />
         ) : (
           <>
-            {(settled.data?.length ?? 0) >= SLOT_GRID_LIMIT ? (
+            {grid.truncated ? (
               <Alert tone="info" role="status" className="mb-2">
                 {t('calendar.truncated')}
               </Alert>
             ) : null}
-            <TimeGrid columns={visible} view={view} onPick={onPick} labelledBy={headingId} describedBy={helpId} />
+            <TimeGrid columns={columns} view={view} onPick={onPick} labelledBy={headingId} describedBy={helpId} />
           </>
         )}
       </div>

@@ -128,6 +128,7 @@ test('a portal session of tenant A gets 404 or 403 from every operation with ten
     'createApiClient',
     'publishEvent',
     'listSlots',
+    'listAgendas',
     'changeOwnPassword',
     'issuePortalLink',
   ]) {

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
 import { staffSessionCookie } from '../support/server-db';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
-import { seedDay, slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
+import { AGENDA_COUNT, FIRST_AGENDA, PAST_AGENDA, seedDay, slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /**
  * GET /api/v1/agendamentos/slots (the console calendar's source) through the real server: every
@@ -11,6 +11,7 @@ import { seedDay, slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed
  */
 const SLOTS = apiPath(routes.listSlots);
 const FREE = apiPath(routes.listFreeSlots);
+const AGENDAS = apiPath(routes.listAgendas);
 
 /** The seed's slots are two São Paulo days ahead, every 30 minutes from 07:00. */
 const day = seedDay();
@@ -105,6 +106,37 @@ test('the window is required, in order and at most a week; limite at most 2000: 
   expect(week.status()).toBe(200);
   // Every agenda of the seed has its 24 slots on that day, whatever their state.
   expect(((await week.json()) as Listed[]).filter((slot) => slot.CD_AGENDA === 901)).toHaveLength(24);
+});
+
+test('lists the agendas with a slot in the window, by code: those of the window’s slots, for API clients and staff', async ({
+  request,
+  baseURL,
+}) => {
+  const auth = bearer(await tokenFor(request));
+  const staff = { Cookie: await staffSessionCookie(STAFF.scheduling.email), Origin: baseURL ?? '' };
+  const codes = async (query: Record<string, string>, headers: Record<string, string> = auth) => {
+    const response = await request.get(`${AGENDAS}?${new URLSearchParams(query)}`, { headers });
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as { CD_AGENDA: number }[]).map((agenda) => agenda.CD_AGENDA);
+  };
+  const seeded = Array.from({ length: AGENDA_COUNT }, (_, index) => FIRST_AGENDA + index);
+  const day = { de: at('00:00'), ate: at('23:59') };
+  expect(await codes(day)).toEqual(seeded);
+  expect(await codes(day, staff)).toEqual(seeded);
+  // The same agendas as the day's slots, whatever their state.
+  const slots = (await (
+    await request.get(`${SLOTS}?${new URLSearchParams({ ...day, limite: '2000' })}`, { headers: auth })
+  ).json()) as Listed[];
+  expect([...new Set(slots.map((slot) => slot.CD_AGENDA))].sort((a, b) => a - b)).toEqual(seeded);
+  // The last slots start at 18:30; agenda 999's only slot was yesterday, in the past.
+  expect(await codes({ de: at('19:00'), ate: at('23:59') })).toEqual([]);
+  expect(await codes({ de: new Date(Date.now() - 86_400_000).toISOString(), ate: at('23:59') })).not.toContain(PAST_AGENDA);
+
+  const refused = await request.get(`${AGENDAS}?${new URLSearchParams({ de: at('13:00'), ate: at('12:00') })}`, { headers: auth });
+  expect(refused.status()).toBe(400);
+  expect(refused.headers()['content-type']).toContain('application/problem+json');
+  expect((await refused.json()).errors).toEqual([expect.objectContaining({ field: 'ate', message: 'Deve ser igual ou posterior a de.' })]);
+  expect((await request.get(`${AGENDAS}?${new URLSearchParams(day)}`)).status()).toBe(401);
 });
 
 test('needs a token', async ({ request }) => {

@@ -61,6 +61,7 @@ export const revokePortalSession = { method: 'DELETE', path: '/api/v2/avaliacao-
 export const openPortalSession = { method: 'POST', path: '/api/v2/avaliacao-saude/portal/sessao' } as const satisfies Route;
 export const listFreeSlots = { method: 'GET', path: '/api/v1/agendamentos/slots-livres' } as const satisfies Route;
 export const listSlots = { method: 'GET', path: '/api/v1/agendamentos/slots' } as const satisfies Route;
+export const listAgendas = { method: 'GET', path: '/api/v1/agendamentos/agendas' } as const satisfies Route;
 export const listProcedures = { method: 'GET', path: '/api/v1/agendamentos/procedimentos' } as const satisfies Route;
 export const listRecentReservations = { method: 'GET', path: '/api/v1/agendamentos/reservas-recentes' } as const satisfies Route;
 export const reserveOrReleaseSlot = { method: 'POST', path: '/api/v1/agendamentos/slots-livres/reservar' } as const satisfies Route;

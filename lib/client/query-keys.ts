@@ -7,11 +7,13 @@
 export type FreeSlotFilters = { de?: string; ate?: string; cdAgenda?: string };
 /** The calendar's window (`GET /api/v1/agendamentos/slots`): ISO instants, and an agenda or every one. */
 export type SlotWindow = { de: string; ate: string; cdAgenda?: number };
+/** The window whose agendas the calendar pages through (`GET /api/v1/agendamentos/agendas`). */
+export type AgendaWindow = { de: string; ate: string };
 
 /** Free slots listed per request, and recent reservations shown. */
 export const FREE_SLOTS_LIMIT = 50;
 export const RECENT_RESERVATIONS_LIMIT = 25;
-/** Slots the calendar asks for per window: a day of every agenda, or a week of one. */
+/** Slots the calendar asks for per window: a day or a week of one agenda. */
 export const SLOT_GRID_LIMIT = 2000;
 
 export const schedulingKeys = {
@@ -19,6 +21,7 @@ export const schedulingKeys = {
   allSlots: ['scheduling', 'slots'] as const,
   grid: (window: SlotWindow) => ['scheduling', 'grid', window] as const,
   allGrids: ['scheduling', 'grid'] as const,
+  agendas: (window: AgendaWindow) => ['scheduling', 'agendas', window] as const,
   recent: ['scheduling', 'recent'] as const,
   procedures: ['scheduling', 'procedures'] as const,
 };

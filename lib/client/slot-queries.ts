@@ -1,15 +1,17 @@
 'use client';
-import { useQuery } from '@tanstack/react-query';
-import type { FreeSlot, Slot } from '@/lib/scheduling/contract';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { Agenda, FreeSlot, Slot } from '@/lib/scheduling/contract';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { useLocale } from '@/lib/i18n/client';
-import { apiPath, listFreeSlots, listRecentReservations, listSlots } from '@/lib/api/routes';
+import type { Locale } from '@/lib/i18n/locale';
+import { apiPath, listAgendas, listFreeSlots, listRecentReservations, listSlots } from '@/lib/api/routes';
 import { apiJson } from './api';
 import {
   FREE_SLOTS_LIMIT,
   RECENT_RESERVATIONS_LIMIT,
   SLOT_GRID_LIMIT,
   schedulingKeys,
+  type AgendaWindow,
   type FreeSlotFilters,
   type SlotWindow,
 } from './query-keys';
@@ -18,7 +20,7 @@ import {
  * The reservation page's listings of slots and reservations, read by its parts loaded after the
  * form (the calendar, the slot table, the recent reservations), and loaded with them.
  */
-export { SLOT_GRID_LIMIT, schedulingKeys, type FreeSlotFilters, type SlotWindow };
+export { SLOT_GRID_LIMIT, schedulingKeys, type AgendaWindow, type FreeSlotFilters, type SlotWindow };
 
 export function useFreeSlots(filters: FreeSlotFilters) {
   const locale = useLocale();
@@ -33,16 +35,50 @@ export function useFreeSlots(filters: FreeSlotFilters) {
   });
 }
 
-/** Every slot of the calendar's window, with its state. */
-export function useSlotGrid(window: SlotWindow) {
-  const locale = useLocale();
-  return useQuery({
+function slotGridQuery(locale: Locale, window: SlotWindow) {
+  return {
     queryKey: schedulingKeys.grid(window),
     queryFn: async () => {
       const params = new URLSearchParams({ de: window.de, ate: window.ate, limite: String(SLOT_GRID_LIMIT) });
       if (window.cdAgenda) params.set('cdAgenda', String(window.cdAgenda));
       return (await apiJson<Slot[]>(locale, `${apiPath(listSlots)}?${params}`)).body;
     },
+  };
+}
+
+type GridResult = { data?: Slot[]; isPending: boolean; error: Error | null; refetch: () => unknown };
+
+/** The calendar's windows as one grid (module-level, so useQueries keeps its result while none changed). */
+function oneGrid(results: GridResult[]) {
+  return {
+    data: results.every((result) => result.data) ? results.flatMap((result) => result.data ?? []) : undefined,
+    isPending: results.some((result) => result.isPending),
+    error: results.find((result) => result.error)?.error ?? null,
+    /** Whether a window answered as many slots as asked for: it may have more. */
+    truncated: results.some((result) => (result.data?.length ?? 0) >= SLOT_GRID_LIMIT),
+    refetch: () => results.forEach((result) => void result.refetch()),
+  };
+}
+
+/**
+ * Every slot of the calendar's windows (an agenda's day, or its week), with its state: one request
+ * per window, so paging through the agendas asks only for those not seen yet. `data` is every
+ * window's slots once all have answered.
+ */
+export function useSlotGrids(windows: readonly SlotWindow[]) {
+  const locale = useLocale();
+  return useQueries({ queries: windows.map((window) => slotGridQuery(locale, window)), combine: oneGrid });
+}
+
+const codesOf = (agendas: Agenda[]) => agendas.map((agenda) => agenda.CD_AGENDA);
+
+/** The agendas with a slot in the calendar's window (its day, or its week), by code. */
+export function useAgendas(window: AgendaWindow) {
+  const locale = useLocale();
+  return useQuery({
+    queryKey: schedulingKeys.agendas(window),
+    queryFn: async () => (await apiJson<Agenda[]>(locale, `${apiPath(listAgendas)}?${new URLSearchParams(window)}`)).body,
+    select: codesOf,
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Executor } from '@/lib/db/precompiled';
-import type { CodigoP, FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
+import type { Agenda, AgendaQuery, CodigoP, FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 
 /**
@@ -61,6 +61,11 @@ export interface SchedulingBackend {
    * and the service answers its free slots, each `livre`.
    */
   listSlots?(query: SlotQuery, context: ProcedureCallContext): Promise<Slot[]>;
+  /**
+   * The agendas with a slot in the window, whatever its state, by code. Optional: without it the
+   * service takes them from the window's slots (listSlots, or the free ones).
+   */
+  listAgendas?(query: AgendaQuery): Promise<Agenda[]>;
   /**
    * The exams a slot can be reserved for. Optional: the hospital's Oracle back-end exposes no such
    * source in the contract, and the route answers 501 without it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, brasiliaDay, clock, columnsOf, hourRange, moveFocus, placed, stepDay, weekStart, windowOf } from './calendar';
+import { addDays, brasiliaDay, clock, columnsOf, hourRange, moveFocus, openingDay, placed, stepDay, weekStart, windowOf } from './calendar';
 import type { Slot } from './contract';
 
 const slot = (id: number, agenda: number, start: string, situacao: Slot['situacao'] = 'livre', minutes = 30): Slot => ({
@@ -12,6 +12,14 @@ const slot = (id: number, agenda: number, start: string, situacao: Slot['situaca
 });
 
 describe('calendar days (São Paulo, UTC−03:00)', () => {
+  it('opens on the soonest free slot’s São Paulo day, or today without one', () => {
+    const now = Date.parse('2026-11-26T02:00:00Z'); // still the 25th in São Paulo
+    expect(openingDay(undefined, now)).toBe('2026-11-25');
+    expect(openingDay([], now)).toBe('2026-11-25');
+    const free = { NR_SEQ_AGENDA: 1, CD_AGENDA: 1, DT_AGENDA: '2026-11-28T01:30:00.000Z', NR_MIN_DURACAO: 30 };
+    expect(openingDay([free], now)).toBe('2026-11-27');
+  });
+
   it('an instant’s day is São Paulo’s, not UTC’s', () => {
     expect(brasiliaDay(Date.parse('2026-11-25T02:30:00Z'))).toBe('2026-11-24');
     expect(brasiliaDay(Date.parse('2026-11-25T03:00:00Z'))).toBe('2026-11-25');

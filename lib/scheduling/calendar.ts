@@ -1,5 +1,5 @@
 import { BRASILIA_OFFSET } from '@/lib/i18n/brasilia-time';
-import type { Slot } from './contract';
+import type { FreeSlot, Slot } from './contract';
 
 /**
  * The console calendar's arithmetic, pure and tested apart from the grid that draws it. Days are
@@ -15,6 +15,15 @@ const DAY_MS = 86_400_000;
 /** The São Paulo day of an instant. */
 export function brasiliaDay(instant: number): string {
   return new Date(instant - OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The day the calendar opens on: that of the soonest free slot (the free list, soonest first), or
+ * today. The page's server computes it too, to send that day's agendas with the page.
+ */
+export function openingDay(freeSlots: readonly FreeSlot[] | undefined, now = Date.now()): string {
+  const soonest = freeSlots?.[0];
+  return brasiliaDay(soonest ? Date.parse(soonest.DT_AGENDA) : now);
 }
 
 /** `day` moved by `days` (negative: back). */

@@ -134,6 +134,14 @@ export type Slot = z.infer<typeof slotSchema>;
 export const MAX_SLOT_WINDOW_DAYS = 7;
 export const MAX_SLOT_GRID_LIMIT = 2000;
 
+/** A window of at most a week, `de` to `ate`: the schedule grid's, and its agendas'. */
+function checkWindow(query: { de: string; ate: string }, ctx: z.RefinementCtx) {
+  const span = Date.parse(query.ate) - Date.parse(query.de);
+  if (span < 0) ctx.addIssue({ code: 'custom', path: ['ate'], params: { key: 'windowReversed' } });
+  else if (span > MAX_SLOT_WINDOW_DAYS * 86_400_000)
+    ctx.addIssue({ code: 'custom', path: ['ate'], params: { key: 'windowTooLong', max: MAX_SLOT_WINDOW_DAYS } });
+}
+
 /** Query of the schedule grid: a window of at most a week, every slot in it whatever its state. */
 export const slotQuerySchema = z
   .strictObject({
@@ -142,11 +150,19 @@ export const slotQuerySchema = z
     cdAgenda: z.coerce.number().int().positive().optional(),
     limite: z.coerce.number().int().min(1).max(MAX_SLOT_GRID_LIMIT).default(1000),
   })
-  .superRefine((query, ctx) => {
-    const span = Date.parse(query.ate) - Date.parse(query.de);
-    if (span < 0) ctx.addIssue({ code: 'custom', path: ['ate'], params: { key: 'windowReversed' } });
-    else if (span > MAX_SLOT_WINDOW_DAYS * 86_400_000)
-      ctx.addIssue({ code: 'custom', path: ['ate'], params: { key: 'windowTooLong', max: MAX_SLOT_WINDOW_DAYS } });
-  });
+  .superRefine(checkWindow);
 
 export type SlotQuery = z.infer<typeof slotQuerySchema>;
+
+/**
+ * Query of the agendas with a slot in a window (the calendar's day view asks the grid for the
+ * agendas it shows, not a whole day of every agenda).
+ */
+export const agendaQuerySchema = z.strictObject({ de: isoDateTime, ate: isoDateTime }).superRefine(checkWindow);
+
+export type AgendaQuery = z.infer<typeof agendaQuerySchema>;
+
+/** An agenda with at least one slot in the window, whatever its state. */
+export const agendaSchema = z.object({ CD_AGENDA: z.number().int().positive() });
+
+export type Agenda = z.infer<typeof agendaSchema>;

@@ -295,6 +295,16 @@ describe('EmbeddedScheduler: every slot of a window with its state (the console 
     expect(await states(STAFF, { ...DAY, cdAgenda: 2 })).toEqual([[21, 'livre', null]]);
   });
 
+  it('lists the agendas with a future slot in the window, by code, whatever the slots’ state; never for past slots alone', async () => {
+    const agendas = async (de: string, ate: string) => (await scheduler.listAgendas({ de, ate })).map((agenda) => agenda.CD_AGENDA);
+    expect(await agendas('2026-11-20T00:00:00-03:00', tomorrow('23:59'))).toEqual([1, 2]);
+    expect(await agendas(tomorrow('08:15'), tomorrow('23:59'))).toEqual([1]);
+    // A taken slot still puts its agenda on the calendar.
+    await scheduler.reserveOrRelease(request({ nrSeqAgenda: 21 }), A);
+    expect(await agendas(tomorrow('08:00'), tomorrow('08:00'))).toEqual([1, 2]);
+    expect(await agendas('2026-11-21T00:00:00-03:00', '2026-11-21T23:59:00-03:00')).toEqual([]);
+  });
+
   it('a hold is reservado, with its expiry, for its owner and staff, and ocupado for anyone else; what it overlaps is ocupado', async () => {
     await scheduler.reserveOrRelease(request({ nrMinDuracao: 60 }), A); // 11, covering 12 too
     const expires = new Date(NOW + 30 * 60_000).toISOString();

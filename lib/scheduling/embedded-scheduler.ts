@@ -6,7 +6,7 @@ import { fastWriteTransaction, GroupCommitFailed } from '@/lib/db/direct-transac
 import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
 import { activeBookingKey } from './active-booking';
 import { log, redactError } from '@/lib/log';
-import type { FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
+import type { Agenda, AgendaQuery, FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
 import {
   answer,
   RequestFieldRejected,
@@ -288,6 +288,17 @@ export class EmbeddedScheduler implements SchedulingBackend {
       DT_AGENDA: row.start_iso,
       NR_MIN_DURACAO: toNumber(row.minutes),
     }));
+  }
+
+  /** The agendas with a future slot in the window, whatever its state: listSlots' rows, by agenda. */
+  async listAgendas(query: AgendaQuery): Promise<Agenda[]> {
+    const db = await this.database();
+    const rows = (await db('slots')
+      .distinct('cd_agenda')
+      .where('start_ms', '>=', Math.max(this.now() + 1, Date.parse(query.de)))
+      .andWhere('start_ms', '<=', Date.parse(query.ate))
+      .orderBy('cd_agenda')) as DbRow[];
+    return rows.map((row) => ({ CD_AGENDA: toNumber(row.cd_agenda) }));
   }
 
   /**

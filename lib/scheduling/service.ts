@@ -13,6 +13,9 @@ import type { Executor } from '@/lib/db/precompiled';
 import {
   CODIGO_P_STATUS,
   isCodigoP,
+  MAX_SLOT_GRID_LIMIT,
+  type Agenda,
+  type AgendaQuery,
   type CodigoP,
   type FreeSlot,
   type FreeSlotQuery,
@@ -244,6 +247,18 @@ export async function listSlots(query: SlotQuery, principal: Principal): Promise
     }
     throw error;
   }
+}
+
+/**
+ * The agendas with a slot in a window, by code: what the calendar's day view pages through, asking
+ * the grid for the agendas on screen only. A back-end without its own listing answers those of the
+ * window's slots (at most MAX_SLOT_GRID_LIMIT of them).
+ */
+export async function listAgendas(query: AgendaQuery, principal: Principal): Promise<Agenda[]> {
+  const backend = schedulingBackend();
+  if (backend.listAgendas) return backend.listAgendas(query);
+  const slots = await listSlots({ ...query, limite: MAX_SLOT_GRID_LIMIT }, principal);
+  return [...new Set(slots.map((slot) => slot.CD_AGENDA))].sort((a, b) => a - b).map((code) => ({ CD_AGENDA: code }));
 }
 
 /** The exams to choose from; 501 when the configured back-end has no such listing (Oracle). */

@@ -6,11 +6,13 @@ import type { AuthenticatedHandler } from '@/lib/http/operation';
 import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
 import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
-import { listFreeSlots, listProcedures, listSlots, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
+import { listAgendas, listFreeSlots, listProcedures, listSlots, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@/lib/idempotency/key-syntax';
 import { queryParameters } from '@/lib/openapi/fragments';
 import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
 import {
+  agendaQuerySchema,
+  agendaSchema,
   freeSlotQuerySchema,
   freeSlotSchema,
   MAX_SLOT_GRID_LIMIT,
@@ -149,6 +151,29 @@ export const schedulingOperations = {
       },
     },
     async ({ query, principal }) => ({ status: 200, body: await listSlots(query, principal) }),
+  ),
+  /** The agendas with a slot in a window of at most a week: the calendar's day view pages through them. */
+  listAgendas: operation(
+    {
+      method: 'GET',
+      path: '/api/v1/agendamentos/agendas',
+      capability: 'scheduling',
+      query: agendaQuerySchema,
+      responses: {
+        200: answer.json(z.array(agendaSchema), 'Agendas, by CD_AGENDA.'),
+        400: answer.problem('A filter is invalid, or the window is reversed or longer than a week.'),
+      },
+      doc: {
+        summary: 'The agendas with a slot in a window',
+        tags: ['Scheduling'],
+        description: `The agendas (CD_AGENDA) with at least one slot starting from de (or now, if later) until ate, whatever its state, by code: what /slots would answer for the window, one entry per agenda. The window spans at most ${MAX_SLOT_WINDOW_DAYS} days. Ask /slots with cdAgenda for the slots of the ones to show.`,
+        parameters: queryParameters(agendaQuerySchema, {
+          de: 'From this instant (ISO 8601 with offset).',
+          ate: `Until this instant (ISO 8601 with offset), at most ${MAX_SLOT_WINDOW_DAYS} days after de.`,
+        }),
+      },
+    },
+    async ({ query, principal }) => ({ status: 200, body: await listAgendas(query, principal) }),
   ),
   /** The exams a slot can be reserved for (nrSeqProcInterno, name, usual duration, laterality). */
   listProcedures: operation(

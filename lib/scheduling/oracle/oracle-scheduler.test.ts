@@ -10,7 +10,7 @@ import { Refusal } from '@/lib/errors/refusal';
 import { problemOf, refusalHeaders, refusalStatus } from '@/lib/http/errors';
 import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import type { SlotReservationRequest } from '../contract';
-import { INTERNAL_ERROR_MESSAGE, listFreeSlots, reserveOrRelease, UNAVAILABLE_MESSAGE, UNCERTAIN_MESSAGE } from '../service';
+import { INTERNAL_ERROR_MESSAGE, listAgendas, listFreeSlots, reserveOrRelease, UNAVAILABLE_MESSAGE, UNCERTAIN_MESSAGE } from '../service';
 import { DEFAULT_PARAMETER_NAMES, parseParameterNames, type OracleSchedulingConfig } from '@/lib/config/oracle';
 import { FakeOraclePool, oracleError, outBinds } from './testing/fake-oracle';
 import { OracleScheduler } from './oracle-scheduler';
@@ -326,6 +326,25 @@ describe('free-slot listing and readiness', () => {
     expect(call?.sql).toContain('FROM TASY.VW_HORARIOS_LIVRES\n');
     expect(call?.binds).toEqual({ tz: 'America/Sao_Paulo', de: '2099-01-01T13:00:00.000', ate: null, cd_agenda: 12, limite: 5 });
     expect(call?.tags.action).toBe('slots-livres');
+  });
+
+  it('lists a window’s agendas from the view’s free slots, once each, by code (the calendar’s day view)', async () => {
+    useOracle(fake, { freeSlotsView: 'TASY.VW_HORARIOS_LIVRES' });
+    const row = (slot: number, agenda: number) => ({
+      NR_SEQ_AGENDA: slot,
+      CD_AGENDA: agenda,
+      DT_AGENDA_ISO: '2099-01-01T10:00:00-03:00',
+      NR_MIN_DURACAO: 30,
+    });
+    fake.play({ rows: [row(1, 30), row(2, 12), row(3, 30), row(4, 7)] });
+    const agendas = await listAgendas({ de: '2099-01-01T00:00:00-03:00', ate: '2099-01-01T23:59:59-03:00' }, principal);
+    expect(agendas).toEqual([{ CD_AGENDA: 7 }, { CD_AGENDA: 12 }, { CD_AGENDA: 30 }]);
+    expect(fake.executed[0]?.binds).toMatchObject({
+      de: '2099-01-01T03:00:00.000',
+      ate: '2099-01-02T02:59:59.000',
+      cd_agenda: null,
+      limite: 2000,
+    });
   });
 
   it('answers 503 with Retry-After when no connection can be had', async () => {
