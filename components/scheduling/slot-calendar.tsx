@@ -61,8 +61,10 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const locale = useLocale();
   const ids = useId();
   const queryClient = useQueryClient();
+  // The free list the page came with: the opening day, and where an empty period offers to go.
+  const freeList = queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}));
   const [view, setView] = useState<CalendarView>('day');
-  const [day, setDay] = useState(() => openingDay(queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}))));
+  const [day, setDay] = useState(() => openingDay(freeList));
   const [agenda, setAgenda] = useState<number>();
   const [offset, setOffset] = useState(0);
   const { ref: box, fit } = useColumnsThatFit();
@@ -90,7 +92,6 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const settled = useDeferredValue(latest);
   const columns = settled.data && settled.key === key ? columnsOf(settled.data, view, days, shown) : undefined;
   const error = windowAgendas.error ?? grid.error;
-  const freeList = queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}));
 
   function switchView(next: CalendarView) {
     // A week shows one agenda: the one chosen, else the first on screen, else the first known.

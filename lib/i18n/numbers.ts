@@ -1,3 +1,5 @@
+import { perLocale } from './per-locale';
+
 /**
  * A number written the reader's way: 1.234 in pt-BR, 1,234 in English.
  *
@@ -11,10 +13,4 @@ export function formatNumber(value: number, locale: string): string {
   return numberFormat(locale).format(value);
 }
 
-const numberFormatByLocale = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(locale: string): Intl.NumberFormat {
-  let formatter = numberFormatByLocale.get(locale);
-  if (!formatter) numberFormatByLocale.set(locale, (formatter = new Intl.NumberFormat(locale)));
-  return formatter;
-}
+const numberFormat = perLocale((locale) => new Intl.NumberFormat(locale));

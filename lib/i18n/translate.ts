@@ -1,5 +1,6 @@
 import type { MessageKey, Messages } from './messages/pt-BR';
 import { formatNumber } from './numbers';
+import { perLocale } from './per-locale';
 
 /**
  * Translation over one catalog, without importing any: the server picks a catalog by locale
@@ -67,13 +68,7 @@ function matchingBrace(text: string, open: number): number {
   return -1;
 }
 
-const pluralRulesByLocale = new Map<string, Intl.PluralRules>();
-
-function pluralRules(locale: string): Intl.PluralRules {
-  let rules = pluralRulesByLocale.get(locale);
-  if (!rules) pluralRulesByLocale.set(locale, (rules = new Intl.PluralRules(locale)));
-  return rules;
-}
+const pluralRules = perLocale((locale) => new Intl.PluralRules(locale));
 
 /** A catalog names its own language (`catalog.locale`): plural forms follow that language's rules. */
 export function translatorOf(messages: Messages): Translate {

@@ -290,14 +290,17 @@ export class EmbeddedScheduler implements SchedulingBackend {
     }));
   }
 
+  /** The slots of a calendar window that have not started yet: what listSlots and listAgendas read. */
+  private futureSlotsOf(db: Knex, window: AgendaQuery, now = this.now()) {
+    return db('slots')
+      .where('start_ms', '>=', Math.max(now + 1, Date.parse(window.de)))
+      .andWhere('start_ms', '<=', Date.parse(window.ate));
+  }
+
   /** The agendas with a future slot in the window, whatever its state: listSlots' rows, by agenda. */
   async listAgendas(query: AgendaQuery): Promise<Agenda[]> {
     const db = await this.database();
-    const rows = (await db('slots')
-      .distinct('cd_agenda')
-      .where('start_ms', '>=', Math.max(this.now() + 1, Date.parse(query.de)))
-      .andWhere('start_ms', '<=', Date.parse(query.ate))
-      .orderBy('cd_agenda')) as DbRow[];
+    const rows = (await this.futureSlotsOf(db, query).distinct('cd_agenda').orderBy('cd_agenda')) as DbRow[];
     return rows.map((row) => ({ CD_AGENDA: toNumber(row.cd_agenda) }));
   }
 
@@ -310,9 +313,7 @@ export class EmbeddedScheduler implements SchedulingBackend {
   async listSlots(query: SlotQuery, context: ProcedureCallContext = HOSPITAL): Promise<Slot[]> {
     const db = await this.database();
     const now = this.now();
-    let slots = db('slots')
-      .where('start_ms', '>=', Math.max(now + 1, Date.parse(query.de)))
-      .andWhere('start_ms', '<=', Date.parse(query.ate));
+    let slots = this.futureSlotsOf(db, query, now);
     if (query.cdAgenda) slots = slots.andWhere({ cd_agenda: query.cdAgenda });
     const rows = (await slots.orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }]).limit(query.limite)) as SlotRow[];
     if (rows.length === 0) return [];

@@ -1,4 +1,5 @@
 import type { Locale } from '@/lib/i18n';
+import { perLocale } from '@/lib/i18n/per-locale';
 import type { CalendarView } from '@/lib/scheduling/calendar';
 
 /**
@@ -83,13 +84,8 @@ export function formatDay(day: string, style: DayStyle, locale: Locale): string 
 
 export const asDate = (day: string) => new Date(`${day}T00:00:00Z`);
 
-/** The week's range formatter, made once per locale, on the first week shown. */
-const rangeFormats = new Map<Locale, Intl.DateTimeFormat>();
-function rangeFormat(locale: Locale): Intl.DateTimeFormat {
-  let made = rangeFormats.get(locale);
-  if (!made) rangeFormats.set(locale, (made = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' })));
-  return made;
-}
+/** The week's range formatter, made on the first week shown. */
+const rangeFormat = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }));
 
 /** The heading of the period shown: the day in full, or the week's first and last day. */
 export function periodLabel(view: CalendarView, days: readonly string[], locale: Locale): string {
