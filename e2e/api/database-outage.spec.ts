@@ -7,7 +7,7 @@ import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, tokenFor } from '../support/api';
 import { adminDatabaseUrl } from '../support/databases';
 import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
-import { TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
+import { TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
 
 /**
  * The app database restarts under a running server (issue 18): while it is down the API answers 503
@@ -56,11 +56,15 @@ test('while the database restarts the API answers 503 with Retry-After, readines
     const auth = bearer(await tokenFor(api, TENANT_A));
     const configPath = apiPath(routes.getWebhookConfiguration, { id: WEBHOOK_IDS.a1 });
     expect((await api.get(configPath, { headers: auth })).status()).toBe(200);
+    // A token not used before the outage: checking that its client is still active needs the
+    // database, and a database away is the server's trouble (503), never a refused token (401).
+    const unusedToken = bearer(await tokenFor(api, TENANT_B));
 
     asPostgres(pgCtl, ['-D', path.join(cluster, 'data'), '-m', 'fast', '-w', 'stop']);
     for (const response of [
       await api.get(configPath, { headers: auth }),
       await api.put(configPath, { headers: auth, data: { url: 'https://durante-a-queda.exemplo.com.br/hooks' } }),
+      await api.get(apiPath(routes.listWebhookConfigurations), { headers: unusedToken }),
     ]) {
       expect(response.status()).toBe(503);
       expect(response.headers()['content-type']).toContain('application/problem+json');

@@ -77,34 +77,31 @@ function unverifiedIssuer(token: string): string | undefined {
 
 async function verifyEmbeddedToken(token: string): Promise<ApiClientPrincipal | undefined> {
   const { TOKEN_ISSUER, TOKEN_AUDIENCE, ACCESS_TOKEN_TTL_SECONDS } = env();
-  try {
-    const payload = verifyHs256(token, {
-      key: keys().verifying,
-      typ: TOKEN_TYPE,
-      issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
-      requiredClaims: ['exp', 'iat', 'sub'],
-      // maxTokenAge also refuses an iat in the future beyond the tolerance.
-      maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
-      clockToleranceSeconds: CLOCK_SKEW_SECONDS,
-    });
-    if (!payload) return undefined;
-    if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
-    // A revoked client's tokens stop working (within the state cache's 30 s).
-    if (typeof payload.sub === 'string' && !(await clientIsActive(payload.sub))) return undefined;
-    if (typeof payload.sub !== 'string' || typeof payload.usuarioId !== 'string' || typeof payload.sistemaOrigem !== 'number') {
-      return undefined;
-    }
-    return {
-      kind: 'api-client',
-      issuer: 'embedded',
-      clientId: payload.sub,
-      usuarioId: payload.usuarioId,
-      sistemaOrigem: payload.sistemaOrigem,
-      // Tokens issued before scopes existed carry none: they keep what every client could do then.
-      scopes: parseScopes(payload.scope),
-    };
-  } catch {
+  const payload = verifyHs256(token, {
+    key: keys().verifying,
+    typ: TOKEN_TYPE,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    requiredClaims: ['exp', 'iat', 'sub'],
+    // maxTokenAge also refuses an iat in the future beyond the tolerance.
+    maxTokenAge: ACCESS_TOKEN_TTL_SECONDS + CLOCK_SKEW_SECONDS,
+    clockToleranceSeconds: CLOCK_SKEW_SECONDS,
+  });
+  if (!payload) return undefined;
+  if (payload.exp! - payload.iat! > ACCESS_TOKEN_TTL_SECONDS) return undefined;
+  if (typeof payload.sub !== 'string' || typeof payload.usuarioId !== 'string' || typeof payload.sistemaOrigem !== 'number') {
     return undefined;
   }
+  // A revoked client's tokens stop working (within the state cache's 30 s). Not inside a catch: a
+  // database that cannot answer is the server's trouble (503), not a token the caller should drop.
+  if (!(await clientIsActive(payload.sub))) return undefined;
+  return {
+    kind: 'api-client',
+    issuer: 'embedded',
+    clientId: payload.sub,
+    usuarioId: payload.usuarioId,
+    sistemaOrigem: payload.sistemaOrigem,
+    // Tokens issued before scopes existed carry none: they keep what every client could do then.
+    scopes: parseScopes(payload.scope),
+  };
 }

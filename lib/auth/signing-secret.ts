@@ -17,12 +17,25 @@ export function signingSecret(): string {
   if (AUTH_SECRET) return (cached = AUTH_SECRET);
   const file = path.join(dataDir, 'auth-secret');
   fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    // 'wx' fails if another process created it first; then we read theirs.
-    fs.writeFileSync(file, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  if (!fs.existsSync(file)) createOnce(file);
   cached = fs.readFileSync(file, 'utf8').trim();
   return cached;
+}
+
+/**
+ * Writes the secret to a file of this process's own, then links it into place: the link appears
+ * whole or not at all, so another instance starting on the same DATA_DIR (the lean API server
+ * beside `npm start`) never reads a file created but not yet written, and signs with what it read.
+ * When it finds a link already there it takes that one.
+ */
+function createOnce(file: string): void {
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  fs.writeFileSync(draft, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  try {
+    fs.linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
 }
