@@ -28,4 +28,20 @@ describe('the generated signing secret', () => {
     expect(await secretIn(dataDir)).toBe(first);
     expect(fs.readdirSync(dataDir)).toEqual(['auth-secret']);
   });
+
+  it('on a volume without hard links, the file is created exclusively instead', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-secret-nolink-'));
+    const noLinks = vi.spyOn(fs, 'linkSync').mockImplementation(() => {
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    });
+    try {
+      const secret = await secretIn(dataDir);
+      expect(noLinks).toHaveBeenCalledOnce();
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{64}$/);
+      expect(fs.statSync(path.join(dataDir, 'auth-secret')).mode & 0o777).toBe(0o600);
+      expect(fs.readdirSync(dataDir)).toEqual(['auth-secret']);
+    } finally {
+      noLinks.mockRestore();
+    }
+  });
 });

@@ -26,16 +26,31 @@ export function signingSecret(): string {
  * Writes the secret to a file of this process's own, then links it into place: the link appears
  * whole or not at all, so another instance starting on the same DATA_DIR (the lean API server
  * beside `npm start`) never reads a file created but not yet written, and signs with what it read.
- * When it finds a link already there it takes that one.
+ * When it finds a link already there it takes that one. A volume without hard links gets the file
+ * created exclusively instead, which leaves only that short window.
  */
 function createOnce(file: string): void {
+  const secret = randomBytes(48).toString('base64url');
   const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  fs.writeFileSync(draft, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  fs.writeFileSync(draft, secret, { flag: 'wx', mode: 0o600 });
   try {
     fs.linkSync(draft, file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (!code || !NO_HARD_LINKS.has(code)) throw error;
+    createExclusively(file, secret);
   } finally {
     fs.rmSync(draft, { force: true });
+  }
+}
+
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
+
+function createExclusively(file: string, secret: string): void {
+  try {
+    fs.writeFileSync(file, secret, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }
