@@ -40,14 +40,18 @@ export async function issueAccessToken(
 ): Promise<{ token: string; expiresIn: number }> {
   const { ACCESS_TOKEN_TTL_SECONDS, TOKEN_ISSUER, TOKEN_AUDIENCE } = env();
   const claims = { usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem, scope: client.scopes.join(' ') };
+  // One reading of the clock for both: given "900s", jose reads it again for exp, and when a second
+  // ticked in between, exp − iat came out one over the lifetime, which verification refuses. That
+  // token was refused for its whole life, from its first use (seen in CI as a fresh token's 401).
+  const issuedAt = Math.floor(Date.now() / 1000);
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
     .setSubject(client.clientId)
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
-    .setIssuedAt()
+    .setIssuedAt(issuedAt)
     .setJti(crypto.randomUUID())
-    .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+    .setExpirationTime(issuedAt + ACCESS_TOKEN_TTL_SECONDS)
     .sign(keys().signing);
   return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
