@@ -42,7 +42,7 @@ export async function issueAccessToken(
   const claims = { usuarioId: client.usuarioId, sistemaOrigem: client.sistemaOrigem, scope: client.scopes.join(' ') };
   // One reading of the clock for both: given "900s", jose reads it again for exp, and when a second
   // ticked in between, exp − iat came out one over the lifetime, which verification refuses. That
-  // token was refused for its whole life, from its first use (seen in CI as a fresh token's 401).
+  // token was refused for its whole life, from its first use: a fresh token's 401, as CI once showed.
   const issuedAt = Math.floor(Date.now() / 1000);
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: ALGORITHM, typ: TOKEN_TYPE })
