@@ -12,7 +12,7 @@ const INTERVAL_MS = 1_000;
 const offset = () => Date.now() - performance.now();
 let baseline = offset();
 
-const timer = setInterval(() => {
+setInterval(() => {
   const now = offset();
   const step = now - baseline;
   if (Math.abs(step) < THRESHOLD_MS) return;
@@ -22,10 +22,3 @@ const timer = setInterval(() => {
   );
   baseline = now;
 }, INTERVAL_MS);
-
-for (const signal of ['SIGTERM', 'SIGINT']) {
-  process.on(signal, () => {
-    clearInterval(timer);
-    process.exit(0);
-  });
-}
