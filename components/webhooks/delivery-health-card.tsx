@@ -29,6 +29,7 @@ export function DeliveryHealthCard({ id }: { id: string }) {
       title={t('health.title')}
       titleId="health-title"
       description={t('health.description')}
+      className="mt-8"
       actions={
         <ToggleGroup
           label={t('health.window')}
