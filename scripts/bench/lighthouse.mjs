@@ -119,9 +119,9 @@ export async function lighthouseScores({
     const calibrated = Math.round(calibratedMultiplier(benchmarkIndex) * 100) / 100;
     console.log(`  host BenchmarkIndex ${Math.round(benchmarkIndex)} (Lighthouse: 1500–2000 high-end desktop, 1000–1500 low-end desktop)`);
     console.log(`  CPU slowdown: Lighthouse's default ${DEFAULT_MULTIPLIER}×, and ${calibrated}× calibrated for this host`);
-    console.log(`  median of ${RUNS} runs per page and multiplier (score and TBT each), after one warm-up load`);
+    console.log(`  median of ${RUNS} runs per page and multiplier (score and TBT each), after one warm-up load; each run's score last`);
     console.log(
-      '  page                                   CPU ×   performance  vs baseline  accessibility  TBT ms  TBT vs baseline  LCP ms',
+      '  page                                   CPU ×   performance  vs baseline  accessibility  TBT ms  TBT vs baseline  LCP ms  runs (performance)',
     );
     // The baseline's score per multiplier: a page's distance from it is what the app adds, where
     // the absolute score also moves with the host (on a fast host the calibrated multiplier is high
@@ -147,7 +147,7 @@ export async function lighthouseScores({
         const delta = mid.performance - baseline.get(multiplier);
         const tbtRatio = baselineTbt.get(multiplier) > 0 ? `${(tbt / baselineTbt.get(multiplier)).toFixed(2)}×` : '–';
         console.log(
-          `  ${name.padEnd(38)} ${String(multiplier).padStart(5)} ${String(mid.performance).padStart(13)} ${(delta > 0 ? `+${delta}` : String(delta)).padStart(12)} ${String(mid.accessibility).padStart(14)} ${String(tbt).padStart(7)} ${tbtRatio.padStart(16)} ${String(mid.lcp).padStart(7)}`,
+          `  ${name.padEnd(38)} ${String(multiplier).padStart(5)} ${String(mid.performance).padStart(13)} ${(delta > 0 ? `+${delta}` : String(delta)).padStart(12)} ${String(mid.accessibility).padStart(14)} ${String(tbt).padStart(7)} ${tbtRatio.padStart(16)} ${String(mid.lcp).padStart(7)}  ${runs.map((run) => run.performance).join(' ')}`,
         );
       }
     }
