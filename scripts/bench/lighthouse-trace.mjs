@@ -18,9 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
+import { launchChromium, mobileAudit } from './lighthouse.mjs';
 import { sessionCookie } from './session.mjs';
 
 const { values } = parseArgs({
@@ -79,7 +77,6 @@ function report(run, lhr, trace) {
   const at = (event) => round(ms(event.ts - start));
   const evaluations = complete.filter((event) => event.name === 'EvaluateScript');
   const largest = evaluations.reduce((most, event) => (event.dur > (most?.dur ?? 0) ? event : most), undefined);
-  const lcpBefore = largest ? observed.observedLargestContentfulPaint <= at(largest) : true;
   console.log(
     `run ${run}: score ${round(lhr.categories.performance.score * 100)} · simulated FCP ${round(audits['first-contentful-paint'].numericValue)}` +
       ` LCP ${round(audits['largest-contentful-paint'].numericValue)} TBT ${round(audits['total-blocking-time'].numericValue)}` +
@@ -88,7 +85,7 @@ function report(run, lhr, trace) {
   if (largest)
     console.log(
       `  largest script evaluation: ${largest.args.data.url.split('/').pop()} at ${at(largest)} ms, ${ms(largest.dur).toFixed(1)} ms;` +
-        ` the LCP was painted ${lcpBefore ? 'before' : 'after'} it`,
+        ` the LCP was painted ${observed.observedLargestContentfulPaint <= at(largest) ? 'before' : 'after'} it`,
     );
   const tasks = complete.filter((event) => event.name === 'RunTask' && ms(event.dur) >= LISTED_TASK_MS && event.ts >= start);
   for (const task of tasks) {
@@ -99,7 +96,7 @@ function report(run, lhr, trace) {
 const cookie = values['signed-out'] ? undefined : await sessionCookie(values.url, { email: values.email, password: values.password });
 const headers = cookie ? { cookie } : {};
 const pageUrl = `${values.url}${values.page}`;
-const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
+const chrome = await launchChromium();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'lighthouse-trace-'));
 try {
   // The server's first render of a route is its slowest; callers see warm servers.
@@ -107,18 +104,14 @@ try {
   console.log(`${pageUrl}: CPU slowdown ${cpu}×; observed tasks of ${LISTED_TASK_MS} ms or more (they block once simulated)`);
   for (let run = 1; run <= Number(values.runs); run++) {
     rmSync(dir, { recursive: true, force: true });
-    // gatherMode and auditMode together: audit as usual, and keep the artifacts (the trace) in `dir`.
-    const result = await lighthouse(pageUrl, {
+    const lhr = await mobileAudit(pageUrl, {
       port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
+      headers,
+      cpuSlowdownMultiplier: cpu,
       onlyCategories: ['performance'],
-      extraHeaders: headers,
-      throttling: { cpuSlowdownMultiplier: cpu },
-      gatherMode: dir,
-      auditMode: dir,
+      artifactsDir: dir,
     });
-    report(run, result.lhr, JSON.parse(readFileSync(path.join(dir, 'trace.json'), 'utf8')));
+    report(run, lhr, JSON.parse(readFileSync(path.join(dir, 'trace.json'), 'utf8')));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

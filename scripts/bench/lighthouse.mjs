@@ -62,19 +62,40 @@ export function chosenPages(list) {
 
 const median = (list, by) => [...list].sort((a, b) => by(a) - by(b))[Math.floor(list.length / 2)];
 
-async function audit(pageUrl, port, headers, cpuSlowdownMultiplier) {
+/** Debian's Chromium, headless, with the flags every automated run gives it. */
+export function launchChromium() {
+  return chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
+}
+
+/**
+ * One Lighthouse mobile audit with this CPU slowdown (the rest of the mobile defaults as they are),
+ * checked to have taken it. `artifactsDir`: also keep the run's artifacts (its trace) there.
+ */
+export async function mobileAudit(pageUrl, { port, headers, cpuSlowdownMultiplier, onlyCategories, artifactsDir = undefined }) {
   const result = await lighthouse(pageUrl, {
     port,
     output: 'json',
     logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility'],
+    onlyCategories,
     extraHeaders: headers,
     // Merged into the mobile defaults: the network and the phone stay as they are.
     throttling: { cpuSlowdownMultiplier },
+    // Gathering and auditing in one go, with the artifacts written to the folder on the way.
+    ...(artifactsDir ? { gatherMode: artifactsDir, auditMode: artifactsDir } : {}),
   });
-  const { categories, audits, environment, configSettings } = result.lhr;
+  const { configSettings } = result.lhr;
   if (configSettings.throttling.cpuSlowdownMultiplier !== cpuSlowdownMultiplier || configSettings.formFactor !== 'mobile')
     throw new Error('Lighthouse did not take the CPU slowdown');
+  return result.lhr;
+}
+
+async function audit(pageUrl, port, headers, cpuSlowdownMultiplier) {
+  const { categories, audits, environment } = await mobileAudit(pageUrl, {
+    port,
+    headers,
+    cpuSlowdownMultiplier,
+    onlyCategories: ['performance', 'accessibility'],
+  });
   return {
     performance: Math.round((categories.performance?.score ?? 0) * 100),
     accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
@@ -100,10 +121,7 @@ export async function lighthouseScores({
   only = undefined,
 }) {
   const cookie = await sessionCookie(url, staff);
-  const chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM_PATH,
-    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
-  });
+  const chrome = await launchChromium();
   // [key for --pages, name, address, signed in]; the baseline is always measured, and first.
   const every = [
     ['minimal', 'minimal App Router page (baseline)', `${minimalUrl}/`, false],
