@@ -3,7 +3,10 @@
 // functions by self time. The server runs with the inspector on, pinned to CPU 0 like the bench's;
 // after a warm-up, the profiler records only the load's seconds (not start-up), and the profile is
 // written to .bench/profiles/<target>-<time>.cpuprofile (Chrome DevTools, speedscope).
-//   node scripts/bench/profile.mjs [--target start|api|raw] [--seconds 10] [--connections 16] [--top 30]
+// With --heap, the inspector's sampling heap profiler instead: bytes allocated per request, and the
+// functions that allocated them (the garbage each request leaves; objects since collected included),
+// written to .bench/profiles/<target>-<time>.heapprofile.
+//   node scripts/bench/profile.mjs [--target start|api|raw] [--heap] [--seconds 10] [--connections 16] [--top 30]
 // `start` is `npm start` (the lean API path in front of Next), `api` is `npm run start:api`, `raw`
 // the bench's yardstick (raw-server.ts). Needs `npm run build` first.
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     top: { type: 'string', default: '30' },
     port: { type: 'string', default: '4360' },
+    heap: { type: 'boolean', default: false },
   },
 });
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -141,6 +145,28 @@ function summarize(profile, top) {
   for (const [place, micros] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${pct(micros)}  ${place}`);
 }
 
+/** Bytes allocated per request, in all and by allocating function (name, file, line), most first. */
+function summarizeHeap(profile, requests, top) {
+  const byFunction = new Map();
+  let total = 0;
+  const visit = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (node.selfSize > 0) {
+      const file = url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
+      const name = `${functionName || '(anonymous)'}  ${file ? `${file}:${lineNumber + 1}` : ''}`;
+      byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    node.children.forEach(visit);
+  };
+  visit(profile.head);
+  console.log(`allocated ${(total / requests / 1024).toFixed(1)} KiB per request (${requests} requests)`);
+  console.log(`\ntop ${top} functions by bytes allocated per request:`);
+  for (const [name, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`  ${String(Math.round(bytes / requests)).padStart(6)} B  ${name}`);
+  }
+}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-profile-'));
 fs.writeFileSync(path.join(dataDir, 'seed.json'), JSON.stringify(buildSeed()));
 const env = {
@@ -192,20 +218,37 @@ try {
   await ready(server);
   await load(token, 3); // warm-up: JIT, caches, the first statements prepared
   const profiler = await inspector();
-  await profiler.send('Profiler.enable');
-  await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
-  await profiler.send('Profiler.start');
-  const result = await load(token, Number(values.seconds));
-  const { profile } = await profiler.send('Profiler.stop');
+  let result;
+  let profile;
+  if (values.heap) {
+    await profiler.send('HeapProfiler.enable');
+    // Every 1 KiB allocated on average, and what minor and major GCs collected kept in the profile:
+    // a request's allocations are nearly all short-lived, and those are the ones wanted here.
+    await profiler.send('HeapProfiler.startSampling', {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMajorGC: true,
+    });
+    result = await load(token, Number(values.seconds));
+    ({ profile } = await profiler.send('HeapProfiler.stopSampling'));
+  } else {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+    await profiler.send('Profiler.start');
+    result = await load(token, Number(values.seconds));
+    ({ profile } = await profiler.send('Profiler.stop'));
+  }
   profiler.close();
   fs.mkdirSync(OUT, { recursive: true });
-  const file = path.join(OUT, `${values.target}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+  const extension = values.heap ? 'heapprofile' : 'cpuprofile';
+  const file = path.join(OUT, `${values.target}-${new Date().toISOString().replace(/[:.]/g, '-')}.${extension}`);
   fs.writeFileSync(file, JSON.stringify(profile));
   console.log(
     `${values.target}: ${(result.requests.total / result.duration).toFixed(1)} req/s under the profiler, ${values.connections} connections`,
   );
   console.log(`profile: ${path.relative(ROOT, file)}`);
-  summarize(profile, Number(values.top));
+  if (values.heap) summarizeHeap(profile, result.requests.total, Number(values.top));
+  else summarize(profile, Number(values.top));
 } finally {
   await stop(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
