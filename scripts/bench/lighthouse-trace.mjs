@@ -56,7 +56,7 @@ function contents(task, events) {
     .join(' · ');
 }
 
-/** The page's renderer main thread, from its first contentful paint, and that navigation's start. */
+/** The page's navigation start, and its renderer main thread's complete events (found from its first contentful paint). */
 function pageThread(trace) {
   const events = trace.traceEvents ?? trace;
   const fcp = events.find((event) => event.name === 'firstContentfulPaint');
@@ -67,7 +67,7 @@ function pageThread(trace) {
     .at(-1).ts;
   const tid = events.find((event) => event.name === 'thread_name' && event.pid === pid && event.args?.name === 'CrRendererMain').tid;
   const complete = events.filter((event) => event.pid === pid && event.tid === tid && event.ph === 'X' && event.dur !== undefined);
-  return { events, start, complete };
+  return { start, complete };
 }
 
 function report(run, lhr, trace) {
