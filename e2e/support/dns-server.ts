@@ -3,12 +3,17 @@ import dgram from 'node:dgram';
 /**
  * A tiny authoritative DNS server on 127.0.0.1 for specs: it answers every A query with the
  * address it was given (what a hostile record or DNS rebinding does) and every other query with no
- * records. Enough for Node's resolver (RFC 1035 messages over UDP); nothing else is implemented.
+ * records. Given several, it answers them in turn, the last one from then on (a rebinding name:
+ * the first answer passes a check, the next one points inside). `queries` counts the A queries.
+ * Enough for Node's resolver (RFC 1035 messages over UDP); nothing else is implemented.
  */
 export class DnsServer {
   private readonly socket = dgram.createSocket('udp4');
+  private readonly answers: readonly string[];
+  queries = 0;
 
-  constructor(private readonly answerA: string) {
+  constructor(answerA: string | readonly string[]) {
+    this.answers = typeof answerA === 'string' ? [answerA] : answerA;
     this.socket.on('message', (query, remote) => {
       const response = this.respond(query);
       if (response) this.socket.send(response, remote.port, remote.address);
@@ -50,7 +55,9 @@ export class DnsServer {
     answer.writeUInt16BE(1, 4); // IN
     answer.writeUInt32BE(5, 6); // TTL
     answer.writeUInt16BE(4, 10); // RDLENGTH
-    this.answerA.split('.').forEach((octet, index) => answer.writeUInt8(Number(octet), 12 + index));
+    const address = this.answers[Math.min(this.queries, this.answers.length - 1)]!;
+    this.queries++;
+    address.split('.').forEach((octet, index) => answer.writeUInt8(Number(octet), 12 + index));
     return Buffer.concat([header, question, answer]);
   }
 }

@@ -246,6 +246,7 @@ export const en: Messages = {
   'delivery.error.sem-rota':
     'no route: the exchange does not exist or routed the message to no queue, or no JetStream stream takes the subject',
   'delivery.error.confirmacao-negativa': 'the broker refused the message (negative acknowledgement)',
+  'delivery.error.limite-conexoes': 'broker connection limit reached: every connection of this tenant is in use (retried on the schedule)',
   'delivery.circuitOpenTitle': 'Deliveries paused: the receiver looks down',
   'delivery.circuitOpen':
     '{count, plural, one {# attempt} other {# attempts in a row}} failed (timed out, connection refused or a 5xx) since {since}. Events wait without holding up other receivers; at {when} one attempt tests the receiver, and any answer from it resumes deliveries.',

@@ -247,6 +247,8 @@ export const ptBR = {
   'delivery.error.sem-rota':
     'sem rota: a exchange não existe ou não encaminhou a mensagem a nenhuma fila, ou nenhum stream do JetStream recebe o assunto',
   'delivery.error.confirmacao-negativa': 'o broker recusou a mensagem (confirmação negativa)',
+  'delivery.error.limite-conexoes':
+    'limite de conexões com brokers atingido: todas as conexões deste cliente estão em uso (nova tentativa no agendamento)',
   'delivery.error.erro-interno': 'erro interno ao enviar (registrado no log do servidor)',
   'delivery.circuitOpenTitle': 'Entregas em pausa: o receptor parece fora do ar',
   'delivery.circuitOpen':

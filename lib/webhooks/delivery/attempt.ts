@@ -103,7 +103,8 @@ async function sendGuarded(deps: AttemptDeps, context: AttemptContext): Promise<
     const destination = deps.destinations.forTarget(context.config.url);
     if (!destination) throw new Error('no destination kind accepts this target');
     const credentials = deps.credentials?.(context) ?? null;
-    return { sent: await destination.send(context.config.url, message, deps.send, credentials), requestHeaders };
+    const sent = await destination.send(context.config.url, message, deps.send, credentials, context.event.usuarioId);
+    return { sent, requestHeaders };
   } catch (error) {
     log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, ...redactError(error) });
     const sent: Sent = {

@@ -35,7 +35,10 @@ function createWorker(): DeliveryWorker {
   };
   return new DeliveryWorker({
     store: databaseStore,
-    destinations: registerDestinations({ resolve: resolverFor(settings.WEBHOOK_DNS_SERVERS) }),
+    destinations: registerDestinations({
+      resolve: resolverFor(settings.WEBHOOK_DNS_SERVERS),
+      pool: { idleMs: settings.WEBHOOK_BROKER_IDLE_SECONDS * 1000, perTenant: settings.WEBHOOK_BROKER_CONNECTIONS_PER_TENANT },
+    }),
     clock: Date.now,
     signingSecrets,
     credentials: (context) => decryptCredentials(context.config.brokerCredentialsEnc),

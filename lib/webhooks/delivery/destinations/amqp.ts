@@ -3,31 +3,25 @@ import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
 import type { AttemptError } from '../../delivery-contract';
 import type { BrokerTarget } from '../../broker-target';
 import type { Resolve } from '../checked-lookup';
-import {
-  brokerFailure,
-  brokerSpanAttributes,
-  checkedAddress,
-  messageHeaders,
-  parsedTarget,
-  poolKey,
-  sentOf,
-  socketFailure,
-  withDeadline,
-} from './broker';
+import { openGuarded, tlsServername, withDeadline } from '../connection/guarded';
+import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../connection/pool';
+import { brokerFailure, brokerSpanAttributes, messageHeaders, parsedTarget, poolKey, sentOf, socketFailure } from './broker';
 import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } from './destination';
 
 /**
  * RabbitMQ (AMQP 0-9-1) targets (issue 29): `amqps://host[:port]/vhost?exchange=E&routingKey=K`.
  * Each message is published persistent and mandatory on a confirm channel: it counts as delivered
  * only when the broker confirms it, and a message the exchange routes to no queue comes back
- * (basic.return, before its confirm) as `sem-rota`. One connection per broker and login, kept
- * across attempts, with a channel per exchange (a missing exchange closes only its own channel);
- * whatever closes is dropped from the pool and opened again by the next attempt.
+ * (basic.return, before its confirm) as `sem-rota`. One connection per tenant, broker and login,
+ * kept across attempts in the shared pool (connection/pool.ts), with a channel per exchange (a
+ * missing exchange closes only its own channel); whatever closes is dropped from the pool and
+ * opened again by the next attempt.
  */
 const HEARTBEAT_SECONDS = 10;
 
+/** One pooled connection: the AMQP connection and its confirm channels, one per exchange. */
 type Pooled = {
-  connection: Promise<ChannelModel>;
+  model: ChannelModel;
   channels: Map<string, Promise<PooledChannel>>;
 };
 
@@ -39,33 +33,13 @@ type PooledChannel = {
   closedBy?: unknown;
 };
 
-export function amqpDestination(options: { resolve: Resolve }): Destination {
-  const pool = new Map<string, Pooled>();
+export function amqpDestination(options: { resolve: Resolve; pool?: PoolSettings }): Destination {
+  const pool = new ConnectionPool<Pooled>(options.pool ?? POOL_DEFAULTS, (pooled) => pooled.model.close());
 
-  function connectionFor(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings): Pooled {
-    const key = poolKey(target, credentials, settings);
-    let pooled = pool.get(key);
-    if (!pooled) {
-      const connection = openConnection(target, credentials, settings, options.resolve);
-      const entry: Pooled = { connection, channels: new Map() };
-      pool.set(key, entry);
-      const forget = () => {
-        if (pool.get(key) === entry) pool.delete(key);
-      };
-      connection.then((model) => {
-        model.on('close', forget);
-        model.on('error', forget);
-      }, forget);
-      pooled = entry;
-    }
-    return pooled;
-  }
-
-  async function channelFor(pooled: Pooled, exchange: string): Promise<PooledChannel> {
+  function channelFor(pooled: Pooled, exchange: string): Promise<PooledChannel> {
     let channel = pooled.channels.get(exchange);
     if (!channel) {
-      channel = pooled.connection.then(async (model) => {
-        const opened = await model.createConfirmChannel();
+      channel = pooled.model.createConfirmChannel().then((opened) => {
         const entry: PooledChannel = { channel: opened, returned: new Set() };
         opened.setMaxListeners(0);
         opened.on('return', (message: { properties: { messageId?: string } }) => {
@@ -87,27 +61,32 @@ export function amqpDestination(options: { resolve: Resolve }): Destination {
     return channel;
   }
 
-  /** Drops a connection that let an attempt time out: the next attempt opens a fresh one. */
-  function discard(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings) {
-    const key = poolKey(target, credentials, settings);
-    const pooled = pool.get(key);
-    if (!pooled) return;
-    pool.delete(key);
-    void pooled.connection.then((model) => model.close()).catch(() => undefined);
-  }
-
-  async function send(raw: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials): Promise<Sent> {
+  async function send(
+    raw: string,
+    message: OutgoingMessage,
+    settings: SendSettings,
+    credentials?: Credentials,
+    tenant = '',
+  ): Promise<Sent> {
     const startedAt = Date.now();
     const target = parsedTarget(raw, 'amqp');
-    if (!target) return sentOf(startedAt, brokerFailure('erro-interno'));
+    if (!target) return sentOf(startedAt, brokerFailure('erro-interno', new Error('target not parsed'), 'amqp'));
+    let lease: Lease<Pooled> | undefined;
     try {
-      const publishing = channelFor(connectionFor(target, credentials, settings), target.exchange).then((channel) =>
-        publish(channel, target, message),
+      lease = pool.acquire(poolKey(target, credentials, settings), tenant, () =>
+        openConnection(target, credentials, settings, options.resolve),
       );
-      await withDeadline(publishing, settings.timeoutMs, () => discard(target, credentials, settings));
+      const held = lease;
+      const publishing = held.connection
+        .then((pooled) => channelFor(pooled, target.exchange))
+        .then((channel) => publish(channel, target, message));
+      // A connection that let an attempt time out is dropped: the next attempt opens a fresh one.
+      await withDeadline(publishing, settings.timeoutMs, () => held.discard());
       return sentOf(startedAt, { result: 'delivered' });
     } catch (error) {
-      return sentOf(startedAt, brokerFailure(amqpFailure(error)));
+      return sentOf(startedAt, brokerFailure(amqpFailure(error), error, 'amqp'));
+    } finally {
+      lease?.release();
     }
   }
 
@@ -116,34 +95,36 @@ export function amqpDestination(options: { resolve: Resolve }): Destination {
     accepts: (target) => /^amqps?:\/\//i.test(target),
     spanAttributes: (target) => brokerSpanAttributes(target, 'rabbitmq'),
     send,
-    async close() {
-      const open = [...pool.values()];
-      pool.clear();
-      await Promise.allSettled(open.map(async (pooled) => (await pooled.connection).close()));
-    },
+    close: () => pool.close(),
   };
 }
 
-async function openConnection(
-  target: BrokerTarget,
-  credentials: Credentials | undefined,
-  settings: SendSettings,
-  resolve: Resolve,
-): Promise<ChannelModel> {
-  const address = await checkedAddress(target.hostname, resolve, settings.allowPrivateTargets);
-  return amqp.connect(
-    {
-      protocol: target.tls ? 'amqps' : 'amqp',
-      hostname: address,
-      port: target.port,
-      // RabbitMQ's own default login where the configuration has none.
-      username: credentials?.usuario ?? 'guest',
-      password: credentials?.senha ?? 'guest',
-      vhost: target.vhost,
-      heartbeat: HEARTBEAT_SECONDS,
+function openConnection(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings, resolve: Resolve) {
+  const guard = { resolve, allowPrivateTargets: settings.allowPrivateTargets, timeoutMs: settings.timeoutMs };
+  return openGuarded<Pooled>(
+    target,
+    guard,
+    async (address) => {
+      const servername = tlsServername(target.hostname);
+      const model = await amqp.connect(
+        {
+          protocol: target.tls ? 'amqps' : 'amqp',
+          hostname: address,
+          port: target.port,
+          // RabbitMQ's own default login where the configuration has none.
+          username: credentials?.usuario ?? 'guest',
+          password: credentials?.senha ?? 'guest',
+          vhost: target.vhost,
+          heartbeat: HEARTBEAT_SECONDS,
+        },
+        // The checked address is connected to; TLS still verifies the certificate against the name.
+        target.tls && servername ? { servername } : {},
+      );
+      // A connection error is followed by its close, which the pool watches (the sockets close).
+      model.on('error', () => undefined);
+      return { model, channels: new Map() };
     },
-    // The checked address is connected to; TLS still verifies the certificate against the name.
-    { timeout: settings.timeoutMs, ...(target.tls && address !== target.hostname ? { servername: target.hostname } : {}) },
+    (pooled) => pooled.model.close(),
   );
 }
 
@@ -203,6 +184,9 @@ export function amqpFailure(error: unknown): AttemptError {
   if (socket) return socket;
   const text = error instanceof Error ? error.message : String(error);
   // Connection.close 403 (bad login) or 530 (no access to the vhost); channel 403 (no write permission).
+  // A vhost that does not exist, or that the login may not use, closes the connection in answer
+  // to connection.open: amqplib says it expected open-ok and got a close.
+  if (/Expected ConnectionOpenOk; got <ConnectionClose/i.test(text)) return 'autenticacao-recusada';
   if (/\b(403|530)\b|ACCESS[-_]REFUSED|NOT[-_]ALLOWED|ACCESS_REFUSED/i.test(text)) return 'autenticacao-recusada';
   // Channel 404: the exchange does not exist.
   if (/\b404\b|NOT[-_]FOUND/i.test(text)) return 'sem-rota';

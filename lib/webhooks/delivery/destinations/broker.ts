@@ -1,16 +1,17 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Attributes } from '@opentelemetry/api';
 import type { AttemptError } from '../../delivery-contract';
 import { parseBrokerTarget, type BrokerKind, type BrokerTarget } from '../../broker-target';
-import { BlockedTargetError, isBlockedAddress, type Resolve } from '../checked-lookup';
+import { log, redactError } from '@/lib/log';
+import { BlockedTargetError } from '../checked-lookup';
+import { ConnectionLimitError } from '../connection/pool';
 import type { Credentials, OutgoingMessage, SendSettings, Sent, Verdict } from './destination';
 import { classify } from './http';
 
 /**
  * What the broker kinds (amqp.ts, nats.ts) share: the verdict of each failure, the message's
- * headers, the pool key, the connect-time private-address check and the attempt's deadline.
+ * headers and the pool key (the connection itself: connection/guarded.ts and connection/pool.ts).
  */
 
 /**
@@ -18,9 +19,15 @@ import { classify } from './http';
  * partner's setup refusing this message, as an HTTP 4xx is: not an outage. Everything else (the
  * broker unreachable, credentials refused, a negative acknowledgement) is counted by the circuit.
  */
-export function brokerFailure(reason: AttemptError): Verdict {
-  return { result: 'retry', reason, outage: reason !== 'sem-rota' && reason !== 'destino-bloqueado' };
+export function brokerFailure(reason: AttemptError, cause?: unknown, kind?: string): Verdict {
+  // The operator's only way to learn what went wrong: its type, code and first line (no secret is
+  // in a client library's error text; redactError masks long digit runs anyway).
+  if (reason === 'erro-interno' && cause !== undefined) log.warn('webhook.attempt_internal_error', { kind, ...redactError(cause) });
+  return { result: 'retry', reason, outage: !NOT_OUTAGES.has(reason) };
 }
+
+/** The partner's setup refusing the message, the policy, or this process's own cap: not the broker being away. */
+const NOT_OUTAGES = new Set<AttemptError>(['sem-rota', 'destino-bloqueado', 'limite-conexoes']);
 
 /** The Standard Webhooks headers and the configuration's own, as message headers. */
 export function messageHeaders(message: OutgoingMessage): Record<string, string> {
@@ -55,39 +62,11 @@ export function brokerSpanAttributes(raw: string, system: string): Attributes {
   };
 }
 
-/**
- * The address to connect to: the broker's name resolved here and every address checked against the
- * private-target policy (as checked-lookup.ts does for HTTP), so a name that resolves inside, or
- * rebinds to an inside address, is never connected to. Rejects with BlockedTargetError.
- */
-export async function checkedAddress(hostname: string, resolve: Resolve, allowPrivateTargets: boolean): Promise<string> {
-  const addresses = isIP(hostname) ? [{ address: hostname }] : await resolve(hostname);
-  if (addresses.length === 0) throw Object.assign(new Error('no address'), { code: 'ENOTFOUND' });
-  if (!allowPrivateTargets && addresses.some(({ address }) => isBlockedAddress(address))) throw new BlockedTargetError(hostname);
-  return addresses[0]!.address;
-}
-
-/** Thrown by `withDeadline` when the attempt's time is up. */
-export class DeadlineError extends Error {
-  readonly code = 'ETIMEDOUT';
-}
-
-/** `work` or a DeadlineError after `timeoutMs`, whichever comes first (`onTimeout` cleans up). */
-export function withDeadline<T>(work: Promise<T>, timeoutMs: number, onTimeout: () => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      reject(new DeadlineError('attempt timed out'));
-    }, timeoutMs);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
 /** A socket-level failure anywhere in an error's cause chain, in the delivery log's words; undefined if none. */
 export function socketFailure(error: unknown): AttemptError | undefined {
   for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
     if (cause instanceof BlockedTargetError) return 'destino-bloqueado';
+    if (cause instanceof ConnectionLimitError) return 'limite-conexoes';
     const code = (cause as { code?: unknown }).code;
     if (typeof code === 'string') {
       const reason = classify(cause);

@@ -79,6 +79,10 @@ describe('the RabbitMQ destination', () => {
     expect(missing.verdict).toEqual({ result: 'retry', reason: 'sem-rota', outage: false });
     const refused = await amqpKind.send('amqp://127.0.0.1:5672/?routingKey=x', message(), allowed, { usuario: 'guest', senha: 'errada' });
     expect(refused.verdict).toEqual({ result: 'retry', reason: 'autenticacao-recusada', outage: true });
+    // A vhost that does not exist (or that the login may not use): RabbitMQ closes the connection
+    // in answer to connection.open (issue 43: this was erro-interno).
+    const noVhost = await amqpKind.send(`amqp://127.0.0.1:5672/nao-existe-${randomUUID()}?routingKey=x`, message(), allowed, null);
+    expect(noVhost.verdict).toEqual({ result: 'retry', reason: 'autenticacao-recusada', outage: true });
     const down = await amqpKind.send(`amqp://127.0.0.1:${await closedPort()}/?routingKey=x`, message(), allowed, null);
     expect(down.verdict).toEqual({ result: 'retry', reason: 'conexao-recusada', outage: true });
     const blocked = await amqpKind.send('amqp://127.0.0.1:5672/?routingKey=x', message(), { ...allowed, allowPrivateTargets: false }, null);

@@ -68,8 +68,9 @@ export interface Destination {
   /**
    * Sends one attempt; resolves (never rejects) with its verdict, within settings.timeoutMs.
    * `credentials`: a broker kind's login, opened for this attempt only (HTTP has none).
+   * `tenant`: whose attempt it is (a broker kind's pooled connections are the tenant's own, capped per tenant).
    */
-  send(target: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials): Promise<Sent>;
+  send(target: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string): Promise<Sent>;
   /** Closes pooled connections (shutdown). */
   close(): Promise<void>;
 }

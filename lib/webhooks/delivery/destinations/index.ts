@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Resolve } from '../checked-lookup';
+import type { PoolSettings } from '../connection/pool';
 import type { Destination } from './destination';
 import { amqpDestination } from './amqp';
 import { httpDestination } from './http';
@@ -15,7 +16,7 @@ export type Destinations = {
   close(): Promise<void>;
 };
 
-export function registerDestinations(options: { resolve: Resolve }): Destinations {
+export function registerDestinations(options: { resolve: Resolve; pool?: PoolSettings }): Destinations {
   const kinds: Destination[] = [httpDestination(options), amqpDestination(options), natsDestination(options)];
   return {
     forTarget: (target) => kinds.find((kind) => kind.accepts(target)),

@@ -1,20 +1,20 @@
 import 'server-only';
-import { AuthorizationError, connect, headers as natsHeaders, NoRespondersError, type NatsConnection } from '@nats-io/transport-node';
+import type { ConnectionOptions } from 'node:tls';
+import {
+  AuthorizationError,
+  connect,
+  headers as natsHeaders,
+  NoRespondersError,
+  type NatsConnection,
+  type TlsOptions,
+} from '@nats-io/transport-node';
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream';
 import type { AttemptError } from '../../delivery-contract';
 import type { BrokerTarget } from '../../broker-target';
 import type { Resolve } from '../checked-lookup';
-import {
-  brokerFailure,
-  brokerSpanAttributes,
-  checkedAddress,
-  messageHeaders,
-  parsedTarget,
-  poolKey,
-  sentOf,
-  socketFailure,
-  withDeadline,
-} from './broker';
+import { openGuarded, tlsServername, withDeadline } from '../connection/guarded';
+import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../connection/pool';
+import { brokerFailure, brokerSpanAttributes, messageHeaders, parsedTarget, poolKey, sentOf, socketFailure } from './broker';
 import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } from './destination';
 
 /**
@@ -22,48 +22,40 @@ import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } fr
  * message is a JetStream publish with `Nats-Msg-Id` = `webhook-id`, so the stream drops a retry of a
  * message it already stored (within its duplicate window, 2 minutes by default); it counts as
  * delivered only on the stream's acknowledgement. No stream taking the subject is `sem-rota`. One
- * connection per server and login, kept across attempts; the client does not reconnect by itself:
- * a connection that closes leaves the pool and the next attempt opens a fresh one.
+ * connection per tenant, server and login, kept across attempts in the shared pool
+ * (connection/pool.ts); the client does not reconnect by itself: a connection that closes leaves
+ * the pool and the next attempt opens a fresh one.
  */
-export function natsDestination(options: { resolve: Resolve }): Destination {
-  const pool = new Map<string, Promise<NatsConnection>>();
+export function natsDestination(options: { resolve: Resolve; pool?: PoolSettings }): Destination {
+  const pool = new ConnectionPool<NatsConnection>(options.pool ?? POOL_DEFAULTS, (nc) => nc.close());
 
-  function connectionFor(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings): Promise<NatsConnection> {
-    const key = poolKey(target, credentials, settings);
-    let connection = pool.get(key);
-    if (!connection) {
-      const opened = openConnection(target, credentials, settings, options.resolve);
-      connection = opened;
-      pool.set(key, opened);
-      const forget = () => {
-        if (pool.get(key) === opened) pool.delete(key);
-      };
-      opened.then((nc) => void nc.closed().then(forget, forget), forget);
-    }
-    return connection;
-  }
-
-  function discard(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings) {
-    const key = poolKey(target, credentials, settings);
-    const connection = pool.get(key);
-    pool.delete(key);
-    void connection?.then((nc) => nc.close()).catch(() => undefined);
-  }
-
-  async function send(raw: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials): Promise<Sent> {
+  async function send(
+    raw: string,
+    message: OutgoingMessage,
+    settings: SendSettings,
+    credentials?: Credentials,
+    tenant = '',
+  ): Promise<Sent> {
     const startedAt = Date.now();
     const target = parsedTarget(raw, 'nats');
-    if (!target) return sentOf(startedAt, brokerFailure('erro-interno'));
+    if (!target) return sentOf(startedAt, brokerFailure('erro-interno', new Error('target not parsed'), 'nats'));
+    let lease: Lease<NatsConnection> | undefined;
     try {
-      const publishing = connectionFor(target, credentials, settings).then((nc) => {
+      lease = pool.acquire(poolKey(target, credentials, settings), tenant, () =>
+        openConnection(target, credentials, settings, options.resolve),
+      );
+      const held = lease;
+      const publishing = held.connection.then((nc) => {
         const carried = natsHeaders();
         for (const [name, value] of Object.entries(messageHeaders(message))) carried.set(name, value);
         return jetstream(nc).publish(target.subject, message.body, { msgID: message.id, headers: carried, timeout: settings.timeoutMs });
       });
-      await withDeadline(publishing, settings.timeoutMs, () => discard(target, credentials, settings));
+      await withDeadline(publishing, settings.timeoutMs, () => held.discard());
       return sentOf(startedAt, { result: 'delivered' });
     } catch (error) {
-      return sentOf(startedAt, brokerFailure(natsFailure(error)));
+      return sentOf(startedAt, brokerFailure(natsFailure(error), error, 'nats'));
+    } finally {
+      lease?.release();
     }
   }
 
@@ -72,32 +64,38 @@ export function natsDestination(options: { resolve: Resolve }): Destination {
     accepts: (target) => /^(nats|tls):\/\//i.test(target),
     spanAttributes: (target) => brokerSpanAttributes(target, 'nats'),
     send,
-    async close() {
-      const open = [...pool.values()];
-      pool.clear();
-      await Promise.allSettled(open.map(async (connection) => (await connection).close()));
-    },
+    close: () => pool.close(),
   };
 }
 
-async function openConnection(
-  target: BrokerTarget,
-  credentials: Credentials | undefined,
-  settings: SendSettings,
-  resolve: Resolve,
-): Promise<NatsConnection> {
-  const address = await checkedAddress(target.hostname, resolve, settings.allowPrivateTargets);
-  // Plain connections go to the checked address; TLS names the host, so its certificate is checked
-  // against the name (the name was checked just above).
-  const host = target.tls ? target.hostname : address;
-  return connect({
-    servers: `${host.includes(':') ? `[${host}]` : host}:${target.port}`,
-    ...(credentials ? { user: credentials.usuario, pass: credentials.senha } : {}),
-    ...(target.tls ? { tls: {} } : {}),
-    timeout: settings.timeoutMs,
-    reconnect: false,
-    name: 'integration-console-webhooks',
-  });
+/**
+ * The client is handed the checked address, never the name (it would resolve the name again with
+ * the system resolver and try every address); over TLS the certificate is still verified against
+ * the name (`servername`). It neither resolves, reconnects nor learns other servers from the
+ * broker's INFO: the one checked address is all it may connect to.
+ */
+function openConnection(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings, resolve: Resolve) {
+  const guard = { resolve, allowPrivateTargets: settings.allowPrivateTargets, timeoutMs: settings.timeoutMs };
+  const servername = tlsServername(target.hostname);
+  // The transport spreads these over its own TLS options (node_transport.js), `servername` included:
+  // the address is what it connects to, the name what the certificate must carry.
+  const tls: TlsOptions & Pick<ConnectionOptions, 'servername'> = servername ? { servername } : {};
+  return openGuarded<NatsConnection>(
+    target,
+    guard,
+    (address) =>
+      connect({
+        servers: `${address.includes(':') ? `[${address}]` : address}:${target.port}`,
+        ...(credentials ? { user: credentials.usuario, pass: credentials.senha } : {}),
+        ...(target.tls ? { tls } : {}),
+        timeout: settings.timeoutMs,
+        reconnect: false,
+        resolve: false,
+        ignoreClusterUpdates: true,
+        name: 'integration-console-webhooks',
+      }),
+    (nc) => nc.close(),
+  );
 }
 
 /** A NATS failure in the delivery log's words. */
