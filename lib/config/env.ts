@@ -147,7 +147,7 @@ const envSchema = z
      * the tenant's longest idle one is closed, and with none idle the attempt fails as
      * `limite-conexoes` (retried on the schedule).
      */
-    WEBHOOK_BROKER_CONNECTIONS_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(20),
+    WEBHOOK_BROKER_CONNECTIONS: z.coerce.number().int().min(1).max(1000).default(20),
     /**
      * DNS servers (ip or ip:port, comma-separated) that deliveries resolve receivers' names with;
      * the system resolver when unset. Every answer is checked against the private-target policy.

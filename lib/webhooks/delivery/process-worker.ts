@@ -37,7 +37,7 @@ function createWorker(): DeliveryWorker {
     store: databaseStore,
     destinations: registerDestinations({
       resolve: resolverFor(settings.WEBHOOK_DNS_SERVERS),
-      pool: { idleMs: settings.WEBHOOK_BROKER_IDLE_SECONDS * 1000, perTenant: settings.WEBHOOK_BROKER_CONNECTIONS_PER_TENANT },
+      pool: { idleMs: settings.WEBHOOK_BROKER_IDLE_SECONDS * 1000, perTenant: settings.WEBHOOK_BROKER_CONNECTIONS },
     }),
     clock: Date.now,
     signingSecrets,
