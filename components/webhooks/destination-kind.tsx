@@ -4,22 +4,22 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { useT } from '@/lib/i18n/client';
-import { brokerSchemeOf, isBrokerUrl } from '@/lib/webhooks/broker-target';
+import { isBrokerUrl } from '@/lib/webhooks/broker-target';
+import type { KindDescriptor } from '@/lib/webhooks/delivery/destinations/kind';
+import { KINDS, kindOf } from '@/lib/webhooks/delivery/destinations/kinds';
 
 /**
- * Where notifications go (issue 29): an HTTP receiver, a RabbitMQ exchange or a NATS JetStream
- * subject. The kind is the URL's scheme, so the URL stays the one thing saved; choosing a kind
- * starts the URL with its scheme. A broker has a login (`credenciais`): write-only, kept when left
+ * Where notifications go (issue 29): one of the destination kinds (their descriptors, kinds.ts).
+ * The kind is the URL's scheme, so the URL stays the one thing saved; choosing a kind starts the
+ * URL with its first (TLS) scheme. A broker has a login (`credenciais`): write-only, kept when left
  * blank. Small on purpose: it sits in the editor's first load.
  */
-export const DESTINATION_KINDS = ['http', 'amqp', 'nats'] as const;
-export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+const KIND_NAMES = KINDS.map((descriptor) => descriptor.kind);
 
-export function kindOfUrl(url: string): DestinationKind {
-  return brokerSchemeOf(url)?.kind ?? 'http';
+/** The kind a URL's scheme names; the first kind (HTTP) while it names none yet. */
+export function kindOfUrl(url: string): KindDescriptor {
+  return kindOf(url)?.descriptor ?? KINDS[0];
 }
-
-const SCHEME_OF: Record<DestinationKind, string> = { http: 'https://', amqp: 'amqps://', nats: 'tls://' };
 
 export type CredentialsValues = { usuario: string; senha: string };
 
@@ -34,7 +34,7 @@ export function DestinationKindPicker() {
   const t = useT();
   const { setValue } = useFormContext<{ url: string }>();
   const url = useWatch<{ url: string }, 'url'>({ name: 'url' }) ?? '';
-  const kind = kindOfUrl(url);
+  const kind = kindOfUrl(url).kind;
   return (
     <div className="mb-4 flex flex-col gap-1">
       <span className="text-sm font-medium text-slate-800" id="destination-kind-label">
@@ -42,11 +42,12 @@ export function DestinationKindPicker() {
       </span>
       <ToggleGroup
         label={t('webhook.destinationKind')}
-        options={DESTINATION_KINDS}
+        options={KIND_NAMES}
         value={kind}
-        optionLabel={(option) => t(`webhook.kind.${option}`)}
+        optionLabel={(option) => t(KINDS.find((descriptor) => descriptor.kind === option)!.labelKey)}
         onChange={(next) => {
-          if (next !== kind) setValue('url', SCHEME_OF[next], { shouldDirty: true, shouldValidate: false });
+          const descriptor = KINDS.find((candidate) => candidate.kind === next)!;
+          if (next !== kind) setValue('url', `${descriptor.schemes[0]!.scheme}//`, { shouldDirty: true, shouldValidate: false });
         }}
       />
     </div>

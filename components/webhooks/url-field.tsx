@@ -19,11 +19,10 @@ export function UrlField({ error, policy }: { error: string | undefined; policy:
   const form = useFormContext<{ url: string }>();
   const url = useWatch<{ url: string }, 'url'>({ name: 'url' });
   const asciiForm = asciiFormOfUnicodeHost(url ?? '');
-  const kind = kindOfUrl(url ?? '');
-  const schemes =
-    kind === 'http'
-      ? t(policy.allowHttp ? 'webhook.urlHelpHttpAllowed' : 'webhook.urlHelp')
-      : `${t(kind === 'amqp' ? 'webhook.urlHelpAmqp' : 'webhook.urlHelpNats')}${policy.allowHttp ? ` ${t('webhook.urlHelpPlainBrokerAllowed')}` : ''}`;
+  const schemes = kindOfUrl(url ?? '')
+    .helpKeys(policy.allowHttp)
+    .map((key) => t(key))
+    .join(' ');
   const help = policy.allowPrivateTargets ? `${schemes} ${t('webhook.urlHelpPrivateAllowed')}` : schemes;
   return (
     <>

@@ -140,7 +140,7 @@ const envSchema = z
     WEBHOOK_ALERT_CHECK_SECONDS: z.coerce.number().min(0.2).max(3600).default(30),
     /** After a rotation the previous secret keeps signing (a second signature) for this many hours. */
     WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).max(720).default(24),
-    /** A pooled broker connection (RabbitMQ, NATS) no attempt used for this long is closed (issue 43). */
+    /** A pooled broker connection no attempt used for this long is closed (issue 43). */
     WEBHOOK_BROKER_IDLE_SECONDS: z.coerce.number().min(1).max(86_400).default(300),
     /**
      * Broker connections one tenant may have open at once, per instance and broker kind: past it

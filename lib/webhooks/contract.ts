@@ -10,6 +10,7 @@ import {
   MAX_HEADERS_TOTAL_BYTES,
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
+import { BROKER_KINDS, KINDS } from './delivery/destinations/kinds';
 import { normalizeWebhookUrl } from './url-form';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 
@@ -124,10 +125,14 @@ const credentialsShape = {
     .nullable()
     .optional()
     .meta({
-      description:
-        'Beyond the contract: the user and password a broker target (amqps://, tls://) is reached with; stored encrypted, never answered (answers show the user masked); null removes them. Refused for an https receiver: use a custom header there. Without them RabbitMQ is reached as guest and NATS without a login.',
+      description: `Beyond the contract: the user and password a broker target (${BROKER_KINDS.map((kind) => `${kind.schemes[0]!.scheme}//`).join(', ')}) is reached with; stored encrypted, never answered (answers show the user masked); null removes them. Refused for an https receiver: use a custom header there. Without them ${BROKER_KINDS.map((kind) => kind.withoutCredentials).join(' and ')}.`,
     }),
 };
+
+/** The schemes without TLS (development only), in the contract's words. */
+const PLAIN_SCHEMES = KINDS.flatMap((kind) => kind.schemes.filter((scheme) => !scheme.tls).map((scheme) => `${scheme.scheme}//`)).join(
+  ', ',
+);
 
 /** The receiver URL under a policy; `http` and private targets only where configuration allows. */
 export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
@@ -138,7 +143,7 @@ export function webhookUrlSchema(policy: UrlPolicy = STRICT_URL_POLICY) {
     .superRefine(policyCheck((url) => checkWebhookUrl(url, policy), { min: 1, max: MAX_WEBHOOK_URL_LENGTH }))
     .meta({
       format: 'uri',
-      description: `Where notifications go, by kind: an HTTP receiver, absolute https URL; a RabbitMQ exchange (beyond the contract), \`amqps://host[:port]/vhost?exchange=E&routingKey=K\` (no exchange: the default one, routing key = queue); a NATS JetStream subject (beyond the contract), \`tls://host[:port]?subject=S\` (a stream must capture the subject). Plain http, amqp:// and nats:// only where the server allows them (development). At most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials in the URL (a broker's go in \`credenciais\`), no invisible (zero-width, bidi) characters, not a loopback, private, link-local, CGNAT or cloud-metadata target. Stored normalised (WHATWG form, host names in punycode).`,
+      description: `Where notifications go, by kind: ${KINDS.map((kind) => kind.urlDescription).join('; ')}. Plain ${PLAIN_SCHEMES} only where the server allows them (development). At most ${MAX_WEBHOOK_URL_LENGTH} characters, no credentials in the URL (a broker's go in \`credenciais\`), no invisible (zero-width, bidi) characters, not a loopback, private, link-local, CGNAT or cloud-metadata target. Stored normalised (WHATWG form, host names in punycode).`,
     })
     .transform(normalizeWebhookUrl);
 }

@@ -67,7 +67,7 @@ export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
 const attemptErrorSchema = z.enum(ATTEMPT_ERRORS).nullable().meta({
   description:
-    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers (RabbitMQ, NATS JetStream): `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message), `limite-conexoes` (the tenant’s connections to brokers are all in use: retried, not counted as an outage). A broker attempt has no `status`.',
+    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers: `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message), `limite-conexoes` (the tenant’s connections to brokers are all in use: retried, not counted as an outage). A broker attempt has no `status`.',
 });
 
 export const deliveryListQuerySchema = z.strictObject({

@@ -11,10 +11,11 @@
  */
 
 import { hasInvisibleCharacters } from '@/lib/validation/text';
-import { asSpecialUrl, brokerDestinationProblem, brokerSchemeOf } from './broker-target';
+import { kindOf } from './delivery/destinations/kinds';
+import { asSpecialUrl } from './delivery/destinations/target-url';
 
 export type UrlPolicy = {
-  /** Plain http receivers, and brokers without TLS (amqp://, nats://), are accepted (local development only). */
+  /** Plain http receivers, and brokers without TLS, are accepted (local development only). */
   allowHttp: boolean;
   /** Loopback, private, link-local, CGNAT and metadata targets are accepted (local development only). */
   allowPrivateTargets: boolean;
@@ -48,8 +49,8 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
   // (`exa\u200Bmple.com` is example.com) and refuses bidi controls: what staff read would not be
   // where deliveries go. Refused anywhere in the URL.
   if (hasInvisibleCharacters(raw)) return 'urlInvisibleCharacters';
-  const broker = brokerSchemeOf(raw);
-  if (broker) return checkBrokerUrl(raw, broker.tls, policy);
+  const kind = kindOf(raw);
+  if (kind?.descriptor.broker) return checkBrokerUrl(raw, kind, policy);
   let url: URL;
   try {
     url = new URL(raw);
@@ -70,19 +71,23 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy = STRICT_URL_POLI
 }
 
 /**
- * A broker target (broker-target.ts): the receiver's rules on its host (checked in its http(s)
- * spelling, so every IPv4 form is canonical), TLS unless development allows plain connections, no
- * credentials in the URL (they are the configuration's `credenciais`), and a destination
- * (exchange and routing key, or subject).
+ * A broker target: the receiver's rules on its host (checked in its http(s) spelling, so every
+ * IPv4 form is canonical), TLS unless development allows plain connections, no credentials in the
+ * URL (they are the configuration's `credenciais`), and the destination its kind's descriptor
+ * accepts (an exchange and routing key, a subject…).
  */
-function checkBrokerUrl(raw: string, tls: boolean, policy: UrlPolicy): UrlPolicyViolation | undefined {
-  const url = asSpecialUrl(raw);
+function checkBrokerUrl(
+  raw: string,
+  { descriptor, scheme }: NonNullable<ReturnType<typeof kindOf>>,
+  policy: UrlPolicy,
+): UrlPolicyViolation | undefined {
+  const url = asSpecialUrl(raw, scheme);
   if (!url || url.hostname === '') return 'urlInvalid';
   if (!policy.allowPrivateTargets && isPrivateHost(url.hostname)) return 'urlPrivateTarget';
-  if (!tls && !policy.allowHttp) return 'urlTlsRequired';
+  if (!scheme.tls && !policy.allowHttp) return 'urlTlsRequired';
   if (url.username !== '' || url.password !== '' || authorityOf(raw).includes('@')) return 'urlCredentials';
   if (url.port === '0') return 'urlInvalid';
-  return brokerDestinationProblem(raw);
+  return descriptor.destinationProblem(url);
 }
 
 /** The text between `scheme://` and the path, query or fragment. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTEMPT_ERRORS } from '../delivery-contract';
 import { attemptOutcome } from './attempt-metrics';
-import { verdictOf } from './destinations/http';
+import { verdictOf } from './destinations/http/sender';
 
 const answered = (status: number) => ({ status, verdict: verdictOf(status, undefined) });
 

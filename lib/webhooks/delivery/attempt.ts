@@ -4,7 +4,7 @@ import { log, redactError } from '@/lib/log';
 import { inSpan } from '@/lib/observability/tracing';
 import { recordAttemptMetrics } from './attempt-metrics';
 import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
-import type { Credentials, Destinations, Sent, SendSettings } from './destinations';
+import type { Credentials, Destinations, Route, Sent, SendSettings } from './destinations';
 import { loggedHeaders, outgoingMessage } from './message';
 import { decide, type RetrySettings } from './retry-policy';
 import type { AttemptContext, AttemptRecord, Recorded } from './store';
@@ -30,13 +30,20 @@ export type AttemptDeps = {
 
 export async function attempt(deps: AttemptDeps, context: AttemptContext): Promise<void> {
   const attemptNo = context.delivery.attempts + 1;
-  const destination = deps.destinations.forTarget(context.config.url);
-  const options = attemptSpanOptions(context, attemptNo, destination?.spanAttributes(context.config.url) ?? {});
-  await inSpan('webhook.attempt', options, (span) => sendAndRecord(deps, context, attemptNo, span));
+  // The target is parsed once, by its kind, for the span and the sender alike.
+  const route = deps.destinations.route(context.config.url);
+  const options = attemptSpanOptions(context, attemptNo, route?.spanAttributes ?? {});
+  await inSpan('webhook.attempt', options, (span) => sendAndRecord(deps, context, route, attemptNo, span));
 }
 
-async function sendAndRecord(deps: AttemptDeps, context: AttemptContext, attemptNo: number, span: Span): Promise<void> {
-  const { sent, requestHeaders } = await sendGuarded(deps, context);
+async function sendAndRecord(
+  deps: AttemptDeps,
+  context: AttemptContext,
+  route: Route | undefined,
+  attemptNo: number,
+  span: Span,
+): Promise<void> {
+  const { sent, requestHeaders } = await sendGuarded(deps, context, route);
   recordAttemptMetrics(sent, context.event.createdAt);
   const decision = decide(sent.verdict, attemptNo, context.config.failingSince, deps.clock(), deps.retry);
   const { verdict } = sent;
@@ -88,7 +95,11 @@ function pauseOf(sent: Sent, retry: RetrySettings): { pauseUntil?: number } {
  * it is recorded, retried by the schedule and counted by the circuit like any other: an exception
  * never leaves a delivery leased and unrecorded.
  */
-async function sendGuarded(deps: AttemptDeps, context: AttemptContext): Promise<{ sent: Sent; requestHeaders: Record<string, string> }> {
+async function sendGuarded(
+  deps: AttemptDeps,
+  context: AttemptContext,
+  route: Route | undefined,
+): Promise<{ sent: Sent; requestHeaders: Record<string, string> }> {
   const startedAt = deps.clock();
   let requestHeaders: Record<string, string> = {};
   try {
@@ -100,10 +111,9 @@ async function sendGuarded(deps: AttemptDeps, context: AttemptContext): Promise<
       startedAt,
     );
     requestHeaders = loggedHeaders(message);
-    const destination = deps.destinations.forTarget(context.config.url);
-    if (!destination) throw new Error('no destination kind accepts this target');
+    if (!route) throw new Error('no destination kind accepts this target');
     const credentials = deps.credentials?.(context) ?? null;
-    const sent = await destination.send(context.config.url, message, deps.send, credentials, context.event.usuarioId);
+    const sent = await route.send(message, deps.send, credentials, context.event.usuarioId);
     return { sent, requestHeaders };
   } catch (error) {
     log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, ...redactError(error) });

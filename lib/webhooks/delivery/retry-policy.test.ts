@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verdictOf } from './destinations/http';
+import { verdictOf } from './destinations/http/sender';
 import { decide as decideWith, jittered, RETRY_JITTER, retryAfterSeconds, type RetrySettings } from './retry-policy';
 
 /** A receiver's answer, classified as the HTTP destination does; Retry-After in seconds. */

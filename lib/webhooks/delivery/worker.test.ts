@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Destination, Destinations, OutgoingMessage, Sent } from './destinations';
+import type { Destinations, OutgoingMessage, Sent } from './destinations';
 import { MemoryStore } from '@/lib/testing/memory-delivery-store';
 import { DeliveryWorker, type WorkerSettings } from './worker';
 
@@ -14,18 +14,16 @@ const delivered = (): Sent => ({ startedAt: Date.now(), durationMs: 1, verdict: 
 /** Destinations answering per configuration (`fake://<configId>`); unscripted ones deliver at once. */
 function scripted(behaviours: Record<string, Behaviour>): Destinations & { sent: { configId: string; id: string }[] } {
   const sent: { configId: string; id: string }[] = [];
-  const destination: Destination = {
+  const route = (target: string) => ({
     kind: 'fake',
-    accepts: (target) => target.startsWith('fake://'),
-    spanAttributes: () => ({}),
-    send: async (target, message) => {
+    spanAttributes: {},
+    send: async (message: OutgoingMessage) => {
       const configId = target.slice('fake://'.length);
       sent.push({ configId, id: message.id });
       return (behaviours[configId] ?? delivered)(message);
     },
-    close: async () => undefined,
-  };
-  return { sent, forTarget: (target) => (destination.accepts(target) ? destination : undefined), close: async () => undefined };
+  });
+  return { sent, route: (target) => (target.startsWith('fake://') ? route(target) : undefined), close: async () => undefined };
 }
 
 const settings: WorkerSettings = {

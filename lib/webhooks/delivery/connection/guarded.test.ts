@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountingServer } from '@/e2e/support/counting-server';
 import { DnsServer } from '@/e2e/support/dns-server';
 import { resolverFor, type Resolve } from '../checked-lookup';
-import { amqpDestination } from '../destinations/amqp';
-import type { Destination, OutgoingMessage } from '../destinations/destination';
-import { httpDestination } from '../destinations/http';
-import { natsDestination } from '../destinations/nats';
+import type { Credentials, OutgoingMessage, SendSettings } from '../destinations/destination';
+import { registerDestinations, type Destinations } from '../destinations/index';
+import type { PoolSettings } from './pool';
 
 /**
  * The guarded connection layer (issue 43) with real sockets, the real RabbitMQ (127.0.0.1:5672)
@@ -25,14 +24,24 @@ const message = (): OutgoingMessage => {
   };
 };
 
-type KindCase = { name: string; make: (resolve: Resolve) => Destination; target: (host: string, port: number) => string };
+/** The registry as the attempt uses it: the target parsed by its kind, then sent. */
+function sending(destinations: Destinations) {
+  return {
+    send: (url: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string) =>
+      destinations.route(url)!.send(message, settings, credentials, tenant),
+    close: () => destinations.close(),
+  };
+}
+const kinds = (resolve: Resolve, pool?: PoolSettings) => sending(registerDestinations({ resolve, pool }));
+
+type KindCase = { name: string; make: (resolve: Resolve) => ReturnType<typeof kinds>; target: (host: string, port: number) => string };
 
 const KINDS: KindCase[] = [
-  { name: 'http', make: (resolve) => httpDestination({ resolve }), target: (host, port) => `http://${host}:${port}/receptor` },
-  { name: 'amqp', make: (resolve) => amqpDestination({ resolve }), target: (host, port) => `amqp://${host}:${port}/?routingKey=x` },
-  { name: 'nats', make: (resolve) => natsDestination({ resolve }), target: (host, port) => `nats://${host}:${port}?subject=x` },
+  { name: 'http', make: (resolve) => kinds(resolve), target: (host, port) => `http://${host}:${port}/receptor` },
+  { name: 'amqp', make: (resolve) => kinds(resolve), target: (host, port) => `amqp://${host}:${port}/?routingKey=x` },
+  { name: 'nats', make: (resolve) => kinds(resolve), target: (host, port) => `nats://${host}:${port}?subject=x` },
   // NATS over TLS: before issue 43 the client was handed the name and resolved it again itself.
-  { name: 'nats over TLS', make: (resolve) => natsDestination({ resolve }), target: (host, port) => `tls://${host}:${port}?subject=x` },
+  { name: 'nats over TLS', make: (resolve) => kinds(resolve), target: (host, port) => `tls://${host}:${port}?subject=x` },
 ];
 
 describe.each(KINDS)('$name: connections go only to the address the product resolved and checked', ({ make, target }) => {
@@ -86,7 +95,7 @@ describe('a broker that never completes its handshake', () => {
 
   it('RabbitMQ dripping Connection.Start a byte at a time: the attempt times out and its socket is closed', async () => {
     const drip = await new CountingServer('drip').start(['127.0.0.2']);
-    const kind = amqpDestination({ resolve });
+    const kind = kinds(resolve);
     try {
       const sent = await kind.send(
         `amqp://127.0.0.2:${drip.port}/?routingKey=x`,
@@ -107,7 +116,7 @@ describe('a broker that never completes its handshake', () => {
   it('a tenant whose connections are all in use at the cap fails the next attempt as limite-conexoes', async () => {
     const hosts = ['127.0.2.1', '127.0.2.2', '127.0.2.3'];
     const silent = await new CountingServer('silent').start(hosts);
-    const kind = natsDestination({ resolve, pool: { idleMs: 60_000, perTenant: 2 } });
+    const kind = kinds(resolve, { idleMs: 60_000, perTenant: 2 });
     try {
       const sends = hosts.map((host) =>
         kind.send(`nats://${host}:${silent.port}?subject=x`, message(), { timeoutMs: 700, allowPrivateTargets: true }, null, 't1'),
@@ -159,13 +168,13 @@ describe('200 attempts to distinct hosts', () => {
     {
       name: 'RabbitMQ',
       port: 5672,
-      make: (pool: { idleMs: number; perTenant: number }) => amqpDestination({ resolve: resolverFor(undefined), pool }),
+      make: (pool: PoolSettings) => kinds(resolverFor(undefined), pool),
       target: (host: string, port: number) => `amqp://${host}:${port}/?routingKey=${queue}`,
     },
     {
       name: 'NATS',
       port: 4222,
-      make: (pool: { idleMs: number; perTenant: number }) => natsDestination({ resolve: resolverFor(undefined), pool }),
+      make: (pool: PoolSettings) => kinds(resolverFor(undefined), pool),
       target: (host: string, port: number) => `nats://${host}:${port}?subject=sem.stream.${randomUUID()}`,
     },
   ])(

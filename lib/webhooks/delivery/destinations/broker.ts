@@ -1,16 +1,15 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { Attributes } from '@opentelemetry/api';
 import type { AttemptError } from '../../delivery-contract';
-import { parseBrokerTarget, type BrokerKind, type BrokerTarget } from '../../broker-target';
 import { log, redactError } from '@/lib/log';
 import { BlockedTargetError } from '../checked-lookup';
 import { ConnectionLimitError } from '../connection/pool';
 import type { Credentials, OutgoingMessage, SendSettings, Sent, Verdict } from './destination';
-import { classify } from './http';
+import { classify } from './http/sender';
+import type { ParsedTarget } from './kind';
 
 /**
- * What the broker kinds (amqp.ts, nats.ts) share: the verdict of each failure, the message's
+ * What the broker kinds' senders share: the verdict of each failure, the message's
  * headers and the pool key (the connection itself: connection/guarded.ts and connection/pool.ts).
  */
 
@@ -37,29 +36,12 @@ export function messageHeaders(message: OutgoingMessage): Record<string, string>
 }
 
 /**
- * One pooled connection per broker, user and password (and policy: a connection opened where
+ * One pooled connection per broker (and its scope: a vhost), user and password (and policy: a connection opened where
  * private targets were allowed is not one where they are not). The key holds a digest, never the password.
  */
-export function poolKey(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings): string {
+export function poolKey(target: ParsedTarget, scope: string, credentials: Credentials | undefined, settings: SendSettings): string {
   const login = credentials ? createHash('sha256').update(`${credentials.usuario}\u0000${credentials.senha}`).digest('hex') : '-';
-  return [target.kind, target.tls, target.hostname, target.port, target.vhost, login, settings.allowPrivateTargets].join('|');
-}
-
-export function parsedTarget(raw: string, kind: BrokerKind): BrokerTarget | undefined {
-  const target = parseBrokerTarget(raw);
-  return target?.kind === kind ? target : undefined;
-}
-
-export function brokerSpanAttributes(raw: string, system: string): Attributes {
-  const target = parseBrokerTarget(raw);
-  if (!target) return {};
-  return {
-    'messaging.system': system,
-    'messaging.operation.name': 'publish',
-    'messaging.destination.name': target.kind === 'nats' ? target.subject : target.exchange || '(default)',
-    'server.address': target.hostname,
-    'server.port': target.port,
-  };
+  return [target.kind, target.tls, target.hostname, target.port, scope, login, settings.allowPrivateTargets].join('|');
 }
 
 /** A socket-level failure anywhere in an error's cause chain, in the delivery log's words; undefined if none. */

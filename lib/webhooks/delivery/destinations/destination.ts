@@ -1,12 +1,12 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { AttemptError } from '../../delivery-contract';
+import type { ParsedTarget } from './kind';
 
 /**
  * The seam between the delivery engine and where a message goes (issue 28, after Outpost's
  * destination providers). The worker, retry policy, circuit breaker, spans, metrics and log know
- * only this: a kind says whether it handles a configuration's target, sends one signed message
- * there and classifies what happened. Adding a kind is its module, its registration
- * (destinations/index.ts), its console fields and its messages (its AttemptError reasons).
+ * only a Route: a target parsed once by its kind's descriptor (kind.ts) and bound to the kind's
+ * sender, which sends one signed message there and classifies what happened.
  */
 
 /** Why a configuration stops receiving, when one attempt says so at once (the receiver said it is gone). */
@@ -58,19 +58,23 @@ export type SendSettings = {
 /** The user and password a broker target is reached with (the configuration's `credenciais`), if any. */
 export type Credentials = { usuario: string; senha: string } | null;
 
-export interface Destination {
-  /** Stable name: metrics, spans and the log say it. */
-  readonly kind: string;
-  /** Whether this kind delivers to `target` (a configuration's stored target). */
-  accepts(target: string): boolean;
-  /** Where the attempt goes, for its span: never a path, query or credential. */
-  spanAttributes(target: string): Attributes;
+/** A kind's sender (its folder's `sender.ts`): one attempt to a target its descriptor parsed. */
+export interface Sender<T extends ParsedTarget = ParsedTarget> {
   /**
    * Sends one attempt; resolves (never rejects) with its verdict, within settings.timeoutMs.
    * `credentials`: a broker kind's login, opened for this attempt only (HTTP has none).
    * `tenant`: whose attempt it is (a broker kind's pooled connections are the tenant's own, capped per tenant).
    */
-  send(target: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string): Promise<Sent>;
+  send(target: T, message: OutgoingMessage, settings: SendSettings, credentials: Credentials | undefined, tenant: string): Promise<Sent>;
   /** Closes pooled connections (shutdown). */
   close(): Promise<void>;
 }
+
+/** One attempt's destination: its target parsed once by its kind, bound to the kind's sender. */
+export type Route = {
+  /** The kind's stable name: metrics, spans and the log say it. */
+  kind: string;
+  /** Where the attempt goes, for its span (the descriptor's words): never a path, query or credential. */
+  spanAttributes: Attributes;
+  send(message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string): Promise<Sent>;
+};

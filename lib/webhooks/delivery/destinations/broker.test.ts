@@ -5,9 +5,9 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolverFor } from '../checked-lookup';
-import { amqpDestination, amqpFailure } from './amqp';
-import type { OutgoingMessage } from './destination';
-import { natsDestination } from './nats';
+import { amqpFailure } from './amqp/sender';
+import type { Credentials, OutgoingMessage, SendSettings } from './destination';
+import { registerDestinations, type Destinations } from './index';
 
 /**
  * The broker destinations against the real RabbitMQ (127.0.0.1:5672, guest/guest) and NATS
@@ -16,8 +16,16 @@ import { natsDestination } from './nats';
  */
 const RABBIT = 'amqp://guest:guest@127.0.0.1:5672';
 const resolve = resolverFor(undefined);
-const amqpKind = amqpDestination({ resolve });
-const natsKind = natsDestination({ resolve });
+/** The registry as the attempt uses it: the target parsed by its kind, then sent. */
+function sending(destinations: Destinations) {
+  return {
+    send: (url: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string) =>
+      destinations.route(url)!.send(message, settings, credentials, tenant),
+    close: () => destinations.close(),
+  };
+}
+const amqpKind = sending(registerDestinations({ resolve }));
+const natsKind = sending(registerDestinations({ resolve }));
 const allowed = { timeoutMs: 3000, allowPrivateTargets: true };
 const message = (id = `msg_${randomUUID()}`): OutgoingMessage => ({
   id,

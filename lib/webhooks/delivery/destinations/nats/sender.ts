@@ -9,13 +9,13 @@ import {
   type TlsOptions,
 } from '@nats-io/transport-node';
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream';
-import type { AttemptError } from '../../delivery-contract';
-import type { BrokerTarget } from '../../broker-target';
-import type { Resolve } from '../checked-lookup';
-import { openGuarded, tlsServername, withDeadline } from '../connection/guarded';
-import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../connection/pool';
-import { brokerFailure, brokerSpanAttributes, messageHeaders, parsedTarget, poolKey, sentOf, socketFailure } from './broker';
-import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } from './destination';
+import type { AttemptError } from '../../../delivery-contract';
+import type { Resolve } from '../../checked-lookup';
+import { openGuarded, tlsServername, withDeadline } from '../../connection/guarded';
+import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../../connection/pool';
+import { brokerFailure, messageHeaders, poolKey, sentOf, socketFailure } from '../broker';
+import type { Credentials, OutgoingMessage, Sender, SendSettings, Sent } from '../destination';
+import type { NatsTarget } from './descriptor';
 
 /**
  * NATS JetStream targets (issue 29): `tls://host[:port]?subject=S` (`nats://` without TLS). Each
@@ -26,22 +26,20 @@ import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } fr
  * (connection/pool.ts); the client does not reconnect by itself: a connection that closes leaves
  * the pool and the next attempt opens a fresh one.
  */
-export function natsDestination(options: { resolve: Resolve; pool?: PoolSettings }): Destination {
+export function natsSender(options: { resolve: Resolve; pool?: PoolSettings }): Sender<NatsTarget> {
   const pool = new ConnectionPool<NatsConnection>(options.pool ?? POOL_DEFAULTS, (nc) => nc.close());
 
   async function send(
-    raw: string,
+    target: NatsTarget,
     message: OutgoingMessage,
     settings: SendSettings,
-    credentials?: Credentials,
-    tenant = '',
+    credentials: Credentials | undefined,
+    tenant: string,
   ): Promise<Sent> {
     const startedAt = Date.now();
-    const target = parsedTarget(raw, 'nats');
-    if (!target) return sentOf(startedAt, brokerFailure('erro-interno', new Error('target not parsed'), 'nats'));
     let lease: Lease<NatsConnection> | undefined;
     try {
-      lease = pool.acquire(poolKey(target, credentials, settings), tenant, () =>
+      lease = pool.acquire(poolKey(target, '', credentials, settings), tenant, () =>
         openConnection(target, credentials, settings, options.resolve),
       );
       const held = lease;
@@ -59,13 +57,7 @@ export function natsDestination(options: { resolve: Resolve; pool?: PoolSettings
     }
   }
 
-  return {
-    kind: 'nats',
-    accepts: (target) => /^(nats|tls):\/\//i.test(target),
-    spanAttributes: (target) => brokerSpanAttributes(target, 'nats'),
-    send,
-    close: () => pool.close(),
-  };
+  return { send, close: () => pool.close() };
 }
 
 /**
@@ -74,7 +66,7 @@ export function natsDestination(options: { resolve: Resolve; pool?: PoolSettings
  * the name (`servername`). It neither resolves, reconnects nor learns other servers from the
  * broker's INFO: the one checked address is all it may connect to.
  */
-function openConnection(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings, resolve: Resolve) {
+function openConnection(target: NatsTarget, credentials: Credentials | undefined, settings: SendSettings, resolve: Resolve) {
   const guard = { resolve, allowPrivateTargets: settings.allowPrivateTargets, timeoutMs: settings.timeoutMs };
   const servername = tlsServername(target.hostname);
   // The transport spreads these over its own TLS options (node_transport.js), `servername` included:

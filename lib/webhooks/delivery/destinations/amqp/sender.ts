@@ -1,12 +1,12 @@
 import 'server-only';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import type { AttemptError } from '../../delivery-contract';
-import type { BrokerTarget } from '../../broker-target';
-import type { Resolve } from '../checked-lookup';
-import { openGuarded, tlsServername, withDeadline } from '../connection/guarded';
-import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../connection/pool';
-import { brokerFailure, brokerSpanAttributes, messageHeaders, parsedTarget, poolKey, sentOf, socketFailure } from './broker';
-import type { Credentials, Destination, OutgoingMessage, SendSettings, Sent } from './destination';
+import type { AttemptError } from '../../../delivery-contract';
+import type { Resolve } from '../../checked-lookup';
+import { openGuarded, tlsServername, withDeadline } from '../../connection/guarded';
+import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../../connection/pool';
+import { brokerFailure, messageHeaders, poolKey, sentOf, socketFailure } from '../broker';
+import type { Credentials, OutgoingMessage, Sender, SendSettings, Sent } from '../destination';
+import type { AmqpTarget } from './descriptor';
 
 /**
  * RabbitMQ (AMQP 0-9-1) targets (issue 29): `amqps://host[:port]/vhost?exchange=E&routingKey=K`.
@@ -33,7 +33,7 @@ type PooledChannel = {
   closedBy?: unknown;
 };
 
-export function amqpDestination(options: { resolve: Resolve; pool?: PoolSettings }): Destination {
+export function amqpSender(options: { resolve: Resolve; pool?: PoolSettings }): Sender<AmqpTarget> {
   const pool = new ConnectionPool<Pooled>(options.pool ?? POOL_DEFAULTS, (pooled) => pooled.model.close());
 
   function channelFor(pooled: Pooled, exchange: string): Promise<PooledChannel> {
@@ -62,18 +62,16 @@ export function amqpDestination(options: { resolve: Resolve; pool?: PoolSettings
   }
 
   async function send(
-    raw: string,
+    target: AmqpTarget,
     message: OutgoingMessage,
     settings: SendSettings,
-    credentials?: Credentials,
-    tenant = '',
+    credentials: Credentials | undefined,
+    tenant: string,
   ): Promise<Sent> {
     const startedAt = Date.now();
-    const target = parsedTarget(raw, 'amqp');
-    if (!target) return sentOf(startedAt, brokerFailure('erro-interno', new Error('target not parsed'), 'amqp'));
     let lease: Lease<Pooled> | undefined;
     try {
-      lease = pool.acquire(poolKey(target, credentials, settings), tenant, () =>
+      lease = pool.acquire(poolKey(target, target.vhost, credentials, settings), tenant, () =>
         openConnection(target, credentials, settings, options.resolve),
       );
       const held = lease;
@@ -90,16 +88,10 @@ export function amqpDestination(options: { resolve: Resolve; pool?: PoolSettings
     }
   }
 
-  return {
-    kind: 'amqp',
-    accepts: (target) => /^amqps?:\/\//i.test(target),
-    spanAttributes: (target) => brokerSpanAttributes(target, 'rabbitmq'),
-    send,
-    close: () => pool.close(),
-  };
+  return { send, close: () => pool.close() };
 }
 
-function openConnection(target: BrokerTarget, credentials: Credentials | undefined, settings: SendSettings, resolve: Resolve) {
+function openConnection(target: AmqpTarget, credentials: Credentials | undefined, settings: SendSettings, resolve: Resolve) {
   const guard = { resolve, allowPrivateTargets: settings.allowPrivateTargets, timeoutMs: settings.timeoutMs };
   return openGuarded<Pooled>(
     target,
@@ -129,7 +121,7 @@ function openConnection(target: BrokerTarget, credentials: Credentials | undefin
 }
 
 /** Publishes and waits for the broker's confirm; rejects with why it was not delivered. */
-function publish(pooled: PooledChannel, target: BrokerTarget, message: OutgoingMessage): Promise<void> {
+function publish(pooled: PooledChannel, target: AmqpTarget, message: OutgoingMessage): Promise<void> {
   const { channel } = pooled;
   return new Promise<void>((resolve, reject) => {
     const asError = (reason: unknown) => (reason instanceof Error ? reason : new Error(String(reason)));

@@ -2,11 +2,13 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import type { AttemptError } from '../../delivery-contract';
-import { checkHeaderName, checkHeaderValue } from '../../header-policy';
-import { BlockedTargetError, checkedLookup, isBlockedAddress, type Resolve } from '../checked-lookup';
-import { retryAfterSeconds } from '../retry-policy';
-import type { Destination, OutgoingMessage, SendSettings, Sent, Verdict } from './destination';
+import { log, redactError } from '@/lib/log';
+import type { AttemptError } from '../../../delivery-contract';
+import { checkHeaderName, checkHeaderValue } from '../../../header-policy';
+import { BlockedTargetError, checkedLookup, isBlockedAddress, type Resolve } from '../../checked-lookup';
+import { retryAfterSeconds } from '../../retry-policy';
+import type { OutgoingMessage, Sender, SendSettings, Sent, Verdict } from '../destination';
+import type { HttpTarget } from './descriptor';
 
 /**
  * HTTP(S) receivers, the first destination kind: POST the signed message, follow no redirect, read
@@ -20,22 +22,10 @@ const KEPT_BODY = 1024;
 
 type Answer = Omit<Sent, 'startedAt' | 'durationMs'>;
 
-export function httpDestination(options: { resolve: Resolve }): Destination {
+export function httpSender(options: { resolve: Resolve }): Sender<HttpTarget> {
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return {
-    kind: 'http',
-    accepts: (target) => /^https?:\/\//i.test(target),
-    spanAttributes(target) {
-      if (!URL.canParse(target)) return {};
-      const url = new URL(target);
-      return {
-        'http.request.method': 'POST',
-        'url.scheme': url.protocol.slice(0, -1),
-        'server.address': url.hostname.replace(/^\[(.*)\]$/, '$1'),
-        'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
-      };
-    },
-    send: (target, message, settings) => post(target, message, settings, options.resolve, agents),
+    send: (target, message, settings) => post(target.url, message, settings, options.resolve, agents),
     close() {
       agents.http.destroy();
       agents.https.destroy();
@@ -45,7 +35,7 @@ export function httpDestination(options: { resolve: Resolve }): Destination {
 }
 
 function post(
-  target: string,
+  url: URL,
   message: OutgoingMessage,
   settings: SendSettings,
   resolve: Resolve,
@@ -54,6 +44,12 @@ function post(
   const startedAt = Date.now();
   const finish = (answer: Answer): Sent => ({ ...answer, startedAt, durationMs: Math.round(Date.now() - startedAt) });
   const failed = (reason: AttemptError): Sent => finish({ verdict: failure(reason), status: null, body: null });
+  const failedWith = (error: unknown): Sent => {
+    const reason = classify(error);
+    // The operator's only way to learn what went wrong (a bug of ours): type, code, first line.
+    if (reason === 'erro-interno') log.warn('webhook.attempt_internal_error', { kind: 'http', ...redactError(error) });
+    return failed(reason);
+  };
 
   // A value stored before the save-time check refused it (or a name that policy refuses): Node would
   // throw while building the request. It is this attempt's failure, named, not an exception.
@@ -62,7 +58,6 @@ function post(
   }
   const headers: Record<string, string> = { ...message.headers };
   for (const { chave, valor } of message.customHeaders) headers[chave] = valor;
-  const url = new URL(target);
   const literal = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   // An IP literal is not looked up, so the lookup's check would not run: check it here.
   if (isIP(literal) && !settings.allowPrivateTargets && isBlockedAddress(literal)) return Promise.resolve(failed('destino-bloqueado'));
@@ -107,13 +102,13 @@ function post(
       );
     } catch (error) {
       // Thrown while building the request (a header Node refuses, say): no request went out.
-      return settle(failed(classify(error)));
+      return settle(failedWith(error));
     }
     timer = setTimeout(() => {
       settle(failed('tempo-esgotado'));
       request.destroy();
     }, settings.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => settle(failed(classify(error))));
+    request.on('error', (error: NodeJS.ErrnoException) => settle(failedWith(error)));
     request.end(message.body);
   });
 }

@@ -1,9 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolverFor } from '../checked-lookup';
-import { classify, httpDestination, verdictOf } from './http';
-import type { OutgoingMessage } from './destination';
+import { resolverFor } from '../../checked-lookup';
+import type { Credentials, OutgoingMessage, SendSettings } from '../destination';
+import { registerDestinations, type Destinations } from '../index';
+import { httpKind } from './descriptor';
+import { classify, verdictOf } from './sender';
 
 /** The HTTP destination against a real receiver on 127.0.0.1 (its adapter's own test). */
 const answers = new Map<string, (response: http.ServerResponse) => void>([
@@ -28,7 +30,15 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-const destination = httpDestination({ resolve: resolverFor(undefined) });
+/** The registry as the attempt uses it: the target parsed by its kind, then sent. */
+function sending(destinations: Destinations) {
+  return {
+    send: (url: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string) =>
+      destinations.route(url)!.send(message, settings, credentials, tenant),
+    close: () => destinations.close(),
+  };
+}
+const destination = sending(registerDestinations({ resolve: resolverFor(undefined) }));
 const message = (customHeaders: OutgoingMessage['customHeaders'] = []): OutgoingMessage => ({
   id: 'msg_1',
   body: '{"type":"webhook.teste"}',
@@ -92,10 +102,10 @@ describe('the HTTP destination', () => {
     expect(seen).toHaveLength(before);
   });
 
-  it('accepts http and https targets only, and describes them without path or query', () => {
-    expect(destination.accepts('https://h.example/x')).toBe(true);
-    expect(destination.accepts('amqps://broker.example/vhost')).toBe(false);
-    expect(destination.spanAttributes('https://h.example:8443/x?token=1')).toEqual({
+  it('parses http and https targets only, and describes them without path or query', () => {
+    expect(httpKind.parse('https://h.example/x')).toMatchObject({ kind: 'http', tls: true, hostname: 'h.example', port: 443 });
+    expect(httpKind.parse('ftp://h.example/x')).toBeUndefined();
+    expect(httpKind.spanAttributes(httpKind.parse('https://h.example:8443/x?token=1')!)).toEqual({
       'http.request.method': 'POST',
       'url.scheme': 'https',
       'server.address': 'h.example',
