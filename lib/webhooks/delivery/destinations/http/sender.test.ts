@@ -1,9 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolverFor } from '../../checked-lookup';
-import type { Credentials, OutgoingMessage, SendSettings } from '../destination';
-import { registerDestinations, type Destinations } from '../index';
+import { expectNoSocketLeft, expectOnlyTheCheckedAddress, expectPrivateAnswerRefused, sendingThrough } from '@/lib/testing/destinations';
+import type { OutgoingMessage } from '../destination';
 import { httpKind } from './descriptor';
 import { classify, verdictOf } from './sender';
 
@@ -30,15 +29,7 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-/** The registry as the attempt uses it: the target parsed by its kind, then sent. */
-function sending(destinations: Destinations) {
-  return {
-    send: (url: string, message: OutgoingMessage, settings: SendSettings, credentials?: Credentials, tenant?: string) =>
-      destinations.route(url)!.send(message, settings, credentials, tenant),
-    close: () => destinations.close(),
-  };
-}
-const destination = sending(registerDestinations({ resolve: resolverFor(undefined) }));
+const destination = sendingThrough();
 const message = (customHeaders: OutgoingMessage['customHeaders'] = []): OutgoingMessage => ({
   id: 'msg_1',
   body: '{"type":"webhook.teste"}',
@@ -132,4 +123,12 @@ describe('HTTP verdicts and error classes', () => {
     expect(classify(coded('ENOTFOUND'))).toBe('dns');
     expect(classify(new TypeError('x is undefined'))).toBe('erro-interno');
   });
+});
+
+describe('an HTTP connection, through the guarded resolution', () => {
+  const target = (host: string, port: number) => `http://${host}:${port}/receptor`;
+
+  it('goes only to the address the product resolved and checked', () => expectOnlyTheCheckedAddress(target));
+  it('is refused, connecting nowhere, when the name resolves to a private address', () => expectPrivateAnswerRefused(target));
+  it('to a receiver that accepts and says nothing leaves no socket after the deadline', () => expectNoSocketLeft('silent', target));
 });
