@@ -249,7 +249,12 @@ function toRow(config: WebhookConfiguration, version: number) {
 }
 
 export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration, controls = NO_CONTROLS): Promise<void> {
-  await trx('webhook_configs').insert({ ...toRow(config, 1), ...controlsRow(controls), secret_enc: newEncryptedSecret(), enabled: true });
+  await trx('webhook_configs').insert({
+    ...toRow(config, 1),
+    ...controlsRow(controls),
+    secret_enc: newEncryptedSecret(config.id),
+    enabled: true,
+  });
   await saveSubscriptions(trx, config);
 }
 
@@ -352,10 +357,11 @@ export async function replaceEncryptedSecret(trx: Knex.Transaction, id: string, 
 export async function ensureWebhookSecrets(db: Knex): Promise<void> {
   const missing: DbRow[] = await db('webhook_configs').whereNull('secret_enc').select('id');
   for (const row of missing) {
+    const id = String(row.id);
     await db('webhook_configs')
-      .where({ id: String(row.id) })
+      .where({ id })
       .whereNull('secret_enc')
-      .update({ secret_enc: newEncryptedSecret() });
+      .update({ secret_enc: newEncryptedSecret(id) });
   }
 }
 

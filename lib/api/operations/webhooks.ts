@@ -30,6 +30,14 @@ import { answer } from '@/lib/http/answers';
 import { notYours, webhookParams } from './docs';
 import { operation } from '@/lib/http/operation';
 
+/** Said by a PUT whose new `url` named another broker, so the stored login was dropped (issue 43). */
+const CREDENTIALS_DROPPED_HEADER = 'Credenciais-Descartadas';
+const credentialsDroppedHeaderDoc = {
+  description:
+    '`true` when the stored broker login was dropped because the `url` now names another broker (kind, TLS, host, port or virtual host) and the body sent no `credenciais`; absent otherwise.',
+  schema: { type: 'string', enum: ['true'] },
+};
+
 /** Webhook configurations (contract §4.1 and the operations around it). */
 export const webhookOperations = {
   /** The caller's configurations; `?q=` filters by URL, usuarioId or clientId. */
@@ -118,7 +126,9 @@ export const webhookOperations = {
       params: webhookParams,
       capability: 'webhooks',
       responses: {
-        200: answer.json(webhookViewSchema, 'The whole configuration after the change.', { headers: etagHeader }),
+        200: answer.json(webhookViewSchema, 'The whole configuration after the change.', {
+          headers: { ...etagHeader, [CREDENTIALS_DROPPED_HEADER]: credentialsDroppedHeaderDoc },
+        }),
         404: notYours,
         412: answer.problem('If-Match does not match the current version.'),
       },
@@ -126,7 +136,7 @@ export const webhookOperations = {
         summary: 'Change a webhook configuration',
         tags: ['Webhooks'],
         description:
-          'Every field is optional: an omitted field keeps its stored value; headers, when sent, replaces the whole list. Send If-Match with the ETag you read to refuse the change (412) when someone changed the configuration meanwhile.',
+          'Every field is optional: an omitted field keeps its stored value; headers, when sent, replaces the whole list. A broker login (`credenciais`) belongs to its broker: a `url` with another kind, TLS, host, port or virtual host drops the stored one unless the body sends `credenciais` again (the answer then says `Credenciais-Descartadas: true`). Send If-Match with the ETag you read to refuse the change (412) when someone changed the configuration meanwhile.',
         parameters: [
           {
             name: 'If-Match',
@@ -141,7 +151,9 @@ export const webhookOperations = {
     },
     async ({ request, principal, params: { id }, body }) => {
       const stored = await updateWebhook(principal, id, await body(), request.headers.get('if-match'));
-      return { status: 200, body: viewOf(stored), headers: { ETag: etagOf(stored) } };
+      const headers: Record<string, string> = { ETag: etagOf(stored) };
+      if (stored.credentialsDropped) headers[CREDENTIALS_DROPPED_HEADER] = 'true';
+      return { status: 200, body: viewOf(stored), headers };
     },
     {
       // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the
