@@ -22,6 +22,7 @@ const PUBLIC_OPERATIONS = new Set([
   'apiReference',
   'metrics',
   'setPasswordWithLink',
+  'confirmContactEmail',
   'openPortalSession',
 ]);
 

@@ -37,6 +37,7 @@ import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 import { isBrokerUrl } from './broker-target';
 import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
+import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -61,6 +62,7 @@ export function viewOf(stored: StoredWebhook): WebhookView {
     limiteEntregasPorSegundo: stored.controls.ratePerSecond,
     entregaOrdenada: stored.controls.ordered,
     emailContato: stored.contactEmail,
+    emailContatoConfirmado: stored.contactConfirmed,
     credenciais: maskedCredentials(stored.config.id, stored.brokerCredentialsEnc),
   };
 }
@@ -163,7 +165,8 @@ export async function updateWebhook(
   ifMatch: string | null,
 ): Promise<UpdatedWebhook> {
   const db = await getDb();
-  return db.transaction(async (trx) => {
+  let contactLink: NewContactLink | null = null;
+  const updated = await db.transaction(async (trx) => {
     const current = await findWebhook(trx, id, { lock: true });
     if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
@@ -179,7 +182,11 @@ export async function updateWebhook(
       await saveControls(trx, id, controls);
     }
     const contactEmail = emailContato === undefined ? current.contactEmail : emailContato;
-    if (contactEmail !== current.contactEmail) await saveContactEmail(trx, id, contactEmail);
+    const contactChanged = contactEmail !== current.contactEmail;
+    // A new address is told nothing until its owner confirms it from the link it is e-mailed.
+    contactLink = contactChanged && contactEmail !== null ? newContactLink(Date.now()) : null;
+    if (contactChanged) await saveContactEmail(trx, id, contactEmail, contactLink);
+    const contactConfirmed = contactChanged ? false : current.contactConfirmed;
     const keptCredentials = sameLoginTarget(current.config.url, next.url) ? current.brokerCredentialsEnc : null;
     const brokerCredentialsEnc = credentialsAfter(id, keptCredentials, credenciais, next.url);
     const credentialsDropped = credenciais === undefined && current.brokerCredentialsEnc !== null && brokerCredentialsEnc === null;
@@ -212,8 +219,19 @@ export async function updateWebhook(
         credenciais: maskedCredentials(id, brokerCredentialsEnc),
       },
     });
-    return { config: next, version: current.version + 1, state, controls, contactEmail, brokerCredentialsEnc, credentialsDropped };
+    return {
+      config: next,
+      version: current.version + 1,
+      state,
+      controls,
+      contactEmail,
+      contactConfirmed,
+      brokerCredentialsEnc,
+      credentialsDropped,
+    };
   });
+  if (contactLink && updated.contactEmail) await mailContactConfirmation(updated.contactEmail, updated.config, contactLink);
+  return updated;
 }
 
 /**
@@ -285,13 +303,14 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const enabled = input.ativo ?? true;
   const controls = controlsAfter(NO_CONTROLS, input);
   const contactEmail = input.emailContato ?? null;
+  const contactLink = contactEmail === null ? null : newContactLink(Date.now());
   const brokerCredentialsEnc = credentialsAfter(config.id, null, input.credenciais, config.url);
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
     await assertConfigurationRoom(trx, config.usuarioId);
     await insertWebhook(trx, config, controls);
-    if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail);
+    if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail, contactLink);
     if (brokerCredentialsEnc !== null) await saveBrokerCredentials(trx, config.id, brokerCredentialsEnc);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
@@ -309,10 +328,12 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
       },
     });
   });
+  if (contactEmail !== null && contactLink) await mailContactConfirmation(contactEmail, config, contactLink);
   return {
     config,
     controls,
     contactEmail,
+    contactConfirmed: false,
     brokerCredentialsEnc,
     version: 1,
     state: {

@@ -16,6 +16,7 @@ import {
 import { ref } from '@/lib/openapi/components';
 import { etagHeader, json } from '@/lib/openapi/fragments';
 import {
+  contactConfirmationSchema,
   webhookCreateSchema,
   webhookCreateSchemaFor,
   webhookDetailSchema,
@@ -29,6 +30,7 @@ import { routes } from '@/lib/api/routes';
 import { answer } from '@/lib/http/answers';
 import { notYours, webhookParams } from './docs';
 import { operation } from '@/lib/http/operation';
+import { confirmContact } from '@/lib/webhooks/operational/contact-confirmation';
 
 /** Said by a PUT whose new `url` named another broker, so the stored login was dropped (issue 43). */
 const CREDENTIALS_DROPPED_HEADER = 'Credenciais-Descartadas';
@@ -162,6 +164,30 @@ export const webhookOperations = {
         if (status === 412 || isPolicyRefusal(errors))
           await recordRefusedUpdate(principal, params.id, { httpStatus: status, problem: type, errors });
       },
+    },
+  ),
+  /** The public end of the link e-mailed to a new technical contact: no session, the token is the credential. */
+  confirmContactEmail: operation(
+    {
+      method: 'POST',
+      path: '/api/v2/avaliacao-saude/contato-tecnico/confirmacao',
+      body: contactConfirmationSchema,
+      capability: 'public',
+      responses: {
+        204: answer.empty('Confirmed: the contact is told when deliveries are switched off automatically and back on.'),
+        503: answer.problem('The database is unavailable for a moment; retry after Retry-After seconds.'),
+      },
+      doc: {
+        summary: 'Confirm a technical contact with its e-mailed link',
+        tags: ['Webhooks'],
+        security: [],
+        description:
+          'Setting `emailContato` e-mails the address one single-use link (valid 48 hours); its page calls this. Until then the address is sent nothing else. An invalid, used or expired token is a 400 naming `token`.',
+      },
+    },
+    async (_request, _params, body) => {
+      await confirmContact((await body()).token);
+      return { status: 204 };
     },
   ),
   deleteWebhookConfiguration: operation(
