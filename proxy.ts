@@ -28,8 +28,11 @@ import { contentSecurityPolicy, CSP_HEADER, newNonce, PERMISSIONS_POLICY, strict
  * (a getter) rather than when this module loads. Proxy runs on the Node.js runtime in Next 16.
  */
 const SIGN_IN_PATH = '/sign-in';
-/** Pages for people without a session: signing in, and setting a password with a one-time link. */
-const PUBLIC_PAGES = new Set([SIGN_IN_PATH, '/definir-senha']);
+/**
+ * Pages for people without a session: signing in, setting a password with a one-time link, and
+ * confirming a technical contact with the link e-mailed to it.
+ */
+const PUBLIC_PAGES = new Set([SIGN_IN_PATH, '/definir-senha', '/confirmar-contato']);
 
 function withSecurityHeaders(request: NextRequest, frameAncestors: readonly string[] = []): NextResponse {
   const nonce = newNonce();

@@ -55,6 +55,9 @@ export const LAYERS: readonly Layer[] = [
     folder: 'db',
     holds: 'connection and handle (getDb), dialect, migrations, precompiled queries',
     may: ['config', 'log', 'observability'],
+    exceptions: {
+      'lib/auth/signing-secret.ts': 'migration 020 re-seals stored secrets under the key derived from it',
+    },
   },
   { folder: 'mail', holds: 'outgoing e-mail', may: ['config', 'log'] },
   { folder: 'idempotency', holds: 'idempotency keys and their stored answers', may: [...BASE] },

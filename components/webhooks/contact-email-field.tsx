@@ -7,10 +7,11 @@ import { useT } from '@/lib/i18n/client';
 
 /**
  * The partner's technical contact (`emailContato`, issue 31 §3), inside the editor's FormProvider:
- * told by e-mail when the worker switches deliveries off and when they are back on. Empty: none
- * (the form sends null).
+ * told by e-mail when the worker switches deliveries off and when they are back on, once its owner
+ * confirmed it from the link e-mailed to it (issue 43; until then the field says it waits). Empty:
+ * none (the form sends null).
  */
-export function ContactEmailField() {
+export function ContactEmailField({ awaitingConfirmation }: { awaitingConfirmation: boolean }) {
   const t = useT();
   const form = useFormContext<{ emailContato: string }>();
   const { formState } = form;
@@ -20,7 +21,11 @@ export function ContactEmailField() {
       id="emailContato"
       label={t('webhook.contactEmail')}
       mono
-      description={t('webhook.contactEmailHelp')}
+      description={
+        awaitingConfirmation
+          ? `${t('webhook.contactEmailHelp')} ${t('webhook.contactAwaitingConfirmation')}`
+          : t('webhook.contactEmailHelp')
+      }
       error={error}
       className="mt-4"
     >

@@ -279,7 +279,7 @@ function WebhookForm({
             <DestinationKindPicker />
             <UrlField error={urlError} policy={urlPolicy} />
             <BrokerCredentialsFields stored={config.credenciais} />
-            <ContactEmailField />
+            <ContactEmailField awaitingConfirmation={config.emailContato !== null && !config.emailContatoConfirmado} />
           </Card>
 
           {/* In the page's own chunk, not lazy: a Suspense boundary in a page this size is sent apart

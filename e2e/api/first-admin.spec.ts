@@ -93,12 +93,20 @@ test('npm start seeds nothing; the log names the command, which makes the first 
     const weak = await createAdmin(['--email', 'olga.ops@hospital.example', '--password-stdin'], settings, 'curta\n');
     expect(weak.code).toBe(1);
     expect(weak.err).toContain('Senha recusada: A senha precisa ter pelo menos 12 caracteres.');
+    expect((await api.get(apiPath(routes.listStaff))).status()).toBe(200);
     const again = await createAdmin(['--email', 'olga.ops@hospital.example', '--password-stdin'], settings, 'Outro-Farol-Verde-77\n');
     expect(again.code).toBe(0);
     expect(again.out).toContain('The account olga.ops@hospital.example existed already: it is now an active admin.');
+    // The way back in after a lockout ends every session of the account (issue 43): the console's
+    // session signed in with the old password is over.
+    expect((await api.get(apiPath(routes.listStaff))).status()).toBe(401);
     expect(await signInWithPassword(api, 'olga.ops@hospital.example', 'Farol-Azul-Marinho-42')).not.toBeNull();
     expect(await signInWithPassword(api, 'olga.ops@hospital.example', 'Outro-Farol-Verde-77')).toBeNull();
     expect(((await (await api.get(apiPath(routes.listStaff))).json()) as unknown[]).length).toBe(1);
+    // A new link (no password given) ends them too.
+    const relinked = await createAdmin(['--email', 'olga.ops@hospital.example', '--url', server.url], settings);
+    expect(relinked.code).toBe(0);
+    expect((await api.get(apiPath(routes.listStaff))).status()).toBe(401);
 
     const bad = await createAdmin(['--email', 'sem-arroba'], settings);
     expect(bad.code).toBe(2);

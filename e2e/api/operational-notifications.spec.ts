@@ -25,6 +25,8 @@ test.describe.configure({ mode: 'serial' });
 const adminUrl = adminDatabaseUrl();
 const CONTACT_A1 = 'ti-a1@parceiro-a.exemplo.com.br';
 const CONTACT_A2 = 'ti-a2@parceiro-a.exemplo.com.br';
+const CONTACT_A3 = 'ti-a3@parceiro-a.exemplo.com.br';
+const CONFIRMATION_SUBJECT = 'Confirme o contato técnico de webhooks / Confirm the webhooks technical contact — Integration Console';
 
 type Message = { type: string; timestamp: string; data: Record<string, unknown> & { configuracao?: { id: string } } };
 type Document = { webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }> };
@@ -126,7 +128,29 @@ async function configure(
     },
   });
   expect(response.status(), await response.text()).toBe(200);
-  expect(await response.json()).toMatchObject({ emailContato: contact });
+  expect(await response.json()).toMatchObject({ emailContato: contact, emailContatoConfirmado: false });
+}
+
+/** The token of the confirmation link e-mailed to `contact` (the one mail an unconfirmed address gets). */
+async function confirmationToken(contact: string): Promise<string> {
+  await expect.poll(() => mailsTo(contact).length, { timeout: 15_000 }).toBeGreaterThan(0);
+  const [message] = mailsTo(contact);
+  expect(message!.subject).toBe(CONFIRMATION_SUBJECT);
+  const link = new RegExp(`^(${servers[0]!.url}/confirmar-contato\\?token=[\\w-]+)$`, 'm').exec(message!.text)?.[1];
+  expect(link, message!.text).toBeDefined();
+  return new URL(link!).searchParams.get('token')!;
+}
+
+const confirm = (token: string) => api.post(apiPath(routes.confirmContactEmail), { data: { token } });
+
+/** The contact's owner confirms it from the link, as the confirmation page's button does. */
+async function confirmContact(contact: string) {
+  expect((await confirm(await confirmationToken(contact))).status()).toBe(204);
+}
+
+async function contactOf(id: string) {
+  const response = await api.get(apiPath(routes.getWebhookConfiguration, { id }), { headers: bearer(await tokenFor(api, TENANT_A)) });
+  return (await response.json()) as { emailContato: string | null; emailContatoConfirmado: boolean };
 }
 
 async function publish(flag: 'eventoAvaliacaoSaudeArquivada' | 'eventoAvaliacaoSaudeDesarquivada', idEvento: string) {
@@ -139,6 +163,8 @@ async function publish(flag: 'eventoAvaliacaoSaudeArquivada' | 'eventoAvaliacaoS
 }
 
 const mailsTo = (email: string): ReceivedMail[] => mail.received.filter((message) => message.to.includes(email));
+/** The notices a contact got: every mail but its confirmation link. */
+const noticesTo = (email: string): ReceivedMail[] => mailsTo(email).filter((message) => message.subject !== CONFIRMATION_SUBJECT);
 
 /** Several incident checks of every instance later, still exactly `count`. */
 async function stillAfterChecks(read: () => number, count: number) {
@@ -172,6 +198,8 @@ test('the setting makes the operator’s configuration: staff see it and read it
 test('a receiver answering 410 is switched off: the operator gets configuracao.desativada and entrega.esgotada once, signed; the contact one e-mail, pt-BR then English', async () => {
   test.setTimeout(60_000);
   await configure(WEBHOOK_IDS.a1, '/gone', 'eventoAvaliacaoSaudeArquivada', CONTACT_A1);
+  await confirmContact(CONTACT_A1);
+  expect(await contactOf(WEBHOOK_IDS.a1)).toEqual(expect.objectContaining({ emailContato: CONTACT_A1, emailContatoConfirmado: true }));
   const eventId = await publish('eventoAvaliacaoSaudeArquivada', `operacional-a1-${Date.now()}`);
 
   await expect.poll(() => operational('configuracao.desativada', WEBHOOK_IDS.a1).length, { timeout: 20_000 }).toBe(1);
@@ -195,25 +223,28 @@ test('a receiver answering 410 is switched off: the operator gets configuracao.d
     entregaId: partner.at('/gone')[0]!.headers['webhook-id'],
   });
 
-  await expect.poll(() => mailsTo(CONTACT_A1).length, { timeout: 15_000 }).toBe(1);
-  const [message] = mailsTo(CONTACT_A1);
+  await expect.poll(() => noticesTo(CONTACT_A1).length, { timeout: 15_000 }).toBe(1);
+  const [message] = noticesTo(CONTACT_A1);
   expect(message!.subject).toBe('Entregas de webhook desativadas / Webhook deliveries switched off — Integration Console');
   expect(message!.text.indexOf('foram desativadas automaticamente')).toBeGreaterThan(-1);
   expect(message!.text.indexOf('foram desativadas automaticamente')).toBeLessThan(message!.text.indexOf('were switched off automatically'));
   expect(message!.text).toContain('410 (Gone)');
-  expect(message!.text).toContain(partner.url('/gone'));
+  // The receiver by its origin, never its path (paths carry tokens).
+  expect(message!.text).toContain(`receptor ${new URL(partner.url('/')).origin} `);
+  expect(message!.text).not.toContain('/gone');
   expect(message!.text).toContain(WEBHOOK_IDS.a1);
   // The configuration's page in the partner portal, in both languages: a page, never a portal link (no token).
   expect(message!.text).toContain(`Portal do parceiro: ${servers[0]!.url}/portal/webhooks/${WEBHOOK_IDS.a1}`);
   expect(message!.text).toContain(`Partner portal: ${servers[0]!.url}/portal/webhooks/${WEBHOOK_IDS.a1}`);
   expect(message!.text).not.toContain('/portal/entrar');
-  await stillAfterChecks(() => operational('configuracao.desativada', WEBHOOK_IDS.a1).length + mailsTo(CONTACT_A1).length, 2);
+  await stillAfterChecks(() => operational('configuracao.desativada', WEBHOOK_IDS.a1).length + noticesTo(CONTACT_A1).length, 2);
   expect(operational('entrega.esgotada', WEBHOOK_IDS.a1)).toHaveLength(1);
 });
 
 test('a receiver down past the threshold: circuito.aberto once, entrega.esgotada for its exhausted delivery, configuracao.recuperada once it answers; no e-mail to the contact', async () => {
   test.setTimeout(90_000);
   await configure(WEBHOOK_IDS.a2, '/fora', 'eventoAvaliacaoSaudeDesarquivada', CONTACT_A2);
+  await confirmContact(CONTACT_A2);
   await publish('eventoAvaliacaoSaudeDesarquivada', `operacional-a2-${Date.now()}`);
 
   await expect.poll(() => operational('circuito.aberto', WEBHOOK_IDS.a2).length, { timeout: 30_000 }).toBe(1);
@@ -236,7 +267,7 @@ test('a receiver down past the threshold: circuito.aberto once, entrega.esgotada
     2,
   );
   // A receiver down is the hospital's to watch: the partner's contact hears of switch-offs only.
-  expect(mailsTo(CONTACT_A2)).toEqual([]);
+  expect(noticesTo(CONTACT_A2)).toEqual([]);
 });
 
 test('switched back on: configuracao.recuperada once, and the contact’s e-mail that deliveries are back, pt-BR then English', async () => {
@@ -252,13 +283,51 @@ test('switched back on: configuracao.recuperada once, and the contact’s e-mail
   const [disabled] = operational('configuracao.desativada', WEBHOOK_IDS.a1);
   expect(recovered!.message.data).toMatchObject({ incidente: 'desativada', incidenteId: disabled!.message.data.incidenteId });
 
-  await expect.poll(() => mailsTo(CONTACT_A1).length, { timeout: 15_000 }).toBe(2);
-  const back = mailsTo(CONTACT_A1)[1]!;
+  await expect.poll(() => noticesTo(CONTACT_A1).length, { timeout: 15_000 }).toBe(2);
+  const back = noticesTo(CONTACT_A1)[1]!;
   expect(back.subject).toBe('Entregas de webhook religadas / Webhook deliveries switched back on — Integration Console');
   expect(back.text.indexOf('foram religadas')).toBeGreaterThan(-1);
   expect(back.text.indexOf('foram religadas')).toBeLessThan(back.text.indexOf('are on again'));
-  await stillAfterChecks(() => operational('configuracao.recuperada', WEBHOOK_IDS.a1).length + mailsTo(CONTACT_A1).length, 3);
+  await stillAfterChecks(() => operational('configuracao.recuperada', WEBHOOK_IDS.a1).length + noticesTo(CONTACT_A1).length, 3);
   // Every operational message went once: no webhook-id twice.
   const ids = operator.at('/ops').map((request) => String(request.headers['webhook-id']));
   expect(new Set(ids).size).toBe(ids.length);
+});
+
+test('a contact nobody confirmed gets its one confirmation e-mail and nothing else; the link confirms once, from the page’s button only', async () => {
+  test.setTimeout(60_000);
+  await configure(WEBHOOK_IDS.a3, '/gone', 'eventoAvaliacaoSaudeArquivada', CONTACT_A3);
+  const token = await confirmationToken(CONTACT_A3);
+  const [request] = mailsTo(CONTACT_A3);
+  // The confirmation names the receiver by its origin, never its path, and the configuration.
+  expect(request!.text).toContain(new URL(partner.url('/')).origin);
+  expect(request!.text).not.toContain('/gone');
+  expect(request!.text).toContain(WEBHOOK_IDS.a3);
+  // pt-BR first, English after.
+  expect(request!.text.indexOf('confirme pelo link')).toBeGreaterThan(-1);
+  expect(request!.text.indexOf('confirme pelo link')).toBeLessThan(request!.text.indexOf('confirm with the link'));
+
+  // Switched off while unconfirmed: the operator hears of it, the address does not.
+  await publish('eventoAvaliacaoSaudeArquivada', `operacional-a3-${Date.now()}`);
+  await expect.poll(() => operational('configuracao.desativada', WEBHOOK_IDS.a3).length, { timeout: 20_000 }).toBe(1);
+  await stillAfterChecks(() => mailsTo(CONTACT_A3).length, 1);
+
+  // Opening the link (as a mail scanner would) confirms nothing; the page's button does, once.
+  const page = await api.get(`/confirmar-contato?token=${token}`);
+  expect(page.status()).toBe(200);
+  expect(await contactOf(WEBHOOK_IDS.a3)).toMatchObject({ emailContato: CONTACT_A3, emailContatoConfirmado: false });
+  expect((await confirm(token)).status()).toBe(204);
+  expect(await contactOf(WEBHOOK_IDS.a3)).toMatchObject({ emailContatoConfirmado: true });
+  const again = await confirm(token);
+  expect(again.status()).toBe(400);
+  expect(((await again.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toEqual(['token']);
+
+  // Another address starts unconfirmed, with a confirmation of its own; the old link confirms nothing.
+  const other = 'outro-ti-a3@parceiro-a.exemplo.com.br';
+  const changed = await api.put(apiPath(routes.updateWebhookConfiguration, { id: WEBHOOK_IDS.a3 }), {
+    headers: bearer(await tokenFor(api, TENANT_A)),
+    data: { emailContato: other },
+  });
+  expect(await changed.json()).toMatchObject({ emailContato: other, emailContatoConfirmado: false });
+  expect(await confirmationToken(other)).not.toBe(token);
 });

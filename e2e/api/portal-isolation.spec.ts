@@ -22,6 +22,7 @@ const PUBLIC_OPERATIONS = new Set([
   'apiReference',
   'metrics',
   'setPasswordWithLink',
+  'confirmContactEmail',
   'openPortalSession',
 ]);
 
@@ -177,6 +178,48 @@ test('a read-only session reads its own tenant and is refused every write and th
   // Nothing changed: A's configuration is as it was.
   const after = await api.get(apiPath(routes.getWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), { headers: tenantA });
   expect(((await after.json()) as { url: string }).url).toBe(((await own.json()) as { url: string }).url);
+});
+
+test('a read-only session sees custom header names, never their values, in the configuration, the list, the delivery log and the page', async () => {
+  test.setTimeout(60_000);
+  const id = WEBHOOK_IDS.a3;
+  const value = `valor-${crypto.randomUUID()}`;
+  const put = await api.put(apiPath(routes.getWebhookConfiguration, { id }), {
+    headers: tenantA,
+    data: { headers: [{ chave: 'X-Parceiro-Ref', valor: value }] },
+  });
+  expect(put.status()).toBe(200);
+  const testEvent = await api.post(apiPath(routes.sendTestEvent, { id }), { headers: tenantA });
+  const entregaId = ((await testEvent.json()) as { id: string }).id;
+  const detailPath = apiPath(routes.getDelivery, { id, entregaId });
+  // The attempt (to a receiver that does not exist) records the headers it sent.
+  await expect
+    .poll(
+      async () =>
+        ((await (await api.get(detailPath, { headers: tenantA })).json()) as { tentativasDetalhadas: unknown[] }).tentativasDetalhadas
+          .length,
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBeGreaterThan(0);
+  const readOnly = await portalSession(server.url, await issueLink(api, tenantA, { somenteLeitura: true }));
+  const full = await portalSession(server.url, await issueLink(api, tenantA));
+  const places = [
+    `${PORTAL_API_PREFIX}${apiPath(routes.getWebhookConfiguration, { id })}`,
+    `${PORTAL_API_PREFIX}${apiPath(routes.listWebhookConfigurations)}`,
+    `${PORTAL_API_PREFIX}${detailPath}`,
+    `/portal/webhooks/${id}`,
+  ];
+  for (const place of places) {
+    const seen = await api.get(place, { headers: readOnly.headers });
+    expect(seen.status(), place).toBe(200);
+    const text = await seen.text();
+    expect(text, place).toContain('X-Parceiro-Ref');
+    expect(text.includes(value), `${place} shows the value to a read-only session`).toBe(false);
+    // A full-access session of the same tenant reads it, as the tenant's client does.
+    expect(await (await api.get(place, { headers: full.headers })).text(), place).toContain(value);
+  }
 });
 
 test('a link opens one session once; the portal cookie opens nothing on /api nor any staff page; a revoked session stops', async () => {

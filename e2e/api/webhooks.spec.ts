@@ -41,6 +41,7 @@ test.describe('webhook configuration (§4.1)', () => {
         'limiteEntregasPorSegundo',
         'entregaOrdenada',
         'emailContato',
+        'emailContatoConfirmado',
         'credenciais',
       ].sort(),
     );
@@ -51,6 +52,7 @@ test.describe('webhook configuration (§4.1)', () => {
       limiteEntregasPorSegundo: null,
       entregaOrdenada: false,
       emailContato: null,
+      emailContatoConfirmado: false,
       credenciais: null,
     });
     expect(config).toMatchObject({ id: WEBHOOK_IDS.a6, usuarioId: TENANT_A.usuarioId, sistemaOrigem: 3, clientId: TENANT_A.clientId });
@@ -111,7 +113,7 @@ test.describe('webhook configuration (§4.1)', () => {
     const path = webhookPath(WEBHOOK_IDS.a7);
     const set = await request.put(path, { headers: tenantA, data: { emailContato: 'ti@parceiro-a.exemplo.com.br' } });
     expect(set.status()).toBe(200);
-    expect(await set.json()).toMatchObject({ emailContato: 'ti@parceiro-a.exemplo.com.br' });
+    expect(await set.json()).toMatchObject({ emailContato: 'ti@parceiro-a.exemplo.com.br', emailContatoConfirmado: false });
     const kept = await request.put(path, { headers: tenantA, data: { eventoPropostaCancelada: true } });
     expect(await kept.json()).toMatchObject({ emailContato: 'ti@parceiro-a.exemplo.com.br' });
     const refused = await request.put(path, { headers: tenantA, data: { emailContato: 'não é um endereço' } });

@@ -8,6 +8,8 @@ import net from 'node:net';
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  /** Every byte clients sent through the proxy (a login offered to the server, say). */
+  private readonly received: Buffer[] = [];
   port = 0;
 
   constructor(
@@ -26,6 +28,7 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
+      client.on('data', (chunk: Buffer) => this.received.push(chunk));
       client.pipe(upstream);
       upstream.pipe(client);
     });
@@ -45,6 +48,11 @@ export class TcpProxy {
     const closed = server ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
     for (const socket of this.sockets) socket.resetAndDestroy();
     await closed;
+  }
+
+  /** What clients sent so far, as text (protocol bytes included). */
+  clientBytes(): string {
+    return Buffer.concat(this.received).toString('latin1');
   }
 
   async restore(): Promise<void> {

@@ -86,6 +86,8 @@ describe('the API router', () => {
       'GET /metrics',
       'POST /api/v1/auth/definir-senha',
       'POST /api/v1/auth/token',
+      // The page of the link e-mailed to a new technical contact confirms it with the link's token (issue 43).
+      'POST /api/v2/avaliacao-saude/contato-tecnico/confirmacao',
       // The portal's entry page trades a link's single-use token for a session (issue 30).
       'POST /api/v2/avaliacao-saude/portal/sessao',
     ]);

@@ -21,6 +21,7 @@ export const updateWebhookConfiguration = {
   method: 'PUT',
   path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
 } as const satisfies Route;
+export const confirmContactEmail = { method: 'POST', path: '/api/v2/avaliacao-saude/contato-tecnico/confirmacao' } as const satisfies Route;
 export const deleteWebhookConfiguration = {
   method: 'DELETE',
   path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',

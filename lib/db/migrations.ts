@@ -1,4 +1,7 @@
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
+import { signingSecret } from '@/lib/auth/signing-secret';
+import { log } from '@/lib/log';
 
 /**
  * Schema migrations as code (not files on disk), so they travel inside the Next build. Names sort
@@ -687,6 +690,114 @@ const partnerPortal: Migration = {
   },
 };
 
+/**
+ * Bound ciphertexts (issue 43): signing secrets and broker logins were sealed (AES-256-GCM,
+ * lib/webhooks/secrets.ts) with no associated data, so a value moved into another column or row
+ * still opened, a broker password read back through the signing-secret operation. Each is sealed
+ * again (format v2) bound to its purpose and its configuration, which refuses a moved value. The
+ * cipher is copied here, not imported: a shipped migration must not change when the feature's
+ * does. A value that does not open (AUTH_SECRET changed since it was sealed) is left as it is,
+ * unreadable as before, and counted in the log. Down seals them unbound again (v1).
+ */
+const SEALED_COLUMNS = {
+  secret_enc: 'webhook-signing-secret',
+  previous_secret_enc: 'webhook-signing-secret',
+  broker_credentials_enc: 'broker-credentials',
+} as const;
+type SealedColumn = keyof typeof SEALED_COLUMNS;
+type SealFormat = 'v1' | 'v2';
+
+let sealingKey: KeyObject | undefined;
+function sealKey(): KeyObject {
+  sealingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', signingSecret(), 'integration-console', 'webhook-signing-secrets', 32)));
+  return sealingKey;
+}
+
+/** The associated data of a v2 value: its purpose and configuration; v1 had none. */
+function sealedAad(format: SealFormat, column: SealedColumn, configId: string): Buffer | undefined {
+  return format === 'v2' ? Buffer.from(`${SEALED_COLUMNS[column]}:${configId}`, 'utf8') : undefined;
+}
+
+function sealValue(format: SealFormat, clear: string, aad: Buffer | undefined): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(), iv);
+  if (aad) cipher.setAAD(aad);
+  const sealed = Buffer.concat([cipher.update(clear, 'utf8'), cipher.final()]);
+  return [format, iv.toString('base64url'), sealed.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+}
+
+function openValue(stored: string, aad: Buffer | undefined): string | undefined {
+  const [, iv, sealed, tag] = stored.split(':');
+  if (!iv || !sealed || !tag) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(), Buffer.from(iv, 'base64url'));
+    if (aad) decipher.setAAD(aad);
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every sealed value in format `from` sealed again in format `to`, by pages of 500 configurations. */
+async function reseal(db: Knex, from: SealFormat, to: SealFormat): Promise<void> {
+  const columns = Object.keys(SEALED_COLUMNS) as SealedColumn[];
+  let after = '';
+  let unreadable = 0;
+  for (;;) {
+    const rows: Record<string, unknown>[] = await db('webhook_configs')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(500)
+      .select('id', ...columns);
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const id = String(row.id);
+      const changes: Partial<Record<SealedColumn, string>> = {};
+      for (const column of columns) {
+        const value = row[column];
+        if (typeof value !== 'string' || !value.startsWith(`${from}:`)) continue;
+        const clear = openValue(value, sealedAad(from, column, id));
+        if (clear === undefined) unreadable++;
+        else changes[column] = sealValue(to, clear, sealedAad(to, column, id));
+      }
+      if (Object.keys(changes).length > 0) await db('webhook_configs').where({ id }).update(changes);
+    }
+    after = String(rows.at(-1)!.id);
+  }
+  if (unreadable > 0) log.warn('db.ciphertexts_unreadable', { count: unreadable, docs: 'docs/production.md, AUTH_SECRET' });
+}
+
+const boundCiphertexts: Migration = {
+  up: (db) => reseal(db, 'v1', 'v2'),
+  down: (db) => reseal(db, 'v2', 'v1'),
+};
+
+/**
+ * Contact confirmation (issue 43): a technical contact (contact_email) gets notices only once its
+ * owner confirmed it from the link of the one e-mail sent when it is set. The link's token is kept
+ * as its SHA-256 hash, with its end of life. Contacts stored before start unconfirmed: set again,
+ * each gets its confirmation e-mail.
+ */
+const contactConfirmation: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => {
+      t.bigInteger('contact_confirmed_at');
+      t.string('contact_token_hash', 64);
+      t.bigInteger('contact_token_expires');
+      t.index(['contact_token_hash'], 'webhook_configs_contact_token_ix');
+    });
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_configs', (t) => {
+      t.dropIndex(['contact_token_hash'], 'webhook_configs_contact_token_ix');
+      t.dropColumn('contact_token_expires');
+      t.dropColumn('contact_token_hash');
+      t.dropColumn('contact_confirmed_at');
+    });
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -707,6 +818,8 @@ const migrations: Record<string, Migration> = {
   '017_operational_notifications': operationalNotifications,
   '018_broker_credentials': brokerCredentials,
   '019_partner_portal': partnerPortal,
+  '020_bound_ciphertexts': boundCiphertexts,
+  '021_contact_confirmation': contactConfirmation,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

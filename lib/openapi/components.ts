@@ -10,7 +10,13 @@ import {
   slotSchema,
 } from '@/lib/scheduling/contract';
 import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
-import { webhookCreateSchema, webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
+import {
+  contactConfirmationSchema,
+  webhookCreateSchema,
+  webhookDetailSchema,
+  webhookUpdateSchema,
+  webhookViewSchema,
+} from '@/lib/webhooks/contract';
 import {
   deliveryCreatedSchema,
   deliveryDetailSchema,
@@ -61,6 +67,7 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   StaffUpdate: [staffUpdateSchema, 'input'],
   PasswordLink: [passwordLinkSchema, 'output'],
   SetPassword: [setPasswordSchema, 'input'],
+  ContactConfirmation: [contactConfirmationSchema, 'input'],
   ChangePassword: [changePasswordSchema, 'input'],
   ApiClientCreate: [apiClientCreateSchema, 'input'],
   ApiClientWithSecret: [apiClientWithSecretSchema, 'output'],

@@ -108,6 +108,8 @@ describe('npm run create-admin', () => {
     expect(result.out).toMatch(/^http:\/\/localhost:3000\/definir-senha\?token=/m);
     const after = (await findStaffByEmail(await getDb(), 'bruno@hospital.example'))!;
     expect(after).toMatchObject({ roles: 'webhooks,admin', disabledAt: null, passwordHash: before.passwordHash, name: 'Bruno' });
+    // Its sessions end (issue 43): the session version moved on, as after any other password path.
+    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
     expect((await auditOf('staff:bruno@hospital.example')).map((row) => [row.action, row.outcome])).toEqual([
       ['staff.update', 'command-line'],
       ['staff.password_link', 'issued'],
@@ -126,6 +128,7 @@ describe('npm run create-admin', () => {
     expect(set.code).toBe(0);
     expect(set.out).toContain('Password set: sign in at http://localhost:3000/sign-in.');
     const row = (await findStaffByEmail(await getDb(), 'carla@hospital.example'))!;
+    expect(row.sessionVersion).toBe(1);
     expect(await verifySecret('Cerrado-Ipe-Amarelo-31', row.passwordHash)).toBe(true);
     await expect(setPasswordWithToken(token, 'Outra-Senha-Bem-Longa-9')).rejects.toThrow(/passwordLinkInvalid/);
 

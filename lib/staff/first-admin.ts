@@ -48,7 +48,7 @@ export type AdminCommandOutcome =
 
 /**
  * Makes `email` an active admin: a new account, or an existing password account given the admin
- * role (its other roles kept) and enabled again. Then a one-time password link (e-mailed when
+ * role (its other roles kept), enabled again, and signed out everywhere. Then a one-time password link (e-mailed when
  * SMTP_URL is set, as from the console), or the password given, checked by the same rules as the
  * console's. Running it again for the same address is how an admin locked out gets a new link.
  */
@@ -66,10 +66,13 @@ export async function makeAdmin(input: { email: string; name: string; origin: st
   const passwordHash = input.password === undefined ? undefined : await hashSecret(input.password);
   await db.transaction(async (trx) => {
     if (existing) {
-      // A password given here also voids any link still pending for the account.
+      // A password given here also voids any link still pending for the account. Either way the
+      // account's sessions end, as on every other password path: this command is the way back in
+      // after a lockout, which may follow a takeover whose sessions must not outlive it (issue 43).
       await updateStaffRow(trx, id, {
         roles: roles.join(','),
         disabledAt: null,
+        endSessions: true,
         ...(passwordHash ? { passwordHash, passwordToken: null } : {}),
       });
       await recordAudit(trx, {

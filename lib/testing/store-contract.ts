@@ -96,9 +96,15 @@ export function storeContract(): void {
       { chave: 'X-Descrição', valor: 'ação – “aspas” ' + 'x'.repeat(3000) },
       ...Array.from({ length: 10 }, (_, i) => ({ chave: `X-H${i}`, valor: 'v'.repeat(400) })),
     ];
-    const updated = await updateWebhook(tenantA, WEBHOOK_IDS.a1, { headers, eventoAvaliacaoSaudeArquivada: true }, null);
+    const { credentialsDropped, ...updated } = await updateWebhook(
+      tenantA,
+      WEBHOOK_IDS.a1,
+      { headers, eventoAvaliacaoSaudeArquivada: true },
+      null,
+    );
     const read = await getWebhook(tenantA, WEBHOOK_IDS.a1);
     expect(read).toEqual(updated);
+    expect(credentialsDropped).toBe(false);
     expect(read.config.headers).toEqual(headers);
     expect(read.config.sistemaOrigem).toBe(TENANT_A.sistemaOrigem);
     expect(read.config.eventoAvaliacaoSaudeArquivada).toBe(true);

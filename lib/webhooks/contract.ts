@@ -106,7 +106,7 @@ const deliveryControlsShape = {
 const contactShape = {
   emailContato: z.email().max(254).nullable().optional().meta({
     description:
-      'Beyond the contract: the partner’s technical contact, e-mailed (pt-BR, then English) when deliveries are switched off automatically (a 410, or failing too long) and when they are switched back on; null removes it.',
+      'Beyond the contract: the partner’s technical contact, e-mailed (pt-BR, then English) when deliveries are switched off automatically (a 410, or failing too long) and when they are switched back on, once its owner confirmed it from the link of the one e-mail a new address gets (`emailContatoConfirmado`); null removes it.',
   }),
 };
 
@@ -228,6 +228,9 @@ export const webhookViewSchema = webhookConfigurationSchema.extend({
     .string()
     .nullable()
     .meta({ description: 'Beyond the contract: the technical contact told when deliveries are switched off automatically and back on.' }),
+  emailContatoConfirmado: z.boolean().meta({
+    description: 'Beyond the contract: whether the contact’s owner confirmed it from the e-mailed link; until then it is told nothing.',
+  }),
   credenciais: z
     .object({ usuario: z.string().meta({ description: 'The user, masked: its last 2 characters.' }) })
     .nullable()
@@ -257,3 +260,6 @@ export type WebhookDetail = z.infer<typeof webhookDetailSchema>;
 
 // Any 8-4-4-4-12 hex identifier: ids minted by other systems need not carry an RFC 9562 version.
 export const webhookIdSchema = z.guid();
+
+/** The confirmation page's body (issue 43): the token of the link e-mailed to a new technical contact. */
+export const contactConfirmationSchema = z.strictObject({ token: z.string().min(20).max(200) });

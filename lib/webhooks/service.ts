@@ -3,7 +3,7 @@ import { getDb } from '@/lib/db/handle';
 import { refuse } from '@/lib/errors/refusal';
 import { recordAudit } from '@/lib/audit/store';
 import { maskSecret } from '@/lib/audit/masking';
-import type { Principal } from '@/lib/auth/principal';
+import { isPortalSession, type Principal } from '@/lib/auth/principal';
 import type {
   DisabledReason,
   WebhookConfiguration,
@@ -36,7 +36,8 @@ import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
 import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 import { isBrokerUrl } from './broker-target';
-import { encryptCredentials, maskedCredentials, type BrokerCredentials } from './broker-credentials';
+import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
+import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -61,22 +62,29 @@ export function viewOf(stored: StoredWebhook): WebhookView {
     limiteEntregasPorSegundo: stored.controls.ratePerSecond,
     entregaOrdenada: stored.controls.ordered,
     emailContato: stored.contactEmail,
-    credenciais: maskedCredentials(stored.brokerCredentialsEnc),
+    emailContatoConfirmado: stored.contactConfirmed,
+    credenciais: maskedCredentials(stored.config.id, stored.brokerCredentialsEnc),
   };
 }
 
 /**
  * A broker target's login after a PUT or POST (encrypted; null: none). `given`: the body's
- * `credenciais` (undefined keeps the stored ones). An https receiver has none: credentials sent for
+ * `credenciais` (undefined keeps the stored ones, as long as they still belong to the target:
+ * `current` is null once the broker changed). An https receiver has none: credentials sent for
  * one are refused (400 naming the field), and stored ones go when a target becomes https.
  */
-function credentialsAfter(current: string | null, given: BrokerCredentials | null | undefined, url: string): string | null {
+function credentialsAfter(
+  configId: string,
+  current: string | null,
+  given: BrokerCredentials | null | undefined,
+  url: string,
+): string | null {
   if (!isBrokerUrl(url)) {
     if (given) throw new FieldRejected('credenciais', 'brokerOnly', 'credenciais are only for a broker target (amqps://, tls://).');
     return null;
   }
   if (given === undefined) return current;
-  return given === null ? null : encryptCredentials(given);
+  return given === null ? null : encryptCredentials(configId, given);
 }
 
 /** The controls after a PUT or POST: fields present replace stored ones. */
@@ -114,21 +122,40 @@ function circuitView({ failures, openUntil, openedAt }: CircuitState, now: numbe
   };
 }
 
+/**
+ * Whether a principal reads custom header values (issue 43). They are often the receiver's own
+ * credentials: a read-only portal session sees their names only, as it is refused the signing secret.
+ */
+export function readsHeaderValues(principal: Principal): boolean {
+  return !(isPortalSession(principal) && principal.portal.readOnly);
+}
+
+/** The configuration as `principal` may read it: header values masked where it may not read them. */
+function readableBy(principal: Principal, stored: StoredWebhook): StoredWebhook {
+  if (readsHeaderValues(principal)) return stored;
+  return { ...stored, config: { ...stored.config, headers: maskedHeaders(stored.config.headers) } };
+}
+
+/** A configuration `principal` may see (404 otherwise), as it may read it: never to be saved back. */
 export async function getWebhook(principal: Principal, id: string): Promise<StoredWebhook> {
   const stored = await findWebhook(await getDb(), id);
   if (!visibleTo(principal, stored)) throw refuse.notFound('Webhook configuration not found.');
-  return stored;
+  return readableBy(principal, stored);
 }
 
 export async function searchWebhooks(principal: Principal, search: string | undefined): Promise<WebhookView[]> {
   const usuarioId = principal.kind === 'api-client' ? principal.usuarioId : undefined;
   const found = await listWebhooks(await getDb(), { usuarioId, search, limit: 500 });
-  return found.map(viewOf);
+  return found.map((stored) => viewOf(readableBy(principal, stored)));
 }
+
+/** A PUT's outcome: `credentialsDropped` when stored credentials went without the body removing them. */
+export type UpdatedWebhook = StoredWebhook & { credentialsDropped: boolean };
 
 /**
  * Applies a PUT: fields present replace stored ones (`headers` replaces the whole list), fields
- * omitted keep their values. With `ifMatch`, a configuration changed since that ETag is left alone
+ * omitted keep their values, except a broker login, which stays only while the URL names the same
+ * broker (sameLoginTarget). With `ifMatch`, a configuration changed since that ETag is left alone
  * and the caller gets 412.
  */
 export async function updateWebhook(
@@ -136,9 +163,10 @@ export async function updateWebhook(
   id: string,
   update: WebhookUpdate,
   ifMatch: string | null,
-): Promise<StoredWebhook> {
+): Promise<UpdatedWebhook> {
   const db = await getDb();
-  return db.transaction(async (trx) => {
+  let contactLink: NewContactLink | null = null;
+  const updated = await db.transaction(async (trx) => {
     const current = await findWebhook(trx, id, { lock: true });
     if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
@@ -154,8 +182,14 @@ export async function updateWebhook(
       await saveControls(trx, id, controls);
     }
     const contactEmail = emailContato === undefined ? current.contactEmail : emailContato;
-    if (contactEmail !== current.contactEmail) await saveContactEmail(trx, id, contactEmail);
-    const brokerCredentialsEnc = credentialsAfter(current.brokerCredentialsEnc, credenciais, next.url);
+    const contactChanged = contactEmail !== current.contactEmail;
+    // A new address is told nothing until its owner confirms it from the link it is e-mailed.
+    contactLink = contactChanged && contactEmail !== null ? newContactLink(Date.now()) : null;
+    if (contactChanged) await saveContactEmail(trx, id, contactEmail, contactLink);
+    const contactConfirmed = contactChanged ? false : current.contactConfirmed;
+    const keptCredentials = sameLoginTarget(current.config.url, next.url) ? current.brokerCredentialsEnc : null;
+    const brokerCredentialsEnc = credentialsAfter(id, keptCredentials, credenciais, next.url);
+    const credentialsDropped = credenciais === undefined && current.brokerCredentialsEnc !== null && brokerCredentialsEnc === null;
     if (brokerCredentialsEnc !== current.brokerCredentialsEnc) await saveBrokerCredentials(trx, id, brokerCredentialsEnc);
     let state =
       ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
@@ -175,18 +209,29 @@ export async function updateWebhook(
         ativo: current.state.enabled,
         ...auditControls(current.controls),
         emailContato: current.contactEmail,
-        credenciais: maskedCredentials(current.brokerCredentialsEnc),
+        credenciais: maskedCredentials(id, current.brokerCredentialsEnc),
       },
       after: {
         ...auditView(next),
         ativo: state.enabled,
         ...auditControls(controls),
         emailContato: contactEmail,
-        credenciais: maskedCredentials(brokerCredentialsEnc),
+        credenciais: maskedCredentials(id, brokerCredentialsEnc),
       },
     });
-    return { config: next, version: current.version + 1, state, controls, contactEmail, brokerCredentialsEnc };
+    return {
+      config: next,
+      version: current.version + 1,
+      state,
+      controls,
+      contactEmail,
+      contactConfirmed,
+      brokerCredentialsEnc,
+      credentialsDropped,
+    };
   });
+  if (contactLink && updated.contactEmail) await mailContactConfirmation(updated.contactEmail, updated.config, contactLink);
+  return updated;
 }
 
 /**
@@ -239,7 +284,11 @@ function etagMatches(ifMatch: string, etag: string): boolean {
 
 /** Header values often hold receivers' secrets: the trail keeps their names only. */
 function auditView(config: WebhookConfiguration) {
-  return { ...config, headers: config.headers.map((header) => ({ chave: header.chave, valor: maskSecret(header.valor) })) };
+  return { ...config, headers: maskedHeaders(config.headers) };
+}
+
+function maskedHeaders(headers: WebhookConfiguration['headers']): WebhookConfiguration['headers'] {
+  return headers.map((header) => ({ chave: header.chave, valor: maskSecret(header.valor) }));
 }
 
 /**
@@ -254,13 +303,14 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const enabled = input.ativo ?? true;
   const controls = controlsAfter(NO_CONTROLS, input);
   const contactEmail = input.emailContato ?? null;
-  const brokerCredentialsEnc = credentialsAfter(null, input.credenciais, config.url);
+  const contactLink = contactEmail === null ? null : newContactLink(Date.now());
+  const brokerCredentialsEnc = credentialsAfter(config.id, null, input.credenciais, config.url);
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
     await assertConfigurationRoom(trx, config.usuarioId);
     await insertWebhook(trx, config, controls);
-    if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail);
+    if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail, contactLink);
     if (brokerCredentialsEnc !== null) await saveBrokerCredentials(trx, config.id, brokerCredentialsEnc);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
@@ -274,14 +324,16 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
         ativo: enabled,
         ...auditControls(controls),
         emailContato: contactEmail,
-        credenciais: maskedCredentials(brokerCredentialsEnc),
+        credenciais: maskedCredentials(config.id, brokerCredentialsEnc),
       },
     });
   });
+  if (contactEmail !== null && contactLink) await mailContactConfirmation(contactEmail, config, contactLink);
   return {
     config,
     controls,
     contactEmail,
+    contactConfirmed: false,
     brokerCredentialsEnc,
     version: 1,
     state: {

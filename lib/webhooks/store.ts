@@ -41,6 +41,8 @@ export type StoredWebhook = {
   controls: DeliveryControls;
   /** The partner's technical contact, e-mailed when the worker switches deliveries off and when they are back (issue 31 §3). */
   contactEmail: string | null;
+  /** Whether its owner confirmed the contact from the link e-mailed to it (issue 43): only then is it told anything. */
+  contactConfirmed: boolean;
   /** A broker target's login, encrypted (broker-credentials.ts); null: none. */
   brokerCredentialsEnc: string | null;
 };
@@ -51,6 +53,7 @@ function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
     version: toNumber(row.version),
     controls: { ratePerSecond: optionalNumber(row.rate_limit_per_second), ordered: toBoolean(row.ordered ?? false) },
     contactEmail: typeof row.contact_email === 'string' ? row.contact_email : null,
+    contactConfirmed: typeof row.contact_email === 'string' && optionalNumber(row.contact_confirmed_at) !== null,
     brokerCredentialsEnc: typeof row.broker_credentials_enc === 'string' ? row.broker_credentials_enc : null,
     state: {
       enabled: toBoolean(row.enabled),
@@ -249,7 +252,12 @@ function toRow(config: WebhookConfiguration, version: number) {
 }
 
 export async function insertWebhook(trx: Knex.Transaction, config: WebhookConfiguration, controls = NO_CONTROLS): Promise<void> {
-  await trx('webhook_configs').insert({ ...toRow(config, 1), ...controlsRow(controls), secret_enc: newEncryptedSecret(), enabled: true });
+  await trx('webhook_configs').insert({
+    ...toRow(config, 1),
+    ...controlsRow(controls),
+    secret_enc: newEncryptedSecret(config.id),
+    enabled: true,
+  });
   await saveSubscriptions(trx, config);
 }
 
@@ -299,9 +307,31 @@ export async function saveControls(trx: Knex.Transaction, id: string, controls: 
   await trx('webhook_configs').where({ id }).update(controlsRow(controls));
 }
 
-/** The technical contact's e-mail (null: none); beyond the contract, not part of the version. */
-export async function saveContactEmail(trx: Knex.Transaction, id: string, email: string | null): Promise<void> {
-  await trx('webhook_configs').where({ id }).update({ contact_email: email });
+/** A contact's confirmation link as stored: the SHA-256 of its token, and its end of life. */
+export type ContactLink = { tokenHash: string; expires: number };
+
+/**
+ * The technical contact's e-mail (null: none), unconfirmed, with the link that confirms it; beyond
+ * the contract, not part of the version.
+ */
+export async function saveContactEmail(trx: Knex.Transaction, id: string, email: string | null, link: ContactLink | null): Promise<void> {
+  await trx('webhook_configs')
+    .where({ id })
+    .update({
+      contact_email: email,
+      contact_confirmed_at: null,
+      contact_token_hash: link?.tokenHash ?? null,
+      contact_token_expires: link?.expires ?? null,
+    });
+}
+
+/** Confirms the contact whose live link has this token hash, once; false when none has. */
+export async function confirmContactEmail(db: Knex, tokenHash: string, now: number): Promise<boolean> {
+  const changed = await db('webhook_configs')
+    .where({ contact_token_hash: tokenHash })
+    .andWhere('contact_token_expires', '>', now)
+    .update({ contact_confirmed_at: now, contact_token_hash: null, contact_token_expires: null });
+  return changed > 0;
 }
 
 /** A broker target's login, encrypted (null: none); beyond the contract, not part of the version. */
@@ -352,10 +382,11 @@ export async function replaceEncryptedSecret(trx: Knex.Transaction, id: string, 
 export async function ensureWebhookSecrets(db: Knex): Promise<void> {
   const missing: DbRow[] = await db('webhook_configs').whereNull('secret_enc').select('id');
   for (const row of missing) {
+    const id = String(row.id);
     await db('webhook_configs')
-      .where({ id: String(row.id) })
+      .where({ id })
       .whereNull('secret_enc')
-      .update({ secret_enc: newEncryptedSecret() });
+      .update({ secret_enc: newEncryptedSecret(id) });
   }
 }
 

@@ -16,6 +16,7 @@ import {
 import { ref } from '@/lib/openapi/components';
 import { etagHeader, json } from '@/lib/openapi/fragments';
 import {
+  contactConfirmationSchema,
   webhookCreateSchema,
   webhookCreateSchemaFor,
   webhookDetailSchema,
@@ -29,6 +30,15 @@ import { routes } from '@/lib/api/routes';
 import { answer } from '@/lib/http/answers';
 import { notYours, webhookParams } from './docs';
 import { operation } from '@/lib/http/operation';
+import { confirmContact } from '@/lib/webhooks/operational/contact-confirmation';
+
+/** Said by a PUT whose new `url` named another broker, so the stored login was dropped (issue 43). */
+const CREDENTIALS_DROPPED_HEADER = 'Credenciais-Descartadas';
+const credentialsDroppedHeaderDoc = {
+  description:
+    '`true` when the stored broker login was dropped because the `url` now names another broker (kind, TLS, host, port or virtual host) and the body sent no `credenciais`; absent otherwise.',
+  schema: { type: 'string', enum: ['true'] },
+};
 
 /** Webhook configurations (contract §4.1 and the operations around it). */
 export const webhookOperations = {
@@ -118,7 +128,9 @@ export const webhookOperations = {
       params: webhookParams,
       capability: 'webhooks',
       responses: {
-        200: answer.json(webhookViewSchema, 'The whole configuration after the change.', { headers: etagHeader }),
+        200: answer.json(webhookViewSchema, 'The whole configuration after the change.', {
+          headers: { ...etagHeader, [CREDENTIALS_DROPPED_HEADER]: credentialsDroppedHeaderDoc },
+        }),
         404: notYours,
         412: answer.problem('If-Match does not match the current version.'),
       },
@@ -126,7 +138,7 @@ export const webhookOperations = {
         summary: 'Change a webhook configuration',
         tags: ['Webhooks'],
         description:
-          'Every field is optional: an omitted field keeps its stored value; headers, when sent, replaces the whole list. Send If-Match with the ETag you read to refuse the change (412) when someone changed the configuration meanwhile.',
+          'Every field is optional: an omitted field keeps its stored value; headers, when sent, replaces the whole list. A broker login (`credenciais`) belongs to its broker: a `url` with another kind, TLS, host, port or virtual host drops the stored one unless the body sends `credenciais` again (the answer then says `Credenciais-Descartadas: true`). Send If-Match with the ETag you read to refuse the change (412) when someone changed the configuration meanwhile.',
         parameters: [
           {
             name: 'If-Match',
@@ -141,7 +153,9 @@ export const webhookOperations = {
     },
     async ({ request, principal, params: { id }, body }) => {
       const stored = await updateWebhook(principal, id, await body(), request.headers.get('if-match'));
-      return { status: 200, body: viewOf(stored), headers: { ETag: etagOf(stored) } };
+      const headers: Record<string, string> = { ETag: etagOf(stored) };
+      if (stored.credentialsDropped) headers[CREDENTIALS_DROPPED_HEADER] = 'true';
+      return { status: 200, body: viewOf(stored), headers };
     },
     {
       // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the
@@ -150,6 +164,30 @@ export const webhookOperations = {
         if (status === 412 || isPolicyRefusal(errors))
           await recordRefusedUpdate(principal, params.id, { httpStatus: status, problem: type, errors });
       },
+    },
+  ),
+  /** The public end of the link e-mailed to a new technical contact: no session, the token is the credential. */
+  confirmContactEmail: operation(
+    {
+      method: 'POST',
+      path: '/api/v2/avaliacao-saude/contato-tecnico/confirmacao',
+      body: contactConfirmationSchema,
+      capability: 'public',
+      responses: {
+        204: answer.empty('Confirmed: the contact is told when deliveries are switched off automatically and back on.'),
+        503: answer.problem('The database is unavailable for a moment; retry after Retry-After seconds.'),
+      },
+      doc: {
+        summary: 'Confirm a technical contact with its e-mailed link',
+        tags: ['Webhooks'],
+        security: [],
+        description:
+          'Setting `emailContato` e-mails the address one single-use link (valid 48 hours); its page calls this. Until then the address is sent nothing else. An invalid, used or expired token is a 400 naming `token`.',
+      },
+    },
+    async (_request, _params, body) => {
+      await confirmContact((await body()).token);
+      return { status: 204 };
     },
   ),
   deleteWebhookConfiguration: operation(

@@ -157,6 +157,11 @@ export const en: Messages = {
   'password.setDone': 'Password set.',
   'password.goSignIn': 'Sign in to the console',
   'password.changed': 'Password changed.',
+  'contact.confirmTitle': 'Confirm technical contact',
+  'contact.confirmIntro':
+    'This address was given as the technical contact of a webhook configuration. Confirm to be told when its deliveries are switched off automatically and back on.',
+  'contact.confirm': 'Confirm',
+  'contact.confirmed': 'Contact confirmed: you will be told about these deliveries.',
   'webhooks.title': 'Webhook configurations',
   'webhooks.intro': 'Where and when the service sends health-evaluation and proposal notifications.',
   'webhooks.search': 'Search',
@@ -311,7 +316,8 @@ export const en: Messages = {
   'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
   'webhook.contactEmailHelp':
-    'Optional. The partner’s technical contact: e-mailed (in Portuguese and English) when deliveries are switched off automatically and when they are switched back on.',
+    'Optional. The partner’s technical contact: e-mailed (in Portuguese and English) when deliveries are switched off automatically and when they are switched back on, once it confirmed the address from the link it gets when it is set.',
+  'webhook.contactAwaitingConfirmation': 'Awaiting confirmation from the link sent to the address: until then it gets no notices.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
     'Headers sent with every notification. Values of names that look secret (Authorization, token, key, senha, chave…) are hidden here and in the delivery log; each one’s button shows it.',
@@ -527,6 +533,7 @@ export const en: Messages = {
   'validation.code.passwordTooShort': 'The password needs at least 12 characters.',
   'validation.code.passwordContainsEmail': 'The password must not contain the part of the e-mail before the @.',
   'validation.code.passwordCommon': 'This password is among the most used ones; choose another.',
+  'validation.code.contactLinkInvalid': 'This link is invalid, used or expired. Ask the partner to set the address again.',
   'validation.code.passwordLinkInvalid': 'This link is invalid, used or expired. Ask an administrator for a new one.',
   'validation.code.passwordWrong': 'The current password is wrong.',
   'validation.code.passwordAttemptsLocked': 'Too many wrong current passwords. Try again in {minutes} min.',

@@ -159,6 +159,11 @@ export const ptBR = {
   'password.setDone': 'Senha definida.',
   'password.goSignIn': 'Entrar no console',
   'password.changed': 'Senha alterada.',
+  'contact.confirmTitle': 'Confirmar contato técnico',
+  'contact.confirmIntro':
+    'Este endereço foi informado como contato técnico de uma configuração de webhook. Confirme para receber os avisos de quando as entregas forem desativadas automaticamente e religadas.',
+  'contact.confirm': 'Confirmar',
+  'contact.confirmed': 'Contato confirmado: você receberá os avisos sobre essas entregas.',
   'webhooks.title': 'Configurações de webhook',
   'webhooks.intro': 'Para onde e quando o serviço envia notificações de avaliação de saúde e de propostas.',
   'webhooks.search': 'Buscar',
@@ -315,7 +320,8 @@ export const ptBR = {
   'webhook.credentialsPassword': 'senha',
   'webhook.contactEmail': 'emailContato',
   'webhook.contactEmailHelp':
-    'Opcional. Contato técnico do parceiro: recebe um e-mail (em português e inglês) quando as entregas são desativadas automaticamente e quando voltam a ser ativadas.',
+    'Opcional. Contato técnico do parceiro: recebe um e-mail (em português e inglês) quando as entregas são desativadas automaticamente e quando voltam a ser ativadas, depois de confirmar o endereço pelo link que recebe ao ser informado.',
+  'webhook.contactAwaitingConfirmation': 'Aguardando a confirmação pelo link enviado ao endereço: até lá, ele não recebe avisos.',
   'webhook.headers': 'headers',
   'webhook.headersHelp':
     'Cabeçalhos enviados junto com cada notificação. Valores de nomes que parecem segredo (Authorization, token, key, senha, chave…) ficam ocultos aqui e no registro de entregas; o botão de cada um os mostra.',
@@ -532,6 +538,7 @@ export const ptBR = {
   'validation.code.passwordTooShort': 'A senha precisa ter pelo menos 12 caracteres.',
   'validation.code.passwordContainsEmail': 'A senha não pode conter a parte do e-mail antes do @.',
   'validation.code.passwordCommon': 'Esta senha está entre as mais usadas; escolha outra.',
+  'validation.code.contactLinkInvalid': 'Este link é inválido, já foi usado ou expirou. Peça ao parceiro que informe o endereço de novo.',
   'validation.code.passwordLinkInvalid': 'Este link é inválido, já foi usado ou expirou. Peça um novo ao administrador.',
   'validation.code.passwordWrong': 'A senha atual está incorreta.',
   'validation.code.passwordAttemptsLocked': 'Muitas tentativas com a senha atual errada. Tente novamente em {minutes} min.',

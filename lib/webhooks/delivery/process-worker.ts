@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import { decryptCredentials } from '../broker-credentials';
-import { decryptSecret } from '../secrets';
+import { decryptSigningSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { MAX_OPEN_MS } from './circuit';
 import { registerDestinations } from './destinations';
@@ -41,7 +41,7 @@ function createWorker(): DeliveryWorker {
     }),
     clock: Date.now,
     signingSecrets,
-    credentials: (context) => decryptCredentials(context.config.brokerCredentialsEnc),
+    credentials: (context) => decryptCredentials(context.config.id, context.config.brokerCredentialsEnc),
     settings: {
       concurrency: settings.WEBHOOK_CONCURRENCY,
       perEndpoint: settings.WEBHOOK_ENDPOINT_CONCURRENCY,
@@ -60,8 +60,9 @@ function createWorker(): DeliveryWorker {
 
 /** The current secret, plus the previous one while a rotation's overlap lasts. */
 function signingSecrets(context: AttemptContext, now: number): string[] {
-  const secrets = [decryptSecret(context.config.secretEnc)];
-  const { previousSecretEnc, previousSecretUntil } = context.config;
-  if (previousSecretEnc && previousSecretUntil !== null && previousSecretUntil > now) secrets.push(decryptSecret(previousSecretEnc));
+  const { id, secretEnc, previousSecretEnc, previousSecretUntil } = context.config;
+  const secrets = [decryptSigningSecret(id, secretEnc)];
+  if (previousSecretEnc && previousSecretUntil !== null && previousSecretUntil > now)
+    secrets.push(decryptSigningSecret(id, previousSecretEnc));
   return secrets;
 }

@@ -2,11 +2,12 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import { recordAudit } from '@/lib/audit/store';
+import { maskSecret } from '@/lib/audit/masking';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
 import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from '../delivery-contract';
-import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
+import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from '../secrets';
 import {
   readEncryptedSecret,
   replaceEncryptedSecret,
@@ -14,10 +15,10 @@ import {
   type DeliveryState,
   type StoredWebhook,
 } from '@/lib/webhooks/store';
-import { getWebhook } from '../service';
+import { getWebhook, readsHeaderValues } from '../service';
 import { assertPublishRoom, assertTestEventRoom } from '../quotas';
 import { phaseOf } from './circuit';
-import { eventType, messageBody } from './message';
+import { eventType, messageBody, OWN_HEADERS } from './message';
 import {
   createTestDelivery,
   findDelivery,
@@ -123,6 +124,7 @@ async function visibleDelivery(principal: Principal, configId: string, deliveryI
 
 export async function deliveryDetail(principal: Principal, configId: string, deliveryId: string): Promise<DeliveryDetail> {
   const { context, attempts, holds } = await visibleDelivery(principal, configId, deliveryId);
+  const headersOf = readsHeaderValues(principal) ? (sent: Record<string, string>) => sent : ownHeadersOnly;
   const { event } = context;
   return {
     ...deliveryView(context.delivery, { tipo: event.tipo, idEvento: event.idEvento ?? event.id, eventId: event.id }, holds, Date.now()),
@@ -134,9 +136,17 @@ export async function deliveryDetail(principal: Principal, configId: string, del
       duracaoMs: attempt.durationMs,
       corpo: attempt.body,
       erro: attempt.error,
-      cabecalhos: attempt.headers,
+      cabecalhos: headersOf(attempt.headers),
     })),
   };
+}
+
+/** The headers an attempt sent, as a reader of names only sees them: custom headers' values masked. */
+function ownHeadersOnly(sent: Record<string, string>): Record<string, string> {
+  const own: readonly string[] = OWN_HEADERS;
+  return Object.fromEntries(
+    Object.entries(sent).map(([name, value]) => [name, own.includes(name.toLowerCase()) ? value : maskSecret(value)]),
+  );
 }
 
 /**
@@ -176,7 +186,7 @@ export async function sendTestEvent(principal: Principal, configId: string): Pro
 
 export async function secretOf(principal: Principal, configId: string): Promise<{ segredo: string }> {
   await getWebhook(principal, configId);
-  return { segredo: decryptSecret(String(await readEncryptedSecret(await getDb(), configId))) };
+  return { segredo: decryptSigningSecret(configId, String(await readEncryptedSecret(await getDb(), configId))) };
 }
 
 /** A new secret; the previous one keeps signing beside it for WEBHOOK_SECRET_OVERLAP_HOURS. */
@@ -186,7 +196,12 @@ export async function rotateSecret(principal: Principal, configId: string): Prom
   const now = Date.now();
   const db = await getDb();
   await db.transaction(async (trx) => {
-    await replaceEncryptedSecret(trx, configId, encryptSecret(segredo), now + env().WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000);
+    await replaceEncryptedSecret(
+      trx,
+      configId,
+      encryptSigningSecret(configId, segredo),
+      now + env().WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+    );
     await recordAudit(trx, {
       principal,
       action: 'webhook.secret_rotate',

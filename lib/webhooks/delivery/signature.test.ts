@@ -61,18 +61,20 @@ describe('stored signing secrets', () => {
     resetEnv();
   });
 
+  const sealedFor = { purpose: 'webhook-signing-secret', configId: 'aaaaaaaa-0001-4000-8000-000000000001' } as const;
+
   it('round-trips through encryption, never stored in the clear, fresh IV each time', () => {
     const secret = generateWebhookSecret();
-    const stored = encryptSecret(secret);
+    const stored = encryptSecret(secret, sealedFor);
     expect(stored).not.toContain(secret.slice('whsec_'.length));
-    expect(encryptSecret(secret)).not.toBe(stored);
-    expect(decryptSecret(stored)).toBe(secret);
+    expect(encryptSecret(secret, sealedFor)).not.toBe(stored);
+    expect(decryptSecret(stored, sealedFor)).toBe(secret);
   });
 
   it('refuses a stored value that was tampered with', () => {
-    const [format, iv, sealed, tag] = encryptSecret(generateWebhookSecret()).split(':');
+    const [format, iv, sealed, tag] = encryptSecret(generateWebhookSecret(), sealedFor).split(':');
     const flipped = Buffer.from(sealed!, 'base64url');
     flipped[0]! ^= 1;
-    expect(() => decryptSecret([format, iv, flipped.toString('base64url'), tag].join(':'))).toThrow();
+    expect(() => decryptSecret([format, iv, flipped.toString('base64url'), tag].join(':'), sealedFor)).toThrow();
   });
 });

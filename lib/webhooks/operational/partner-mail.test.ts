@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { partnerMail } from './partner-mail';
+import { contactConfirmationMail, partnerMail, receiverOrigin } from './partner-mail';
 
 /** The technical contact's e-mail (issue 31 §3): one message, pt-BR then English, no secret of the URL. */
 describe('the e-mail to a partner’s technical contact', () => {
@@ -14,7 +14,9 @@ describe('the e-mail to a partner’s technical contact', () => {
     expect(pt).toContain('foram desativadas automaticamente em 10/03/2031, 12:04 (horário de Brasília): ele respondeu 410 (Gone)');
     expect(en).toContain('were switched off automatically on Mar 10, 2031, 12:04 PM (Brasília time): it answered 410 (Gone)');
     for (const part of [pt, en]) expect(part).toContain(`${config.id}`);
-    expect(mail.text).toContain('https://hooks.parceiro.exemplo.com.br/v2/eventos');
+    // The receiver by its origin only: a path may carry the partner's token as a query string may (issue 43).
+    expect(mail.text).toContain('https://hooks.parceiro.exemplo.com.br');
+    expect(mail.text).not.toContain('/v2/eventos');
     expect(mail.text).not.toContain('segredo');
     expect(mail.text).not.toMatch(/portal/i);
     const failing = partnerMail(
@@ -35,5 +37,28 @@ describe('the e-mail to a partner’s technical contact', () => {
     expect(pt).toContain('Portal do parceiro: https://console.exemplo/portal/x');
     expect(en).toContain('are on again since Mar 10, 2031, 12:04 PM (Brasília time)');
     expect(en).toContain('Partner portal: https://console.exemplo/portal/x');
+  });
+
+  it('asks the contact to confirm, once, naming the configuration and the receiver’s origin, pt-BR then English', () => {
+    const link = 'https://console.exemplo/confirmar-contato?token=abc';
+    const mail = contactConfirmationMail('ti@parceiro.exemplo.com.br', config, link, since);
+    expect(mail.subject).toBe('Confirme o contato técnico de webhooks / Confirm the webhooks technical contact — Integration Console');
+    const [pt, en] = mail.text.split('\n---\n');
+    expect(pt).toContain('confirme pelo link abaixo, válido até 10/03/2031, 12:04 (horário de Brasília)');
+    expect(en).toContain('confirm with the link below, valid until Mar 10, 2031, 12:04 PM (Brasília time)');
+    for (const part of [pt, en]) {
+      expect(part).toContain(link);
+      expect(part).toContain(config.id);
+      expect(part).toContain('(receptor https://hooks.parceiro.exemplo.com.br)'.replace('receptor', part === pt ? 'receptor' : 'receiver'));
+    }
+    expect(mail.text).not.toContain('/v2/eventos');
+    expect(mail.text).not.toContain('segredo');
+  });
+
+  it('names a broker by scheme, host and port, never its virtual host or destination', () => {
+    expect(receiverOrigin('amqps://broker.parceiro.exemplo.com.br:5671/vhost?exchange=e&routingKey=k')).toBe(
+      'amqps://broker.parceiro.exemplo.com.br:5671',
+    );
+    expect(receiverOrigin('tls://nats.parceiro.exemplo.com.br?subject=s')).toBe('tls://nats.parceiro.exemplo.com.br');
   });
 });

@@ -4,9 +4,10 @@ import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 /**
  * The e-mail to a partner's technical contact (a configuration's `emailContato`, issue 31 §3), pt-BR
  * first and English after, in one message: its deliveries were switched off automatically, or are
- * switched back on. It names the receiver by origin and path (a query string may carry the partner's
- * token) and the configuration by id, which the partner's API and the hospital's team both know;
- * with the partner portal's link when there is one (portal-link.ts).
+ * switched back on. It names the receiver by its origin only (a path or query string may carry the
+ * partner's token, issue 43) and the configuration by id, which the partner's API and the hospital's
+ * team both know; with the partner portal's link when there is one (portal-link.ts). Sent only to a
+ * contact its owner confirmed (contactConfirmationMail, below).
  */
 export type PartnerNotice =
   { kind: 'desativada'; since: number; reason: 'receptor-410' | 'falhas-consecutivas' } | { kind: 'religada'; at: number };
@@ -17,8 +18,7 @@ export function partnerMail(
   config: { id: string; url: string },
   portalLink: string | undefined,
 ): OutgoingMail {
-  const url = new URL(config.url);
-  const receiver = `${url.origin}${url.pathname}`;
+  const receiver = receiverOrigin(config.url);
   const when = (locale: 'pt-BR' | 'en') =>
     brasiliaDateTime(new Date(notice.kind === 'desativada' ? notice.since : notice.at).toISOString(), locale);
   const [subject, pt, en] =
@@ -57,6 +57,43 @@ export function partnerMail(
       '',
       `Configuration: ${config.id}`,
       ...portal('Partner portal'),
+      '',
+    ].join('\n'),
+  };
+}
+
+/** A receiver or broker named by scheme, host and port: never its path, vhost or query. */
+export function receiverOrigin(target: string): string {
+  const url = new URL(target);
+  return url.origin !== 'null' ? url.origin : `${url.protocol}//${url.host}`;
+}
+
+/**
+ * The one e-mail an address gets when it is set as a configuration's technical contact (issue 43):
+ * the link that confirms it (the confirmation page, lib/webhooks/operational/contact-confirmation.ts)
+ * and why it came, pt-BR first and English after. Until it is confirmed the product sends it nothing
+ * else, so a tenant cannot make it mail whomever it likes.
+ */
+export function contactConfirmationMail(to: string, config: { id: string; url: string }, link: string, expires: number): OutgoingMail {
+  const receiver = receiverOrigin(config.url);
+  const until = (locale: 'pt-BR' | 'en') => brasiliaDateTime(new Date(expires).toISOString(), locale);
+  return {
+    to,
+    subject: 'Confirme o contato técnico de webhooks / Confirm the webhooks technical contact — Integration Console',
+    text: [
+      'Olá,',
+      '',
+      `Este endereço foi informado como contato técnico da configuração de webhook ${config.id} (receptor ${receiver}), para ser avisado quando as entregas de eventos forem desativadas automaticamente e quando forem religadas. Para receber esses avisos, confirme pelo link abaixo, válido até ${until('pt-BR')} (horário de Brasília). Se você não esperava esta mensagem, ignore-a: sem a confirmação, nenhum outro e-mail é enviado para este endereço.`,
+      '',
+      link,
+      '',
+      '---',
+      '',
+      'Hello,',
+      '',
+      `This address was given as the technical contact of webhook configuration ${config.id} (receiver ${receiver}), to be told when deliveries of events are switched off automatically and when they are switched back on. To receive those notices, confirm with the link below, valid until ${until('en')} (Brasília time). If you did not expect this message, ignore it: without the confirmation, no other e-mail is sent to this address.`,
+      '',
+      link,
       '',
     ].join('\n'),
   };

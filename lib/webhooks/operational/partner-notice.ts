@@ -10,13 +10,14 @@ import { partnerPortalLink } from './portal-link';
  * Tells a configuration's technical contact (`emailContato`) that the worker switched its
  * deliveries off, or that they are back on: called by the one instance that raised or closed the
  * incident (lib/webhooks/alerts/service.ts), so the contact gets one message each. Nothing without
- * SMTP_URL or a contact, or when the configuration is no longer in that state. True when the mail
+ * SMTP_URL or a confirmed contact, or when the configuration is no longer in that state. True when the mail
  * server took the message.
  */
 export async function tellPartner(db: Knex, configId: string, change: PartnerNotice['kind'], now: number): Promise<boolean> {
   if (!mailConfigured()) return false;
   const stored = await findWebhook(db, configId);
-  if (!stored?.contactEmail) return false;
+  // Only an address its owner confirmed (contact-confirmation.ts): never one a tenant merely typed.
+  if (!stored?.contactEmail || !stored.contactConfirmed) return false;
   const notice = change === 'desativada' ? switchedOff(stored) : stored.state.enabled ? { kind: change, at: now } : undefined;
   if (!notice) return false;
   const link = partnerPortalLink(configId, env().NEXTAUTH_URL);
