@@ -295,7 +295,8 @@ function WebhookForm({
             {Object.keys(formState.errors).length > 0 ? (
               <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
             ) : null}
-            <DeleteWebhookButton id={config.id} />
+            {/* The operator's configuration follows OPERATIONAL_WEBHOOK_URL: a delete would not stick (the API refuses it). */}
+            {config.usuarioId === OPERATOR_TENANT ? <span className="mr-auto" /> : <DeleteWebhookButton id={config.id} />}
             <Link href={home} onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
               {t('common.cancel')}
             </Link>
