@@ -1,4 +1,5 @@
 'use client';
+import type { EditorSectionId } from '@/components/webhooks/editor-sections';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -52,7 +53,13 @@ export function PortalAccessCard({ usuarioId, sistemaOrigem }: { usuarioId: stri
   const when = (iso: string) => brasiliaDateTime(iso, locale);
 
   return (
-    <Card title={t('portalAdmin.title')} titleId="portal-access-title" description={t('portalAdmin.help')} className="mt-8">
+    <Card
+      id={'portal' satisfies EditorSectionId}
+      title={t('portalAdmin.title')}
+      titleId="portal-access-title"
+      description={t('portalAdmin.help')}
+      className="mt-8"
+    >
       <div className="flex flex-wrap items-center gap-4">
         <div className="flex items-center gap-2">
           <Switch id="portal-read-only" checked={readOnly} onChange={(event) => setReadOnly(event.target.checked)} />

@@ -6,10 +6,12 @@ import { apiPath, openPortalSession } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { PORTAL_API_PREFIX, PORTAL_PATH } from '@/lib/portal/cookie';
 
-type State = 'opening' | 'refused' | 'failed' | 'no-link' | 'ended';
+type State = 'opening' | 'refused' | 'failed' | 'no-link' | 'ended' | 'signed-out';
+/** Why the entry page was sent to without a link: the session ended, or the partner signed out. */
+export type EntryNotice = 'ended' | 'signed-out' | undefined;
 
 /** Opens the session with the fragment's token (once: the token leaves the address bar first), then the portal. */
-export function PortalEntry({ ended }: { ended: boolean }) {
+export function PortalEntry({ notice }: { notice: EntryNotice }) {
   const t = useT();
   const locale = useLocale();
   const [state, setState] = useState<State>('opening');
@@ -31,9 +33,9 @@ export function PortalEntry({ ended }: { ended: boolean }) {
           window.location.replace(PORTAL_PATH);
           return 'opening';
         })
-      : Promise.resolve(ended ? 'ended' : 'no-link');
+      : Promise.resolve(notice ?? 'no-link');
     void outcome.catch((): State => 'failed').then(setState);
-  }, [ended, locale]);
+  }, [notice, locale]);
 
   if (state === 'opening') return <Spinner label={t('portal.entry.opening')} />;
   const message = {
@@ -41,9 +43,10 @@ export function PortalEntry({ ended }: { ended: boolean }) {
     failed: t('portal.entry.failed'),
     'no-link': t('portal.entry.noLink'),
     ended: t('portal.entry.ended'),
+    'signed-out': t('portal.entry.signedOut'),
   }[state];
   return (
-    <Alert tone={state === 'failed' ? 'danger' : 'warning'} role="alert" className="mt-4">
+    <Alert tone={state === 'failed' ? 'danger' : state === 'signed-out' ? 'info' : 'warning'} role="alert" className="mt-4">
       {message}
     </Alert>
   );

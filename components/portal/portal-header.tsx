@@ -4,11 +4,25 @@ import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/components/ui/cn';
 import { LanguageSwitch } from '@/components/console/language-switch';
+import { PortalSignOut } from './portal-sign-out';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 
-/** The portal's header: whose portal it is, until when, its two pages and the language. No link into the console. */
-export function PortalHeader({ usuarioId, readOnly, until }: { usuarioId: string; readOnly: boolean; until: string }) {
+/**
+ * The portal's header: whose portal it is (its API client's name, and its usuarioId), until when,
+ * its two pages, the language and signing out. No link into the console.
+ */
+export function PortalHeader({
+  tenantName,
+  usuarioId,
+  readOnly,
+  until,
+}: {
+  tenantName: string | undefined;
+  usuarioId: string;
+  readOnly: boolean;
+  until: string;
+}) {
   const t = useT();
   const locale = useLocale();
   const pathname = usePathname();
@@ -25,15 +39,25 @@ export function PortalHeader({ usuarioId, readOnly, until }: { usuarioId: string
           </span>
           {t('portal.title')}
         </p>
-        <div className="flex min-w-0 flex-wrap items-center gap-2 text-xs text-slate-600">
-          <span className="font-mono break-all" data-testid="portal-tenant">
-            {usuarioId}
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-600">
+          {tenantName ? (
+            <span className="text-sm font-medium text-slate-900" data-testid="portal-tenant-name">
+              {tenantName}
+            </span>
+          ) : null}
+          {/* One line: a UUID broken mid-string reads as two ids. */}
+          <span className="whitespace-nowrap">
+            <span className="sr-only">{t('webhook.usuarioId')} </span>
+            <span className="font-mono" data-testid="portal-tenant">
+              {usuarioId}
+            </span>
           </span>
           {readOnly ? <Badge tone="info">{t('portal.readOnly')}</Badge> : null}
           <span>{t('portal.sessionUntil', { when: brasiliaDateTime(until, locale) })}</span>
         </div>
-        <div className="ml-auto">
+        <div className="ml-auto flex items-center gap-2">
           <LanguageSwitch />
+          <PortalSignOut />
         </div>
         <nav aria-label={t('portal.nav.label')} className="-mx-3 w-full">
           <ul className="flex flex-wrap gap-1">

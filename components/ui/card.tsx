@@ -8,6 +8,7 @@ export function Card({
   children,
   className,
   titleId,
+  id,
 }: {
   title?: ReactNode;
   description?: ReactNode;
@@ -15,11 +16,14 @@ export function Card({
   children: ReactNode;
   className?: string;
   titleId?: string;
+  /** An anchor to jump to (a page's section navigation); it clears a sticky navigation when scrolled to. */
+  id?: string;
 }) {
   return (
     <section
+      id={id}
       aria-labelledby={title ? titleId : undefined}
-      className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)}
+      className={cn('scroll-mt-16 rounded-lg border border-slate-200 bg-white shadow-sm', className)}
     >
       {title ? (
         <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-4 py-3 sm:px-5">

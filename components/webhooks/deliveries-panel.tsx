@@ -1,4 +1,5 @@
 'use client';
+import type { EditorSectionId } from './editor-sections';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -85,6 +86,7 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
 
   return (
     <Card
+      id={'entregas' satisfies EditorSectionId}
       title={t('delivery.logTitle')}
       titleId="delivery-log-title"
       description={`${t('delivery.logHelp')} ${t('delivery.retention', { days: retentionDays })}`}

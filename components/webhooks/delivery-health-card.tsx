@@ -1,4 +1,5 @@
 'use client';
+import type { EditorSectionId } from './editor-sections';
 import dynamic from 'next/dynamic';
 import { useMemo, useState } from 'react';
 import { ToggleGroup } from '@/components/ui/toggle-group';
@@ -28,6 +29,7 @@ export function DeliveryHealthCard({ id }: { id: string }) {
     <Card
       title={t('health.title')}
       titleId="health-title"
+      id={'saude' satisfies EditorSectionId}
       description={t('health.description')}
       className="mt-8"
       actions={

@@ -1,4 +1,5 @@
 'use client';
+import type { EditorSectionId } from './editor-sections';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -40,7 +41,12 @@ export function RecoverySince({ id, retentionDays }: { id: string; retentionDays
   if (readOnly) return null;
   const instant = instantOf(since);
   return (
-    <Card title={t('delivery.recoverTitle')} titleId="recover-title" description={t('delivery.recoverHelp', { days: retentionDays })}>
+    <Card
+      id={'recuperacao' satisfies EditorSectionId}
+      title={t('delivery.recoverTitle')}
+      titleId="recover-title"
+      description={t('delivery.recoverHelp', { days: retentionDays })}
+    >
       <Form
         onSubmit={(event) => {
           event.preventDefault();

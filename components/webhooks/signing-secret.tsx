@@ -1,4 +1,5 @@
 'use client';
+import type { EditorSectionId } from './editor-sections';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -16,7 +17,7 @@ export function SigningSecret({ id }: { id: string }) {
   // A read-only portal session is refused the secret (it could sign messages as this service).
   if (useSurface().readOnly)
     return (
-      <Card title={t('delivery.secretTitle')} titleId="secret-title">
+      <Card id={'segredo' satisfies EditorSectionId} title={t('delivery.secretTitle')} titleId="secret-title">
         <p className="text-sm text-slate-600">{t('portal.secretReadOnly')}</p>
       </Card>
     );
@@ -42,7 +43,12 @@ function SecretControls({ id }: { id: string }) {
   });
   const error = reveal.error ?? rotate.error;
   return (
-    <Card title={t('delivery.secretTitle')} titleId="secret-title" description={t('delivery.secretHelp')}>
+    <Card
+      id={'segredo' satisfies EditorSectionId}
+      title={t('delivery.secretTitle')}
+      titleId="secret-title"
+      description={t('delivery.secretHelp')}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <code className="rounded bg-slate-100 px-2 py-1 font-mono text-sm break-all text-slate-900" data-testid="signing-secret">
           {secret ?? 'whsec_••••••••••••'}

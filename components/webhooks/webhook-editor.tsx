@@ -29,6 +29,8 @@ import { AfterHydration } from '@/components/ui/after-hydration';
 import { useSurface } from '@/components/console/surface';
 import { PortalAccessCard } from '@/components/portal/portal-access-card';
 import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { SectionNav } from './section-nav';
+import type { EditorSectionId } from './editor-sections';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -179,7 +181,8 @@ function WebhookForm({
   const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const { home, readOnly } = useSurface();
+  const surface = useSurface();
+  const { home, readOnly } = surface;
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
@@ -239,11 +242,17 @@ function WebhookForm({
   return (
     <FormProvider {...form}>
       <BackToList onNavigate={leaveUnlessKept} />
-      <Form onSubmit={handleSubmit((values) => save.mutate(values))} noValidate className="flex flex-col gap-5">
+      <Form
+        id={'configuracao' satisfies EditorSectionId}
+        onSubmit={handleSubmit((values) => save.mutate(values))}
+        noValidate
+        className="flex scroll-mt-16 flex-col gap-5"
+      >
         <div className="flex flex-col gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">{t('webhook.editTitle')}</h1>
           <p className="font-mono text-sm break-all text-slate-600">{config.url}</p>
         </div>
+        <SectionNav consolePartner={surface.kind === 'console' && config.usuarioId !== OPERATOR_TENANT} />
 
         {readOnly ? <Alert tone="info">{t('portal.readOnlyNotice')}</Alert> : null}
         {conflict ? (
@@ -295,7 +304,8 @@ function WebhookForm({
             {Object.keys(formState.errors).length > 0 ? (
               <p className="w-full text-sm text-red-700 sm:mr-auto sm:w-auto">{t('common.fieldErrors')}</p>
             ) : null}
-            <DeleteWebhookButton id={config.id} />
+            {/* The operator's configuration follows OPERATIONAL_WEBHOOK_URL: a delete would not stick (the API refuses it). */}
+            {config.usuarioId === OPERATOR_TENANT ? <span className="mr-auto" /> : <DeleteWebhookButton id={config.id} />}
             <Link href={home} onClick={leaveUnlessKept} className={buttonClasses('secondary')}>
               {t('common.cancel')}
             </Link>

@@ -13,15 +13,18 @@ export async function WebhookIdentity({ config }: { config: Pick<WebhookDetail, 
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
         {(
           [
-            ['webhook.id', config.id],
-            ['webhook.usuarioId', config.usuarioId],
-            ['webhook.sistemaOrigem', String(config.sistemaOrigem)],
-            ['webhook.clientId', config.clientId ?? '—'],
+            ['webhook.id', config.id, true],
+            ['webhook.usuarioId', config.usuarioId, true],
+            ['webhook.sistemaOrigem', String(config.sistemaOrigem), false],
+            ['webhook.clientId', config.clientId ?? '—', false],
           ] as const
-        ).map(([label, value]) => (
+        ).map(([label, value, uuid]) => (
           <div key={label} className="min-w-0">
             <dt className="font-mono text-xs text-slate-600">{t(label)}</dt>
-            <dd className="font-mono break-all text-slate-900">{value}</dd>
+            {/* A UUID stays on one line (smaller on a phone, where it would otherwise break mid-string). */}
+            <dd className={uuid ? 'font-mono text-xs whitespace-nowrap text-slate-900 sm:text-sm' : 'font-mono break-all text-slate-900'}>
+              {value}
+            </dd>
           </div>
         ))}
       </dl>

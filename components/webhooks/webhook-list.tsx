@@ -85,11 +85,17 @@ function WebhookRow({ config }: { config: WebhookView }) {
               {t('webhooks.operatorHelp')}
             </p>
           ) : null}
-          <p className="mt-1 text-xs break-all text-slate-600">
-            <span className="font-mono">{config.usuarioId}</span>
-            <span aria-hidden> · </span>
-            <span className="font-mono">{config.clientId ?? t('webhooks.noClient')}</span>
-          </p>
+          {/* Each value under its own name, a UUID on one line (it never breaks mid-string, even at 390 px). */}
+          <dl className="mt-1 flex flex-wrap gap-x-4 gap-y-0.5 text-xs text-slate-600">
+            <div className="flex min-w-0 gap-1">
+              <dt>{t('webhook.usuarioId')}</dt>
+              <dd className="font-mono whitespace-nowrap text-slate-800">{config.usuarioId}</dd>
+            </div>
+            <div className="flex min-w-0 gap-1">
+              <dt>{t('webhook.clientId')}</dt>
+              <dd className="font-mono break-all text-slate-800">{config.clientId ?? t('webhooks.noClient')}</dd>
+            </div>
+          </dl>
         </div>
         <Link
           href={configHref(surface, config.id)}

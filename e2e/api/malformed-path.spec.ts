@@ -26,3 +26,18 @@ test('API paths that decode pass the proxy untouched: no sign-in redirect, the r
   expect(anonymous.status()).toBe(401);
   expect(anonymous.headers()['content-type']).toContain('application/problem+json');
 });
+
+test('an undecodable page address → a 400 page with the way back, console and portal', async ({ request }) => {
+  for (const path of ['/webhooks/%E0%A4%A', '/portal/webhooks/%E0%A4%A', '/scheduling%ZZ', '/portal/entrar/abc%E0']) {
+    const response = await request.get(path, { maxRedirects: 0, headers: { 'Accept-Language': 'pt-BR' } });
+    expect(response.status(), path).toBe(400);
+    expect(response.headers()['content-type'], path).toContain('text/html');
+    expect(response.headers()['content-security-policy'], path).toContain("script-src 'self' 'nonce-");
+    const html = await response.text();
+    expect(html, path).toContain('<h1>Endereço inválido (400)</h1>');
+    expect(html, path).toContain(`href="${path.startsWith('/portal') ? '/portal' : '/'}"`);
+  }
+  // The reader's language, as every page: English asked for, English answered.
+  const english = await request.get('/webhooks/%E0%A4%A', { headers: { 'Accept-Language': 'en' } });
+  expect(await english.text()).toContain('<h1>Invalid address (400)</h1>');
+});

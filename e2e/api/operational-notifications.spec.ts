@@ -331,3 +331,31 @@ test('a contact nobody confirmed gets its one confirmation e-mail and nothing el
   expect(await changed.json()).toMatchObject({ emailContato: other, emailContatoConfirmado: false });
   expect(await confirmationToken(other)).not.toBe(token);
 });
+
+test('the operator’s configuration shows the operational events it receives, not the partners’ switches, and is never deleted', async () => {
+  const page = await staff.get(`/webhooks/${OPERATOR_CONFIG_ID}`, { headers: { 'Accept-Language': 'pt-BR' } });
+  expect(page.status()).toBe(200);
+  const html = await page.text();
+  // Booleans, not the page: a failure would print the whole document.
+  const has = (text: string, marker: string | RegExp) => (typeof marker === 'string' ? text.includes(marker) : marker.test(text));
+  const deleteButton = />Excluir configuração<\/button>/;
+  expect(has(html, '>Eventos operacionais</h2>')).toBe(true);
+  for (const type of ['configuracao.desativada', 'circuito.aberto', 'configuracao.recuperada', 'entrega.esgotada'])
+    expect(has(html, `>${type}</span>`), type).toBe(true);
+  // None of the five partner toggles (their switch ids are the flags), and no delete to offer.
+  expect(has(html, 'id="eventoPropostaCancelada"')).toBe(false);
+  expect(has(html, deleteButton)).toBe(false);
+  // A partner's page keeps both.
+  const partnerPage = await (await staff.get(`/webhooks/${WEBHOOK_IDS.a1}`, { headers: { 'Accept-Language': 'pt-BR' } })).text();
+  expect(has(partnerPage, 'id="eventoPropostaCancelada"')).toBe(true);
+  expect(has(partnerPage, deleteButton)).toBe(true);
+
+  // The API refuses it, saying why: the setting makes it again at each start.
+  const refused = await staff.delete(apiPath(routes.deleteWebhookConfiguration, { id: OPERATOR_CONFIG_ID }), {
+    headers: { Origin: servers[0]!.url },
+  });
+  expect(refused.status()).toBe(409);
+  expect(refused.headers()['content-type']).toContain('application/problem+json');
+  expect(((await refused.json()) as { detail: string }).detail).toContain('OPERATIONAL_WEBHOOK_URL');
+  expect((await staff.get(apiPath(routes.getWebhookConfiguration, { id: OPERATOR_CONFIG_ID }))).status()).toBe(200);
+});

@@ -9,7 +9,15 @@ import type { Principal } from '@/lib/auth/principal';
 import { parseScopes } from '@/lib/auth/scopes';
 import { refuse } from '@/lib/errors/refusal';
 import type { ApiClientCreate, ApiClientView, ApiClientWithSecret } from './contract';
-import { findApiClient, insertApiClient, listApiClientRows, markRevoked, replaceSecret, type ApiClientRow } from '@/lib/api-clients/store';
+import {
+  findApiClient,
+  insertApiClient,
+  listApiClientRows,
+  markRevoked,
+  replaceSecret,
+  tenantClientName,
+  type ApiClientRow,
+} from '@/lib/api-clients/store';
 
 /**
  * API clients for admins: list, create (the secret shown once), rotate (the previous secret keeps
@@ -29,6 +37,11 @@ function viewOf(row: Omit<ApiClientRow, 'secretHash' | 'previousSecretHash' | 'p
     revogadoEm: iso(row.revokedAt),
     ultimoTokenEm: iso(row.lastTokenAt),
   };
+}
+
+/** A tenant's readable name, its API client's (the partner portal's header); undefined when it has none. */
+export async function tenantName(usuarioId: string, sistemaOrigem: number): Promise<string | undefined> {
+  return tenantClientName(await getDb(), usuarioId, sistemaOrigem);
 }
 
 export async function listApiClients(): Promise<ApiClientView[]> {

@@ -53,6 +53,16 @@ export async function listApiClientRows(db: Db): Promise<ApiClientRow[]> {
   return ((await db(TABLE).orderBy('client_id').select('*')) as DbRow[]).map(fromRow);
 }
 
+/** The name of the tenant's API client (an active one first, then the oldest): how the partner portal names the tenant. */
+export async function tenantClientName(db: Db, usuarioId: string, sistemaOrigem: number): Promise<string | undefined> {
+  const row = (await db(TABLE)
+    .where({ usuario_id: usuarioId, sistema_origem: sistemaOrigem })
+    .orderByRaw('CASE WHEN revoked_at IS NULL THEN 0 ELSE 1 END')
+    .orderBy('created_at')
+    .first()) as DbRow | undefined;
+  return typeof row?.name === 'string' ? row.name : undefined;
+}
+
 export type NewApiClient = Pick<ApiClientRow, 'clientId' | 'name' | 'usuarioId' | 'sistemaOrigem' | 'secretHash' | 'createdAt'> & {
   scopes: string;
 };

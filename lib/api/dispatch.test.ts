@@ -79,6 +79,8 @@ describe('the API router', () => {
       .map(({ method, path }) => `${method} ${path}`)
       .sort();
     expect(open).toEqual([
+      // Signing out of the portal: it ends whatever session the portal's cookie holds, if any (issue 47).
+      'DELETE /api/v2/avaliacao-saude/portal/sessao',
       'GET /api/docs',
       'GET /api/health',
       'GET /api/health/ready',

@@ -139,20 +139,27 @@ function withoutBody(reply: Reply): Reply {
  * timed into the metrics under its operation's id; the router's refusals under `unmatched`, so a
  * scan of random paths adds no label values. With tracing on, each is a span (api-span.ts).
  */
-export async function dispatch(request: Request): Promise<Response> {
-  return toResponse(await dispatchReply(request));
+export async function dispatch(request: Request, only?: ReadonlySet<OperationId>): Promise<Response> {
+  return toResponse(await dispatchReply(request, only));
 }
 
-/** dispatch's answer before it is a Response: what the lean API server writes out itself (lib/api-server/serve.ts). */
-export async function dispatchReply(request: Request): Promise<Reply> {
+/**
+ * dispatch's answer before it is a Response: what the lean API server writes out itself
+ * (lib/api-server/serve.ts). `only`: the operations this caller's path serves (the portal's,
+ * lib/api/portal-operations.ts); any other answers 404, as a path no operation has.
+ */
+export async function dispatchReply(request: Request, only?: ReadonlySet<OperationId>): Promise<Reply> {
   const started = performance.now();
-  const { operation, reply } = await inApiSpan(request, () => answer(request));
+  const { operation, reply } = await inApiSpan(request, () => answer(request, only));
   const seconds = (performance.now() - started) / 1000;
   metrics().httpDuration.observe({ operation, method: request.method, status: String(reply.status) }, seconds);
   return reply;
 }
 
-async function answer(request: Request): Promise<Answered & { operation: OperationId | 'unmatched'; reply: Reply }> {
+async function answer(
+  request: Request,
+  only?: ReadonlySet<OperationId>,
+): Promise<Answered & { operation: OperationId | 'unmatched'; reply: Reply }> {
   let matched: ReturnType<typeof matchPath>;
   try {
     matched = matchPath(pathnameOf(request));
@@ -164,6 +171,7 @@ async function answer(request: Request): Promise<Answered & { operation: Operati
   const { route, params } = matched;
   const method = request.method;
   const served = route.handlers.get(method === 'HEAD' ? 'GET' : method);
+  if (only && !(served && only.has(served.id))) return { operation: 'unmatched', reply: await refuseUnknownPath(request, NO_PARAMS) };
   if (served) {
     const reply = await served.handle(request, params);
     return { operation: served.id, template: route.template, reply: method === 'HEAD' ? withoutBody(reply) : reply };

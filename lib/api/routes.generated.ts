@@ -60,6 +60,7 @@ export const listPortalAccess = { method: 'GET', path: '/api/v2/avaliacao-saude/
 export const revokePortalLink = { method: 'DELETE', path: '/api/v2/avaliacao-saude/portal/links/{linkId}' } as const satisfies Route;
 export const revokePortalSession = { method: 'DELETE', path: '/api/v2/avaliacao-saude/portal/sessoes/{sessaoId}' } as const satisfies Route;
 export const openPortalSession = { method: 'POST', path: '/api/v2/avaliacao-saude/portal/sessao' } as const satisfies Route;
+export const closePortalSession = { method: 'DELETE', path: '/api/v2/avaliacao-saude/portal/sessao' } as const satisfies Route;
 export const listFreeSlots = { method: 'GET', path: '/api/v1/agendamentos/slots-livres' } as const satisfies Route;
 export const listSlots = { method: 'GET', path: '/api/v1/agendamentos/slots' } as const satisfies Route;
 export const listAgendas = { method: 'GET', path: '/api/v1/agendamentos/agendas' } as const satisfies Route;

@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'portal.link_revoke',
   'portal.session_open',
   'portal.session_revoke',
+  'portal.session_end',
   'portal.request',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -242,6 +242,27 @@ export async function revokePortalSession(principal: Principal, id: string): Pro
 }
 
 /**
+ * Signing out: the session this cookie holds ends now, as a revocation does, so the cookie opens
+ * nothing even where the browser kept a copy. No live session behind it: nothing to end.
+ */
+export async function endPortalSession(cookieValue: string | undefined): Promise<void> {
+  if (!cookieValue || !/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return;
+  const db = await getDb();
+  const session = await findLivePortalSession(db, hashOf(cookieValue), Date.now());
+  if (!session) return;
+  await db.transaction(async (trx) => {
+    await revokePortalSessionRow(trx, session.id, Date.now());
+    await recordAudit(trx, {
+      principal: principalOf(session, session),
+      action: 'portal.session_end',
+      target: `portal-session:${session.id}`,
+      outcome: 'ended',
+      httpStatus: 204,
+    });
+  });
+}
+
+/**
  * A portal session's change, or its read of a secret, in the audit trail whatever its outcome:
  * the operation, what it was about and the status answered. The operations that audit their own
  * changes (a configuration's update, a rotation) have their own entry beside it.

@@ -36,6 +36,7 @@ import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
 import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 import { isBrokerUrl } from './broker-target';
+import { OPERATOR_CONFIG_ID } from './operational/names';
 import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
 import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
 
@@ -369,6 +370,13 @@ export async function deleteWebhook(principal: Principal, id: string): Promise<v
   await db.transaction(async (trx) => {
     const current = await findWebhook(trx, id, { lock: true });
     if (!visibleTo(principal, current)) throw refuse.notFound('Webhook configuration not found.');
+    // OPERATIONAL_WEBHOOK_URL makes it again at the next start (with a new secret): a delete that
+    // does not stick. Unsetting the setting stops its events; switching it off pauses them.
+    if (id === OPERATOR_CONFIG_ID)
+      throw refuse.conflict(
+        'operator-configuration',
+        'The operator’s configuration follows OPERATIONAL_WEBHOOK_URL: unset that setting to stop operational notifications, or switch the configuration off.',
+      );
     await deleteDeliveriesOf(trx, id);
     await deleteAlertsOf(trx, id);
     await deleteWebhookRow(trx, id);

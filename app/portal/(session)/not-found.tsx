@@ -1,4 +1,4 @@
-import { buttonClasses } from '@/components/ui/button';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { getT } from '@/lib/i18n/server';
 
 /** Inside the portal: not found (another tenant's id answers exactly like an unknown one), and the way back to the portal, never the console. */

@@ -13,8 +13,16 @@ import {
   portalSessionParams,
   portalSessionSchema,
 } from '@/lib/portal/contract';
-import { portalSessionCookie } from '@/lib/portal/cookie';
-import { issuePortalLink, openPortalSession, portalAccessOf, revokePortalLink, revokePortalSession } from '@/lib/portal/service';
+import { clearedPortalSessionCookie, PORTAL_COOKIE, portalSessionCookie } from '@/lib/portal/cookie';
+import { readCookie } from '@/lib/auth/staff-session';
+import {
+  endPortalSession,
+  issuePortalLink,
+  openPortalSession,
+  portalAccessOf,
+  revokePortalLink,
+  revokePortalSession,
+} from '@/lib/portal/service';
 import { answer } from '@/lib/http/answers';
 import { operation } from '@/lib/http/operation';
 
@@ -119,6 +127,31 @@ export const portalOperations = {
       const { token } = await body();
       const { session, cookieValue, maxAgeSeconds } = await openPortalSession(token);
       return { status: 201, body: session, headers: [['Set-Cookie', portalSessionCookie(cookieValue, maxAgeSeconds)]] };
+    },
+  ),
+  closePortalSession: operation(
+    {
+      method: 'DELETE',
+      path: '/api/v2/avaliacao-saude/portal/sessao',
+      capability: 'public',
+      responses: {
+        204: answer.empty('Signed out: the session this cookie held is over and the cookie is cleared.', {
+          headers: { 'Set-Cookie': { description: 'The portal session’s cookie, cleared.', schema: { type: 'string' } } },
+        }),
+        403: answer.problem('Not sent by a page of the portal (Origin).'),
+      },
+      doc: {
+        summary: 'Sign out of the portal',
+        tags: TAGS,
+        description:
+          'For the portal’s own pages: ends the session the portal’s cookie holds (as a revocation does) and clears the cookie. Without a live session it answers the same, with nothing to end.',
+        security: [{}],
+      },
+    },
+    async (request) => {
+      if (!isSameOrigin(request)) throw refuse.forbidden('A portal session is closed by the portal’s own page.');
+      await endPortalSession(readCookie(request, PORTAL_COOKIE));
+      return { status: 204, headers: [['Set-Cookie', clearedPortalSessionCookie()]] };
     },
   ),
 };

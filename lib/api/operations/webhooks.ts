@@ -196,11 +196,16 @@ export const webhookOperations = {
       path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
       params: webhookParams,
       capability: 'webhooks',
-      responses: { 204: answer.empty('Deleted.'), 404: notYours },
+      responses: {
+        204: answer.empty('Deleted.'),
+        404: notYours,
+        409: answer.problem('The operator’s own configuration: OPERATIONAL_WEBHOOK_URL decides it, and it is never deleted.'),
+      },
       doc: {
         summary: 'Delete a webhook configuration',
         tags: ['Webhooks'],
-        description: 'With its delivery log. Afterwards the id answers 404.',
+        description:
+          'With its delivery log. Afterwards the id answers 404. The operator’s configuration (operational notifications) is refused with 409: unset OPERATIONAL_WEBHOOK_URL to stop them, or switch it off.',
       },
     },
     async ({ principal, params }) => {

@@ -1,4 +1,6 @@
 import { EventToggles } from '@/components/webhooks/event-toggles';
+import { OperationalEvents } from '@/components/webhooks/operational-events';
+import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { WebhookIdentity } from '@/components/webhooks/webhook-identity';
 import { bodySettings } from '@/lib/http/body-settings';
@@ -46,7 +48,8 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
         urlPolicy={bodySettings().urlPolicy}
         // The identity card is the server's: what the stored configuration says, which no save changes.
         identity={'value' in stored ? <WebhookIdentity config={detailOf(stored.value)} /> : null}
-        events={<EventToggles />}
+        // The operator's own configuration receives the operational events, not the partners' five.
+        events={'value' in stored && stored.value.config.usuarioId === OPERATOR_TENANT ? <OperationalEvents /> : <EventToggles />}
       />
     </PrefetchedQueries>
   );

@@ -1,0 +1,129 @@
+import { request, type Browser, type Page } from '@playwright/test';
+import { OPERATOR_CONFIG_ID } from '@/lib/webhooks/operational/names';
+import { expect, test } from '../support/browser-test';
+import { bearer, tokenFor } from '../support/api';
+import { expectNoSeriousA11yViolations, horizontalFit, signIn } from '../support/console';
+import { issueLink } from '../support/portal';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
+
+/**
+ * The configuration page's sections and the portal's rough edges (issue 47) in Chromium, against a
+ * server of its own (with an operator's receiver, so its configuration exists): the partner sees
+ * its tenant by name, usuarioId and clientId apart, no UUID broken at 390 px, and signs out; the
+ * configuration page's section navigation jumps and keeps the place in the URL, through a reload;
+ * the operator's configuration lists its operational events and offers no delete.
+ */
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'pt-BR' });
+
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startServer({
+    dataDir: newDataDir('sections'),
+    // Nothing listens there: the operator's configuration only needs to exist.
+    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', OPERATIONAL_WEBHOOK_URL: 'http://127.0.0.1:9/ops' },
+  });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** A partner's page at `width`, with the portal opened through a fresh link of tenant A. */
+async function portalPage(browser: Browser, width: number): Promise<Page> {
+  const api = await request.newContext({ baseURL: server.url });
+  const link = await issueLink(api, bearer(await tokenFor(api, TENANT_A)));
+  await api.dispose();
+  const context = await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(link.url);
+  await expect(page.getByRole('heading', { level: 1, name: 'Suas configurações de webhook' })).toBeVisible();
+  return page;
+}
+
+/** How many lines an element's text takes: a UUID broken mid-string takes two. */
+const linesOf = (page: Page, selector: string) =>
+  page.locator(selector).evaluateAll((elements) => elements.map((element) => element.getClientRects().length));
+
+test('at 390 px the portal names its tenant, labels usuarioId and clientId apart, breaks no UUID, and signs out', async ({ browser }) => {
+  const page = await portalPage(browser, 390);
+  await expect(page.getByTestId('portal-tenant-name')).toHaveText('Cliente e2e-cliente-a');
+  await expect(page.getByTestId('portal-tenant')).toHaveText(TENANT_A.usuarioId);
+  const first = page.locator(`[data-webhook-id="${WEBHOOK_IDS.a1}"]`);
+  await expect(first.getByRole('term')).toHaveText(['usuarioId', 'clientId']);
+  await expect(first.getByRole('definition')).toHaveText([TENANT_A.usuarioId, TENANT_A.clientId]);
+  // Every UUID on the page on one line: the header's, and each configuration's usuarioId.
+  const uuidLines = await linesOf(page, '[data-testid="portal-tenant"], [data-webhook-id] dd:first-of-type');
+  expect(uuidLines.length).toBeGreaterThanOrEqual(2);
+  expect(
+    uuidLines.every((lines) => lines === 1),
+    String(uuidLines),
+  ).toBe(true);
+  const fit = await horizontalFit(page);
+  expect(fit.cutOff).toEqual([]);
+  expect(fit.scrollWidth).toBeLessThanOrEqual(fit.viewport);
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: '/tmp/edges-shots/portal-390.png', fullPage: true });
+
+  await page.getByRole('button', { name: 'Sair' }).click();
+  await expect(page).toHaveURL(/\/portal\/entrar\?saiu=1$/);
+  await expect(page.getByRole('alert')).toHaveText('Você saiu do portal. Para voltar, abra um novo link.');
+  // The session is over on the server: the portal's pages send it back to the entry page.
+  await page.goto('/portal');
+  await expect(page).toHaveURL(/\/portal\/entrar\?encerrada=1$/);
+  await page.context().close();
+});
+
+test('the portal’s configuration page: sections to jump between, the URL keeping the place through a reload', async ({ browser }) => {
+  const page = await portalPage(browser, 390);
+  await page.goto(`/portal/webhooks/${WEBHOOK_IDS.a1}`);
+  const nav = page.getByRole('navigation', { name: 'Seções da configuração' });
+  // The portal card is the console's: not a section here.
+  await expect(nav.getByRole('link')).toHaveText(['Configuração', 'Saúde', 'Segredo', 'Entregas e teste', 'Recuperação']);
+  await nav.getByRole('link', { name: 'Saúde' }).click();
+  await expect(page).toHaveURL(/#saude$/);
+  await expect(page.getByRole('region', { name: 'Saúde das entregas' })).toBeInViewport();
+  await expect(nav.getByRole('link', { name: 'Saúde' })).toHaveAttribute('aria-current', 'location');
+  await page.reload();
+  await expect(page).toHaveURL(/#saude$/);
+  await expect(page.getByRole('region', { name: 'Saúde das entregas' })).toBeInViewport();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: '/tmp/edges-shots/portal-sections-390.png' });
+  await page.context().close();
+});
+
+test('the console: a partner’s configuration has its portal section; the operator’s lists its operational events and no delete', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a1}`);
+  await page.goto(`/webhooks/${WEBHOOK_IDS.a1}`);
+  const nav = page.getByRole('navigation', { name: 'Seções da configuração' });
+  await expect(nav.getByRole('link')).toHaveText([
+    'Configuração',
+    'Portal do parceiro',
+    'Saúde',
+    'Segredo',
+    'Entregas e teste',
+    'Recuperação',
+  ]);
+  await nav.getByRole('link', { name: 'Entregas e teste' }).click();
+  await expect(page).toHaveURL(/#entregas$/);
+  await expect(page.getByRole('region', { name: 'Registro de entregas' })).toBeInViewport();
+  await page.screenshot({ path: '/tmp/edges-shots/console-sections-1280.png' });
+
+  await page.goto(`/webhooks/${OPERATOR_CONFIG_ID}`);
+  const events = page.getByRole('region', { name: 'Eventos operacionais' });
+  await expect(events.getByRole('listitem')).toHaveCount(4);
+  await expect(events).toContainText('circuito.aberto');
+  await expect(page.locator('#eventoPropostaCancelada')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Excluir configuração' })).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'Seções da configuração' }).getByRole('link', { name: 'Portal do parceiro' }),
+  ).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await events.screenshot({ path: '/tmp/edges-shots/operator-events.png' });
+});
