@@ -25,6 +25,13 @@ export const AUDIT_ACTIONS = [
   'portal.session_open',
   'portal.session_revoke',
   'portal.request',
+  'waitlist.add',
+  'waitlist.remove',
+  'waitlist.move',
+  'waitlist.offer',
+  'waitlist.accept',
+  'waitlist.decline',
+  'waitlist.expire',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -10,6 +10,7 @@ import {
   slotSchema,
 } from '@/lib/scheduling/contract';
 import { recentReservationSchema } from '@/lib/scheduling/recent-reservations';
+import { waitlistEntryCreateSchema, waitlistEntrySchema, waitlistLineSchema, waitlistMoveSchema } from '@/lib/scheduling/waitlist-contract';
 import { webhookCreateSchema, webhookDetailSchema, webhookUpdateSchema, webhookViewSchema } from '@/lib/webhooks/contract';
 import {
   deliveryCreatedSchema,
@@ -83,6 +84,10 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   Slot: [slotSchema, 'output'],
   Procedure: [procedureSchema, 'output'],
   RecentReservation: [recentReservationSchema, 'output'],
+  WaitlistEntryCreate: [waitlistEntryCreateSchema, 'input'],
+  WaitlistEntry: [waitlistEntrySchema, 'output'],
+  WaitlistMove: [waitlistMoveSchema, 'input'],
+  WaitlistLine: [waitlistLineSchema, 'output'],
   AuditEntry: [auditEntrySchema, 'output'],
   Liveness: [livenessSchema, 'output'],
   Readiness: [readinessSchema, 'output'],

@@ -185,7 +185,11 @@ export const ptBR = {
   'webhooks.event.eventoAvaliacaoSaudeArquivada': 'Avaliação arquivada',
   'webhooks.event.eventoAvaliacaoSaudeDesarquivada': 'Avaliação desarquivada',
   'webhooks.event.eventoPropostaCancelada': 'Proposta cancelada',
-  'webhooks.eventsSummary': 'Eventos: {on} de 5 ligados',
+  'webhooks.event.eventoAgendamentoReservado': 'Horário reservado',
+  'webhooks.event.eventoAgendamentoLiberado': 'Horário liberado',
+  'webhooks.event.eventoAgendamentoOfertado': 'Horário ofertado da lista de espera',
+  'webhooks.event.eventoAgendamentoOfertaExpirada': 'Oferta expirada',
+  'webhooks.eventsSummary': 'Eventos: {on} de {total} ligados',
 
   'delivery.title': 'Entregas de eventos',
   'delivery.stateTitle': 'Entregas',
@@ -333,6 +337,12 @@ export const ptBR = {
   'webhook.event.eventoAvaliacaoSaudeArquivada': 'Quando uma avaliação de saúde é arquivada.',
   'webhook.event.eventoAvaliacaoSaudeDesarquivada': 'Quando uma avaliação de saúde é desarquivada.',
   'webhook.event.eventoPropostaCancelada': 'Quando uma proposta de vida individual é cancelada.',
+  'webhook.event.eventoAgendamentoReservado': 'Quando um horário é reservado por você pela API.',
+  'webhook.event.eventoAgendamentoLiberado': 'Quando uma reserva sua é cancelada e o horário liberado.',
+  'webhook.event.eventoAgendamentoOfertado':
+    'Quando um horário liberado é reservado para um paciente da sua lista de espera, com o prazo para confirmar.',
+  'webhook.event.eventoAgendamentoOfertaExpirada':
+    'Quando o prazo de uma oferta passa sem confirmação e o horário segue para o próximo da fila.',
   'webhook.saved': 'Configuração salva.',
   'webhook.unchanged': 'Nada foi alterado.',
   'webhook.conflictTitle': 'Esta configuração foi alterada em outro lugar',
