@@ -1,4 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
 import { SCHEDULING_EVENT_FLAGS } from '@/lib/webhooks/fields';
@@ -216,6 +218,18 @@ test('a release offers the slot to the first entry in line; a decline and a dead
   expect(expired?.data).toMatchObject({ entradaId: second.id });
   const releases = events.filter((event) => event.type === 'agendamento.liberado').map((event) => event.data.motivo);
   expect(releases).toEqual(expect.arrayContaining(['cancelada', 'recusada', 'oferta-expirada']));
+  // Each validates against its entry in the published catalogue (the OpenAPI document's `webhooks`).
+  const catalogue = (await (await request.get(url(apiPath(routes.openApiDocument)))).json()) as {
+    webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }>;
+    components: { schemas: Record<string, object> };
+  };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  for (const event of events) {
+    const name = catalogue.webhooks[event.type]!.post.requestBody.content['application/json'].schema.$ref.split('/').at(-1)!;
+    const validate = ajv.compile(catalogue.components.schemas[name]!);
+    expect(validate(event), `${event.type}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  }
   // No patient identifier travels in a scheduling event.
   expect(JSON.stringify(events)).not.toContain(entryFor(slot, 48_001).cdUsuarioConvenio);
 });
