@@ -1,4 +1,5 @@
 import type { FreeSlot } from '@/lib/scheduling/contract';
+import { slotSuits } from '@/lib/scheduling/waitlist-contract';
 
 /**
  * Who gets a freed slot (issue 48). Pure rules, no server imports.
@@ -22,10 +23,7 @@ export type LineEntry = {
 };
 
 export function matches(entry: LineEntry, slot: Pick<FreeSlot, 'CD_AGENDA' | 'DT_AGENDA'>, now: number): boolean {
-  const start = Date.parse(slot.DT_AGENDA);
-  if (!Number.isFinite(start) || start <= now) return false;
-  if (start < entry.windowFrom || start > entry.windowTo) return false;
-  return entry.agendas === null || entry.agendas.includes(slot.CD_AGENDA);
+  return slotSuits(entry, slot, now);
 }
 
 /** The entry a slot is offered to among `candidates` (entries of one exam that match it), given each tenant's last offer. */
