@@ -12,6 +12,7 @@ import { startTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 import { startAlerts } from '@/lib/webhooks/alerts/service';
 import { ensureOperatorWebhook } from '@/lib/webhooks/operational/operator-config';
+import { startWaitlist } from '@/lib/waitlist/worker';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
@@ -56,5 +57,7 @@ async function start(): Promise<void> {
   startRetention();
   // Tells staff when a receiver is switched off or down too long (issue 20 §4).
   startAlerts();
+  // Offers freed slots to the waitlist's entries (issue 48), every WAITLIST_SCAN_SECONDS and on a release.
+  startWaitlist();
   installShutdown();
 }

@@ -85,6 +85,11 @@ export const LAYERS: readonly Layer[] = [
     may: [...BASE, 'audit', 'auth', 'idempotency', 'mail', 'staff'],
   },
   {
+    folder: 'waitlist',
+    holds: 'the scheduling waitlist: entries, offers of freed slots, their worker and scheduling events',
+    may: [...BASE, 'audit', 'auth', 'scheduling', 'webhooks'],
+  },
+  {
     folder: 'portal',
     holds: "the partner portal's single-use links and sessions, a session as its tenant's API client",
     may: [...BASE, 'audit', 'auth', 'webhooks'],
@@ -137,13 +142,14 @@ export const LAYERS: readonly Layer[] = [
       'scheduling',
       'sign-in',
       'staff',
+      'waitlist',
       'webhooks',
     ],
   },
   {
     folder: 'startup',
     holds: 'what a server does before it answers: settings, migrate, seed, start workers',
-    may: [...BASE, 'auth', 'retention', 'scheduling', 'seed', 'shutdown', 'staff', 'webhooks'],
+    may: [...BASE, 'auth', 'retention', 'scheduling', 'seed', 'shutdown', 'staff', 'waitlist', 'webhooks'],
   },
   { folder: 'api-server', holds: 'the lean API server (npm run start:api)', may: [...BASE, 'api', 'http', 'shutdown', 'startup'] },
   {

@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { schedulingKeys, useAgendas, useSlotGrids } from '@/lib/client/slot-queries';
+import { useWaitlistLines } from '@/lib/client/waitlist-queries';
+import { waitingFor } from '@/lib/scheduling/waitlist-contract';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDay, columnsOf, openingDay, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
 import type { FreeSlot } from '@/lib/scheduling/contract';
@@ -92,6 +94,9 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const settled = useDeferredValue(latest);
   const columns = settled.data && settled.key === key ? columnsOf(settled.data, view, days, shown) : undefined;
   const error = windowAgendas.error ?? grid.error;
+  // The entries waiting, to mark the free slots that suit one (the waitlist's own page lists them).
+  const lines = useWaitlistLines({ refresh: false });
+  const waiting = useMemo(() => (lines.data ?? []).flatMap((line) => line.aguardando), [lines.data]);
 
   function switchView(next: CalendarView) {
     // A week shows one agenda: the one chosen, else the first on screen, else the first known.
@@ -147,7 +152,14 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
                 {t('calendar.truncated')}
               </Alert>
             ) : null}
-            <TimeGrid columns={columns} view={view} onPick={onPick} labelledBy={headingId} describedBy={helpId} />
+            <TimeGrid
+              columns={columns}
+              view={view}
+              onPick={onPick}
+              labelledBy={headingId}
+              describedBy={helpId}
+              waitingFor={(slot) => waitingFor(slot, waiting, Date.now())}
+            />
           </>
         )}
       </div>

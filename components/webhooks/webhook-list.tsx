@@ -105,7 +105,7 @@ function WebhookRow({ config }: { config: WebhookView }) {
           {t('webhooks.edit')}
         </Link>
       </div>
-      <ul className="mt-3 flex flex-wrap gap-1.5" aria-label={t('webhooks.eventsSummary', { on })}>
+      <ul className="mt-3 flex flex-wrap gap-1.5" aria-label={t('webhooks.eventsSummary', { on, total: WEBHOOK_EVENT_FLAGS.length })}>
         {WEBHOOK_EVENT_FLAGS.map((flag) => (
           <li
             key={flag}

@@ -5,6 +5,10 @@ import { TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
 
 const CONFIG_KEYS = [
   'clientId',
+  'eventoAgendamentoLiberado',
+  'eventoAgendamentoOfertaExpirada',
+  'eventoAgendamentoOfertado',
+  'eventoAgendamentoReservado',
   'eventoAvaliacaoSaudeAguardandoAprovacao',
   'eventoAvaliacaoSaudeAprovada',
   'eventoAvaliacaoSaudeArquivada',

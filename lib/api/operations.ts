@@ -5,6 +5,7 @@ import { deliveryOperations } from './operations/deliveries';
 import { platformOperations } from './operations/platform';
 import { portalOperations } from './operations/portal';
 import { schedulingOperations } from './operations/scheduling';
+import { waitlistOperations } from './operations/waitlist';
 import { webhookOperations } from './operations/webhooks';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 
@@ -21,6 +22,7 @@ export const operations = {
   ...deliveryOperations,
   ...portalOperations,
   ...schedulingOperations,
+  ...waitlistOperations,
   ...administrationOperations,
   ...accountOperations,
 };

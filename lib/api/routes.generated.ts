@@ -71,6 +71,14 @@ export const reserveOrReleaseSlotSamplePath = {
   method: 'POST',
   path: '/api/v1/agendamentos/exames/slots-livres/reservas',
 } as const satisfies Route;
+export const addWaitlistEntry = { method: 'POST', path: '/api/v1/agendamentos/lista-espera' } as const satisfies Route;
+export const listWaitlistEntries = { method: 'GET', path: '/api/v1/agendamentos/lista-espera' } as const satisfies Route;
+export const listWaitlistLines = { method: 'GET', path: '/api/v1/agendamentos/filas-espera' } as const satisfies Route;
+export const getWaitlistEntry = { method: 'GET', path: '/api/v1/agendamentos/lista-espera/{id}' } as const satisfies Route;
+export const removeWaitlistEntry = { method: 'DELETE', path: '/api/v1/agendamentos/lista-espera/{id}' } as const satisfies Route;
+export const acceptWaitlistOffer = { method: 'POST', path: '/api/v1/agendamentos/lista-espera/{id}/aceite' } as const satisfies Route;
+export const declineWaitlistOffer = { method: 'POST', path: '/api/v1/agendamentos/lista-espera/{id}/recusa' } as const satisfies Route;
+export const moveWaitlistEntry = { method: 'POST', path: '/api/v1/agendamentos/lista-espera/{id}/posicao' } as const satisfies Route;
 export const listApiClients = { method: 'GET', path: '/api/v1/admin/clientes-api' } as const satisfies Route;
 export const createApiClient = { method: 'POST', path: '/api/v1/admin/clientes-api' } as const satisfies Route;
 export const rotateApiClientSecret = {

@@ -26,6 +26,13 @@ export const AUDIT_ACTIONS = [
   'portal.session_revoke',
   'portal.session_end',
   'portal.request',
+  'waitlist.add',
+  'waitlist.remove',
+  'waitlist.move',
+  'waitlist.offer',
+  'waitlist.accept',
+  'waitlist.decline',
+  'waitlist.expire',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,4 +24,5 @@ export const schedulingKeys = {
   agendas: (window: AgendaWindow) => ['scheduling', 'agendas', window] as const,
   recent: ['scheduling', 'recent'] as const,
   procedures: ['scheduling', 'procedures'] as const,
+  waitlist: ['scheduling', 'waitlist'] as const,
 };

@@ -185,6 +185,15 @@ const envSchema = z
      * Fractions are allowed (specs use a few seconds).
      */
     RESERVATION_HOLD_MINUTES: z.coerce.number().min(0).max(525_600).default(30),
+    /**
+     * Waitlist (issue 48): minutes a partner has to accept a slot offered to its entry before it is
+     * released and offered to the next in line. Fractions are allowed (specs use a few seconds).
+     */
+    WAITLIST_OFFER_MINUTES: z.coerce.number().min(0.05).max(10_080).default(30),
+    /** Waitlist: entries one tenant may have waiting or offered at once; past it a create answers 429. */
+    WAITLIST_MAX_ENTRIES_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(500),
+    /** Waitlist: seconds between two looks for free slots matching waiting entries (a release looks at once). */
+    WAITLIST_SCAN_SECONDS: z.coerce.number().min(0.5).max(3600).default(15),
     /** ORACLE_*: the Oracle scheduling procedure (lib/config/oracle.ts). */
     ...oracleEnvShape,
     /** SMTP_*: e-mailing one-time password links (lib/config/mail.ts). */

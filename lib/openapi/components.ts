@@ -17,6 +17,7 @@ import {
   webhookUpdateSchema,
   webhookViewSchema,
 } from '@/lib/webhooks/contract';
+import { waitlistEntryCreateSchema, waitlistEntrySchema, waitlistLineSchema, waitlistMoveSchema } from '@/lib/scheduling/waitlist-contract';
 import {
   deliveryCreatedSchema,
   deliveryDetailSchema,
@@ -90,6 +91,10 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   Slot: [slotSchema, 'output'],
   Procedure: [procedureSchema, 'output'],
   RecentReservation: [recentReservationSchema, 'output'],
+  WaitlistEntryCreate: [waitlistEntryCreateSchema, 'input'],
+  WaitlistEntry: [waitlistEntrySchema, 'output'],
+  WaitlistMove: [waitlistMoveSchema, 'input'],
+  WaitlistLine: [waitlistLineSchema, 'output'],
   AuditEntry: [auditEntrySchema, 'output'],
   Liveness: [livenessSchema, 'output'],
   Readiness: [readinessSchema, 'output'],

@@ -1,3 +1,4 @@
+import { SCHEDULING_EXAMPLES } from '@/lib/webhooks/scheduling-messages';
 import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '@/lib/webhooks/delivery-contract';
 import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/message-contract';
 import { WEBHOOK_DEFAULTS } from '@/lib/config/env';
@@ -87,7 +88,9 @@ function example(type: string): unknown {
     tipo: test ? TEST_EVENT_TYPE : (Object.entries(EVENT_TYPE_OF_FLAG).find(([, eventType]) => eventType === type)?.[0] ?? type),
     usuarioId: EXAMPLE_USER,
     idEvento: test ? null : 'aval-2026-000123',
-    dados: test ? { mensagem: TEST_MESSAGE_TEXT } : { proposta: 987654, beneficiario: { nome: 'Maria da Silva' } },
+    dados: test
+      ? { mensagem: TEST_MESSAGE_TEXT }
+      : (SCHEDULING_EXAMPLES[type] ?? { proposta: 987654, beneficiario: { nome: 'Maria da Silva' } }),
     createdAt: EXAMPLE_PUBLISHED,
   });
   return JSON.parse(body) as unknown;

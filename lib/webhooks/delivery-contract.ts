@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
-import { WEBHOOK_EVENT_FLAGS } from './contract';
-import { DELIVERY_STATUSES, EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type DeliveryStatus } from './fields';
+import {
+  DELIVERY_STATUSES,
+  EVENT_TYPE_OF_FLAG,
+  PUBLISHED_EVENT_FLAGS,
+  TEST_EVENT_TYPE,
+  type DeliveryStatus,
+  type WebhookEventFlag,
+} from './fields';
 
 /**
  * Webhook deliveries (issue 10, following the Standard Webhooks specification): what a producer
@@ -14,7 +20,7 @@ export { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE };
 export const MAX_EVENT_DATA_BYTES = 32 * 1024;
 
 export const publishEventSchema = z.strictObject({
-  tipo: z.enum(WEBHOOK_EVENT_FLAGS).meta({ description: 'The §2.1 flag whose configurations receive the event.' }),
+  tipo: z.enum(PUBLISHED_EVENT_FLAGS).meta({ description: 'The §2.1 flag whose configurations receive the event.' }),
   usuarioId: z.guid().transform((value) => value.toLowerCase()),
   dados: z
     .record(z.string(), z.unknown())
@@ -30,7 +36,8 @@ export const publishEventSchema = z.strictObject({
     .optional()
     .meta({ description: 'The producer’s own id: the same id again answers the first event and sends nothing twice.' }),
 });
-export type PublishEvent = z.output<typeof publishEventSchema>;
+/** What the store records: a producer's event, or one the product publishes itself (a scheduling event). */
+export type PublishEvent = Omit<z.output<typeof publishEventSchema>, 'tipo'> & { tipo: WebhookEventFlag };
 
 export const publishedEventSchema = z.object({ id: z.string(), entregas: z.number().int() });
 export type PublishedEvent = z.infer<typeof publishedEventSchema>;

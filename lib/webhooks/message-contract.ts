@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ATTEMPT_ERRORS, EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from './delivery-contract';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './fields';
+import { PUBLISHED_EVENT_FLAGS, SCHEDULING_EVENT_FLAGS } from './fields';
+import { SCHEDULING_DATA_SCHEMAS, SCHEDULING_DESCRIPTIONS } from './scheduling-messages';
 import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from './operational/names';
 
 /**
@@ -35,7 +36,7 @@ function envelope<T extends string, D extends z.ZodType>(type: T, data: D, descr
     .meta({ description });
 }
 
-const FLAG_DESCRIPTIONS: Record<WebhookEventFlag, string> = {
+const FLAG_DESCRIPTIONS: Record<(typeof PUBLISHED_EVENT_FLAGS)[number], string> = {
   eventoAvaliacaoSaudeAprovada: 'A health evaluation was approved (configurations with eventoAvaliacaoSaudeAprovada on).',
   eventoAvaliacaoSaudeAguardandoAprovacao:
     'A health evaluation was filled in and awaits approval (configurations with eventoAvaliacaoSaudeAguardandoAprovacao on).',
@@ -123,9 +124,15 @@ const OPERATIONAL_DESCRIPTIONS: Record<keyof typeof OPERATIONAL_DATA_SCHEMAS, st
 /** Each event type's message schema, by the type a receiver sees: the five flags', the test event and the operational events. */
 export const MESSAGE_SCHEMAS: Record<string, z.ZodObject> = {
   ...Object.fromEntries(
-    WEBHOOK_EVENT_FLAGS.map((flag) => [
+    PUBLISHED_EVENT_FLAGS.map((flag) => [
       EVENT_TYPE_OF_FLAG[flag],
       envelope(EVENT_TYPE_OF_FLAG[flag], eventDataSchema, FLAG_DESCRIPTIONS[flag]),
+    ]),
+  ),
+  ...Object.fromEntries(
+    SCHEDULING_EVENT_FLAGS.map((flag) => [
+      EVENT_TYPE_OF_FLAG[flag],
+      envelope(EVENT_TYPE_OF_FLAG[flag], SCHEDULING_DATA_SCHEMAS[flag], SCHEDULING_DESCRIPTIONS[flag]),
     ]),
   ),
   [TEST_EVENT_TYPE]: envelope(

@@ -1,4 +1,6 @@
 import { PageHeader } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
+import { buttonClasses } from '@/components/ui/button-classes';
 import { ReservationWorkspace } from '@/components/scheduling/reservation-workspace';
 import { requireCapability } from '@/lib/auth/console-session';
 import { FREE_SLOTS_LIMIT, RECENT_RESERVATIONS_LIMIT, schedulingKeys } from '@/lib/client/query-keys';
@@ -32,7 +34,15 @@ export default async function SchedulingPage() {
   );
   return (
     <>
-      <PageHeader title={t('scheduling.title')} description={t('scheduling.intro')} />
+      <PageHeader
+        title={t('scheduling.title')}
+        description={t('scheduling.intro')}
+        actions={
+          <Link href="/scheduling/lista-espera" className={buttonClasses('secondary', 'sm')}>
+            {t('nav.waitlist')}
+          </Link>
+        }
+      />
       <PrefetchedQueries answers={answers}>
         <ReservationWorkspace />
       </PrefetchedQueries>

@@ -14,12 +14,15 @@ export function SlotItem({
   top,
   active,
   onPick,
+  waiting = 0,
 }: {
   slot: PlacedSlot;
   date: string;
   top: number;
   active: boolean;
   onPick: (slot: PlacedSlot) => void;
+  /** Waitlist entries this free slot suits: marked, and said after its name. */
+  waiting?: number;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -35,22 +38,38 @@ export function SlotItem({
   const box = `absolute inset-x-px flex ${lines} items-center overflow-hidden rounded py-px text-center text-[0.6875rem] leading-[0.875rem] @[4.5rem]:inset-x-1 @[4.5rem]:items-start @[4.5rem]:px-1.5 @[4.5rem]:text-left ${STATE_CLASSES[slot.situacao]}`;
   const position = { top: top + 1, height };
   if (slot.situacao === 'livre') {
+    const waitingId = `slot-${slot.NR_SEQ_AGENDA}-waiting`;
+    const described = [hydrated ? undefined : NOT_READY_ID, waiting > 0 ? waitingId : undefined].filter(Boolean).join(' ');
     return (
       <li>
         <button
           type="button"
           data-slot={slot.NR_SEQ_AGENDA}
+          data-waiting={waiting > 0 ? waiting : undefined}
           tabIndex={active ? 0 : -1}
           aria-label={t('calendar.freeLabel', facts)}
           disabled={!hydrated}
-          aria-describedby={hydrated ? undefined : NOT_READY_ID}
+          aria-describedby={described || undefined}
           onClick={() => onPick(slot)}
           className={`${box} hover:bg-indigo-50 focus-visible:z-10 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-700`}
           style={position}
         >
           <span className="font-semibold tabular-nums">{time}</span>
           <span className="hidden @[4.5rem]:block">{t('slots.minutes', { minutes: slot.NR_MIN_DURACAO })}</span>
+          {waiting > 0 ? (
+            <span
+              aria-hidden
+              className="absolute top-0.5 right-0.5 rounded-full bg-amber-700 px-1 text-[0.625rem] leading-3 font-semibold text-white"
+            >
+              {waiting}
+            </span>
+          ) : null}
         </button>
+        {waiting > 0 ? (
+          <span id={waitingId} className="sr-only">
+            {t('calendar.waiting', { count: waiting })}
+          </span>
+        ) : null}
       </li>
     );
   }

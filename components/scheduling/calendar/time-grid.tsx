@@ -27,10 +27,13 @@ export function TimeGrid({
   onPick,
   labelledBy,
   describedBy,
+  waitingFor,
 }: {
   columns: CalendarColumn[];
   view: CalendarView;
   onPick: (slot: FreeSlot) => void;
+  /** How many waitlist entries a free slot suits (the waitlist's mark); none when not given. */
+  waitingFor?: (slot: FreeSlot) => number;
   labelledBy: string;
   describedBy: string;
 }) {
@@ -129,6 +132,7 @@ export function TimeGrid({
                 top={(slot.start - from) * PX_PER_MINUTE}
                 active={slot.NR_SEQ_AGENDA === active}
                 onPick={pick}
+                waiting={slot.situacao === 'livre' ? (waitingFor?.(slot) ?? 0) : 0}
               />
             ))}
           </ul>

@@ -23,6 +23,7 @@ import {
   slotReservationResponseSchema,
   slotReservationSchema,
 } from '@/lib/scheduling/contract';
+import { afterReservation } from '@/lib/waitlist/service';
 import { answer } from '@/lib/http/answers';
 import { operation } from '@/lib/http/operation';
 
@@ -79,6 +80,8 @@ const reserveOrReleaseSlot: AuthenticatedHandler<ReservationPost> = async ({ req
   const { answer: outcome, replayed } = await idempotent({ owner: ownerKey(principal), key, body: reservation, inFlightTimeoutMs }, () =>
     reserveOrRelease(principal, reservation),
   );
+  // Its scheduling event and, for a release, the waitlist's pass; not for a replay, which changed nothing.
+  if (!replayed) await afterReservation(principal, reservation, outcome.body);
   return replayed ? { ...outcome, headers: { [REPLAYED_HEADER]: 'true' } } : outcome;
 };
 
