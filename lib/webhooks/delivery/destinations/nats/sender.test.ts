@@ -6,6 +6,7 @@ import {
   closedPort,
   expectCapAcrossHosts,
   expectCapWhenAllInUse,
+  expectIdleClosed,
   expectNoSocketLeft,
   expectOnlyTheCheckedAddress,
   expectPrivateAnswerRefused,
@@ -75,6 +76,13 @@ describe('NATS connections per tenant', () => {
   const target = (host: string, port: number) => `nats://${host}:${port}?subject=x`;
 
   it('past the tenant’s cap, all in use, fail as limite-conexoes', () => expectCapWhenAllInUse(target));
+
+  it('closes a connection left idle', () =>
+    expectIdleClosed(
+      4222,
+      (host, port) => `nats://${host}:${port}?subject=sem.stream.${randomUUID()}`,
+      (sent) => sent.verdict.result === 'retry' && sent.verdict.reason === 'sem-rota',
+    ));
 
   it('200 attempts to distinct hosts leave the tenant’s cap of connections open, no more', async () => {
     // No stream takes the subject (sem-rota): the connection was opened and used all the same.
