@@ -97,7 +97,7 @@ test('a name that resolves to a loopback address is never connected to, for ever
   test.setTimeout(120_000);
   const trap = await new CountingServer('silent').start(['127.0.0.1']);
   const dns = await new DnsServer('127.0.0.1').start();
-  const database = await privateDatabase('ssrf-kinds');
+  const database = await privateDatabase('ssrf_kinds');
   const server = await startServer({
     dataDir: newDataDir('ssrf-kinds'),
     env: { ...database.env, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_DNS_SERVERS: dns.address, WEBHOOK_RETRY_SCHEDULE: '60' },
@@ -129,7 +129,7 @@ test('an attempt connects only to the address its name first resolved to, for ev
   const checked = await new CountingServer('silent').start(['127.0.0.2']);
   const trap = await new CountingServer('silent').start(['127.0.0.1'], checked.port);
   const dns = await new DnsServer('127.0.0.2').start();
-  const database = await privateDatabase('ssrf-rebind');
+  const database = await privateDatabase('ssrf_rebind');
   const server = await startServer({
     dataDir: newDataDir('ssrf-rebind'),
     env: {
