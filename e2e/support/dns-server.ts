@@ -9,7 +9,7 @@ import dgram from 'node:dgram';
  */
 export class DnsServer {
   private readonly socket = dgram.createSocket('udp4');
-  private readonly answers: readonly string[];
+  private answers: readonly string[];
   queries = 0;
 
   constructor(answerA: string | readonly string[]) {
@@ -18,6 +18,12 @@ export class DnsServer {
       const response = this.respond(query);
       if (response) this.socket.send(response, remote.port, remote.address);
     });
+  }
+
+  /** From now on, answers these in turn (the last one from then on), as a fresh name would. */
+  answer(answers: readonly string[]): void {
+    this.answers = answers;
+    this.queries = 0;
   }
 
   async start(): Promise<this> {

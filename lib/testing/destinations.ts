@@ -151,3 +151,21 @@ export async function expectCapAcrossHosts(brokerPort: number, target: TargetAt,
     await proxy.stop();
   }
 }
+
+/** A pooled connection no attempt uses is closed once idle for the pool's idleMs (here 300 ms). */
+export async function expectIdleClosed(brokerPort: number, target: TargetAt, accepts: (sent: Sent) => boolean): Promise<void> {
+  const proxy = await new CountingServer({ proxyTo: brokerPort }).start(['127.0.0.2']);
+  const kind = sendingThrough(undefined, { idleMs: 300, perTenant: 5 });
+  try {
+    const sent = await kind.send(target('127.0.0.2', proxy.port), testMessage(), { timeoutMs: 3000, allowPrivateTargets: true });
+    expect(accepts(sent)).toBe(true);
+    // Kept for the next attempt at first...
+    expect(proxy.open).toBe(1);
+    // ...and closed by the pool, not the broker, once idle.
+    await expect.poll(() => proxy.open, { timeout: 5000 }).toBe(0);
+    expect(proxy.acceptedAt('127.0.0.2')).toBe(1);
+  } finally {
+    await kind.close();
+    await proxy.stop();
+  }
+}

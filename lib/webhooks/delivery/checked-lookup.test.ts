@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlockedTargetError, checkedLookup, isBlockedAddress, type Resolve } from './checked-lookup';
+import { BlockedTargetError, isBlockedAddress, type Resolve } from './checked-lookup';
+import { checkedLookup } from './connection/guarded';
 
 /**
  * The connect-time check against a real local server: a public-looking name that a resolver we

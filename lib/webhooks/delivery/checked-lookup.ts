@@ -3,11 +3,11 @@ import { isIP } from 'node:net';
 import { isPrivateHost } from '../url-policy';
 
 /**
- * Connect-time SSRF check (issue 10 §5). The delivery resolves the receiver's name itself, checks
- * every address against the same loopback/private/link-local/CGNAT/metadata policy as the
- * save-time check, and hands the socket exactly the addresses it checked: a DNS answer that
- * changes between check and connect (rebinding) cannot reach inside. Used as the `lookup` of the
- * HTTP request, so Node connects to what this returns and nothing else.
+ * Connect-time SSRF check (issue 10 §5): the product's resolver and the address policy. The
+ * delivery resolves a target's name itself, checks every address against the same
+ * loopback/private/link-local/CGNAT/metadata policy as the save-time check, and connects only to
+ * what it checked (connection/guarded.ts): a DNS answer that changes between check and connect
+ * (rebinding) cannot reach inside.
  */
 export type Resolve = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -37,23 +37,4 @@ export function resolverFor(servers: readonly string[] | undefined): Resolve {
 /** True when an IP address is one the policy refuses. */
 export function isBlockedAddress(address: string): boolean {
   return isPrivateHost(isIP(address) === 6 ? `[${new URL(`http://[${address}]`).hostname.slice(1, -1)}]` : address);
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** The `lookup` option for http(s).request: resolve, check every answer, connect only to checked ones. */
-export function checkedLookup(resolve: Resolve, allowPrivateTargets: boolean) {
-  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    resolve(hostname).then(
-      (addresses) => {
-        if (!allowPrivateTargets && addresses.some((entry) => isBlockedAddress(entry.address))) {
-          return callback(new BlockedTargetError(hostname), '');
-        }
-        if (options.all) return callback(null, addresses);
-        const first = addresses[0]!;
-        callback(null, first.address, first.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, ''),
-    );
-  };
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
+import type { LookupAddress } from 'node:dns';
 import { isIP, type Socket } from 'node:net';
 import { BlockedTargetError, isBlockedAddress, type Resolve } from '../checked-lookup';
 
@@ -58,15 +59,41 @@ export class DeadlineError extends Error {
 }
 
 /**
- * The address to connect to: the name resolved once and every address checked against the
- * private-target policy, so a name that resolves inside, or rebinds to an inside address, is never
- * connected to. Rejects with BlockedTargetError (or the resolver's ENOTFOUND).
+ * The name resolved once and every answer checked against the private-target policy, so a name
+ * that resolves inside, or rebinds to an inside address, is never connected to. Rejects with
+ * BlockedTargetError (or the resolver's ENOTFOUND).
  */
-export async function checkedAddress(hostname: string, resolve: Resolve, allowPrivateTargets: boolean): Promise<string> {
-  const addresses = isIP(hostname) ? [{ address: hostname }] : await resolve(hostname);
+async function checkedAnswers(hostname: string, resolve: Resolve, allowPrivateTargets: boolean): Promise<LookupAddress[]> {
+  const family = isIP(hostname);
+  const addresses = family ? [{ address: hostname, family }] : await resolve(hostname);
   if (addresses.length === 0) throw Object.assign(new Error('no address'), { code: 'ENOTFOUND' });
   if (!allowPrivateTargets && addresses.some(({ address }) => isBlockedAddress(address))) throw new BlockedTargetError(hostname);
-  return addresses[0]!.address;
+  return addresses;
+}
+
+/** The one address a broker connection goes to: the first checked answer. */
+export async function checkedAddress(hostname: string, resolve: Resolve, allowPrivateTargets: boolean): Promise<string> {
+  return (await checkedAnswers(hostname, resolve, allowPrivateTargets))[0]!.address;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * The `lookup` option for http(s).request, the HTTP kind's way through this layer: Node connects
+ * to what it answers and nothing else, so only checked addresses (every one, for its
+ * happy-eyeballs) are tried; the request's own deadline destroys its socket.
+ */
+export function checkedLookup(resolve: Resolve, allowPrivateTargets: boolean) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
+    checkedAnswers(hostname, resolve, allowPrivateTargets).then(
+      (addresses) => {
+        if (options.all) return callback(null, addresses);
+        const first = addresses[0]!;
+        callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
 }
 
 /** The name a TLS client verifies the certificate against (none for an IP literal, RFC 6066). */

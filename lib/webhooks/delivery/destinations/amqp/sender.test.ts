@@ -5,6 +5,7 @@ import {
   closedPort,
   expectCapAcrossHosts,
   expectCapWhenAllInUse,
+  expectIdleClosed,
   expectNoSocketLeft,
   expectOnlyTheCheckedAddress,
   expectPrivateAnswerRefused,
@@ -91,6 +92,23 @@ describe('a RabbitMQ connection, through the guarded layer', () => {
   it('to a broker that drips Connection.Start a byte at a time leaves no socket after the deadline', () =>
     expectNoSocketLeft('drip', target));
   it('past the tenant’s cap, all in use, fails as limite-conexoes', () => expectCapWhenAllInUse(target));
+
+  it('closes a connection left idle', async () => {
+    const queue = `t-${randomUUID()}`;
+    const admin = await amqp.connect(RABBIT);
+    const channel = await admin.createChannel();
+    await channel.assertQueue(queue, { durable: false, autoDelete: false });
+    try {
+      await expectIdleClosed(
+        5672,
+        (host, port) => `amqp://${host}:${port}/?routingKey=${queue}`,
+        (sent) => sent.verdict.result === 'delivered',
+      );
+    } finally {
+      await channel.deleteQueue(queue);
+      await admin.close();
+    }
+  });
 
   it('200 attempts to distinct hosts leave the tenant’s cap of connections open, no more', async () => {
     const queue = `t-${randomUUID()}`;

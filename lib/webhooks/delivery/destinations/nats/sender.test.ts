@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DnsServer } from '@/e2e/support/dns-server';
+import { resolverFor } from '../../checked-lookup';
 import {
   closedPort,
   expectCapAcrossHosts,
   expectCapWhenAllInUse,
+  expectIdleClosed,
   expectNoSocketLeft,
   expectOnlyTheCheckedAddress,
   expectPrivateAnswerRefused,
@@ -76,6 +80,13 @@ describe('NATS connections per tenant', () => {
 
   it('past the tenant’s cap, all in use, fail as limite-conexoes', () => expectCapWhenAllInUse(target));
 
+  it('closes a connection left idle', () =>
+    expectIdleClosed(
+      4222,
+      (host, port) => `nats://${host}:${port}?subject=sem.stream.${randomUUID()}`,
+      (sent) => sent.verdict.result === 'retry' && sent.verdict.reason === 'sem-rota',
+    ));
+
   it('200 attempts to distinct hosts leave the tenant’s cap of connections open, no more', async () => {
     // No stream takes the subject (sem-rota): the connection was opened and used all the same.
     const subject = `sem.stream.${randomUUID()}`;
@@ -85,4 +96,39 @@ describe('NATS connections per tenant', () => {
       (sent) => sent.verdict.result === 'retry' && sent.verdict.reason === 'sem-rota',
     );
   }, 60_000);
+});
+
+describe('NATS over TLS', () => {
+  /**
+   * A server on 127.0.0.2 that requires TLS (its INFO says so) and records what the client sends:
+   * the client's TLS hello names the server it expects (SNI), in clear. Reached by name through our
+   * DNS server: the client connects to the checked address and asks for a certificate of the name.
+   */
+  it('connects to the checked address and verifies the certificate against the name', async () => {
+    const received: Buffer[] = [];
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('data', (chunk) => received.push(chunk));
+      socket.write('INFO {"server_id":"fake","version":"2.10.0","proto":1,"tls_required":true,"max_payload":1048576}\r\n');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.2', done));
+    const { port } = server.address() as net.AddressInfo;
+    const dns = await new DnsServer('127.0.0.2').start();
+    const kind = sendingThrough(resolverFor([dns.address]));
+    try {
+      const sent = await kind.send(`tls://nats.parceiro.com.br:${port}?subject=x`, message(), {
+        timeoutMs: 700,
+        allowPrivateTargets: true,
+      });
+      expect(sent.verdict).toMatchObject({ result: 'retry', reason: 'tempo-esgotado' });
+      expect(Buffer.concat(received).includes('nats.parceiro.com.br')).toBe(true);
+      await expect.poll(() => sockets.size).toBe(0);
+    } finally {
+      await kind.close();
+      await dns.stop();
+      await new Promise((done) => server.close(done));
+    }
+  });
 });
