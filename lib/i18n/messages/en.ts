@@ -337,6 +337,8 @@ export const en: Messages = {
   'webhook.event.eventoAvaliacaoSaudeDesarquivada': 'When a health evaluation is unarchived.',
   'webhook.event.eventoPropostaCancelada': 'When a single-life proposal is cancelled.',
   'webhook.saved': 'Configuration saved.',
+  'webhook.savedLoginDropped':
+    'Configuration saved. The broker login was removed, as it belonged to the previous broker: enter it again for this one.',
   'webhook.unchanged': 'Nothing was changed.',
   'webhook.conflictTitle': 'This configuration was changed elsewhere',
   'webhook.conflictBody':

@@ -340,6 +340,8 @@ export const ptBR = {
   'webhook.event.eventoAvaliacaoSaudeDesarquivada': 'Quando uma avaliação de saúde é desarquivada.',
   'webhook.event.eventoPropostaCancelada': 'Quando uma proposta de vida individual é cancelada.',
   'webhook.saved': 'Configuração salva.',
+  'webhook.savedLoginDropped':
+    'Configuração salva. O login do broker foi removido, porque pertencia ao broker anterior: informe-o de novo para este.',
   'webhook.unchanged': 'Nada foi alterado.',
   'webhook.conflictTitle': 'Esta configuração foi alterada em outro lugar',
   'webhook.conflictBody':
