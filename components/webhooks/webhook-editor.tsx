@@ -213,7 +213,8 @@ function WebhookForm({
         body: JSON.stringify(toBody(values, config.url)),
       }),
     onSuccess: ({ body, headers }) => {
-      toast(t('webhook.saved'));
+      // A url naming another broker dropped the stored login (issue 43): say so, not just "saved".
+      toast(t(headers.get('credenciais-descartadas') === 'true' ? 'webhook.savedLoginDropped' : 'webhook.saved'));
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all, refetchType: 'none' });
       void queryClient.invalidateQueries({ queryKey: ['webhooks', 'list'] });
       // The PUT answers no `desativacao` or `circuito`: keep the ones read until the refetch brings the new ones.

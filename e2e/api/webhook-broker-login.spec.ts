@@ -29,7 +29,7 @@ let database: Awaited<ReturnType<typeof privateDatabase>>;
 
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
-  database = await privateDatabase('broker-login');
+  database = await privateDatabase('broker_login');
   server = await startServer({
     dataDir: newDataDir('broker-login'),
     env: { ...database.env, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '3000' },

@@ -242,6 +242,8 @@ test('a read-only session shows no write controls, and the API refuses its write
     await expect(page.getByRole('button', { name, exact: true }), name).toHaveCount(0);
   }
   await expect(page.getByLabel('valor do cabeçalho 1', { exact: true })).toBeDisabled();
+  // Header values are often the receiver's own credentials: a read-only session sees them masked (issue 43).
+  await expect(page.getByLabel('valor do cabeçalho 1', { exact: true })).toHaveValue('••••••');
   await expect(page.getByLabel('Enviar eventos a este receptor')).toBeDisabled();
   await expectNoSeriousA11yViolations(page);
   await expectFits(page);

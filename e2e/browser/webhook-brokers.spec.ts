@@ -130,6 +130,13 @@ test('staff create a RabbitMQ configuration; its test event is published to the 
     const headers = Object.fromEntries(Object.entries(message.properties.headers ?? {}).map(([key, value]) => [key, String(value)]));
     const verified = new Webhook(await secretOf(page, id)).verify(message.content.toString('utf8'), headers) as { type: string };
     expect(verified.type).toBe('webhook.teste');
+    // Pointed at another host without the login again: the login goes, and the editor says why (issue 43).
+    await page.getByLabel('url', { exact: true }).fill(`amqp://localhost:5672/?exchange=${name}&routingKey=console`);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'O login do broker foi removido, porque pertencia ao broker anterior' }),
+    ).toBeVisible();
+    await expect(page.getByText('Credenciais gravadas', { exact: false })).toHaveCount(0);
     await deleteFromEditor(page, id);
   } finally {
     await channel.deleteQueue(name).catch(() => undefined);

@@ -277,6 +277,8 @@ test('the technical contact’s e-mail (emailContato): saved from the editor, re
 
     await page.reload();
     await expect(contact).toHaveValue('ti@parceiro.exemplo.com.br');
+    // Told nothing until its owner confirms it from the e-mailed link (issue 43): the field says so.
+    await expect(page.getByText('Aguardando a confirmação pelo link enviado ao endereço')).toBeVisible();
     await contact.fill('');
     await page.getByRole('button', { name: 'Salvar' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Configuração salva.' })).toBeVisible();

@@ -45,6 +45,6 @@ export function sameLoginTarget(before: string, after: string): boolean {
     a.tls === b.tls &&
     a.hostname === b.hostname &&
     a.port === b.port &&
-    (a.kind !== 'amqp' || a.vhost === b.vhost)
+    a.vhost === b.vhost // a kind without virtual hosts has '/' always
   );
 }

@@ -357,6 +357,8 @@ export const en: Messages = {
     'When a freed slot is reserved for a patient on your waitlist, with the deadline to confirm it.',
   'webhook.event.eventoAgendamentoOfertaExpirada': 'When an offer’s deadline passes unconfirmed and the slot goes to the next in line.',
   'webhook.saved': 'Configuration saved.',
+  'webhook.savedLoginDropped':
+    'Configuration saved. The broker login was removed, as it belonged to the previous broker: enter it again for this one.',
   'webhook.unchanged': 'Nothing was changed.',
   'webhook.conflictTitle': 'This configuration was changed elsewhere',
   'webhook.conflictBody':

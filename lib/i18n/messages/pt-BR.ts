@@ -362,6 +362,8 @@ export const ptBR = {
   'webhook.event.eventoAgendamentoOfertaExpirada':
     'Quando o prazo de uma oferta passa sem confirmação e o horário segue para o próximo da fila.',
   'webhook.saved': 'Configuração salva.',
+  'webhook.savedLoginDropped':
+    'Configuração salva. O login do broker foi removido, porque pertencia ao broker anterior: informe-o de novo para este.',
   'webhook.unchanged': 'Nada foi alterado.',
   'webhook.conflictTitle': 'Esta configuração foi alterada em outro lugar',
   'webhook.conflictBody':
