@@ -5,6 +5,7 @@ import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, horizontalFit, signIn } from '../support/console';
 import { issueLink } from '../support/portal';
+import { Receiver } from '../support/receiver';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 
@@ -19,17 +20,18 @@ test.describe.configure({ mode: 'serial' });
 test.use({ locale: 'pt-BR' });
 
 let server: RunningServer;
+let operator: Receiver;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  operator = await new Receiver().start();
   server = await startServer({
     dataDir: newDataDir('sections'),
-    // Nothing listens there: the operator's configuration only needs to exist.
     // A failed attempt waits ten minutes for its retry: long enough to be seen waiting.
     env: {
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      OPERATIONAL_WEBHOOK_URL: 'http://127.0.0.1:9/ops',
+      OPERATIONAL_WEBHOOK_URL: operator.url('/ops'),
       WEBHOOK_RETRY_SCHEDULE: '600,600',
     },
   });
@@ -48,6 +50,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await server?.stop();
+  await operator?.stop();
 });
 
 /** A partner's page at `width`, with the portal opened through a fresh link of tenant A. */
@@ -121,7 +124,7 @@ test('the portal’s configuration page: sections to jump between, the URL keepi
   await expect(health.getByText('A legenda mostra a hora mais recente com tentativas')).toBeVisible();
 
   // Recovery since a date: typed day first, in Brasília time, whatever the browser's own date format.
-  const since = page.getByLabel('Desde');
+  const since = page.getByLabel('Desde', { exact: true });
   await expect(since).toHaveAttribute('placeholder', 'dd/mm/aaaa hh:mm');
   await since.fill('11/28/2026 10:30');
   await expect(since).toHaveAttribute('aria-invalid', 'true');
@@ -135,9 +138,10 @@ test('the portal’s configuration page: sections to jump between, the URL keepi
 });
 
 test('the console: a partner’s configuration has its portal section; the operator’s lists its operational events and no delete', async ({
-  page,
+  browser,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 900 });
+  // This spec's server (with the operator's receiver), not the run's shared one.
+  const page = await (await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width: 1280, height: 900 } })).newPage();
   await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a1}`);
   await page.goto(`/webhooks/${WEBHOOK_IDS.a1}`);
   const nav = page.getByRole('navigation', { name: 'Seções da configuração' });
@@ -154,12 +158,17 @@ test('the console: a partner’s configuration has its portal section; the opera
   await expect(page.getByRole('region', { name: 'Registro de entregas' })).toBeInViewport();
   await page.screenshot({ path: '/tmp/edges-shots/console-sections-1280.png' });
 
-  // Saved: the toast stays clear of the Cancel and Save bar.
-  await page.getByRole('button', { name: 'Salvar' }).click();
+  // Saved from the top of the page, where the Cancel and Save bar sticks to the bottom: the toast stays clear of it.
+  await page.goto(`/webhooks/${WEBHOOK_IDS.a1}`);
+  const save = page.getByRole('button', { name: 'Salvar' });
+  await save.click();
   const toast = page.getByRole('status').filter({ hasText: 'Configuração salva.' });
   await expect(toast).toBeVisible();
-  const [toastBox, barBox] = [await toast.boundingBox(), await page.getByRole('button', { name: 'Salvar' }).locator('..').boundingBox()];
-  expect(toastBox!.y + toastBox!.height, 'the toast ends above the bar').toBeLessThanOrEqual(barBox!.y);
+  const toastBox = (await toast.boundingBox())!;
+  const barBox = (await save.locator('..').boundingBox())!;
+  expect(barBox.y + barBox.height, 'the bar sticks to the bottom').toBeGreaterThan(850);
+  const overlaps = toastBox.y < barBox.y + barBox.height && barBox.y < toastBox.y + toastBox.height;
+  expect(overlaps, `toast ${JSON.stringify(toastBox)}, bar ${JSON.stringify(barBox)}`).toBe(false);
   await page.screenshot({ path: '/tmp/edges-shots/console-saved-1280.png' });
 
   await page.goto(`/webhooks/${OPERATOR_CONFIG_ID}`);
