@@ -24,10 +24,11 @@ export function ToastProvider({ children, closeLabel }: { children: ReactNode; c
   return (
     <ToastContext.Provider value={show}>
       {children}
-      {/* Top on phones, where a bottom toast would cover the result panel and its copy button. */}
+      {/* Top on phones, where a bottom toast would cover the result panel and its copy button; on wider
+          screens above a page's sticky action bar (the editor's Cancel and Save), never over it. */}
       <div
         aria-live="polite"
-        className="pointer-events-none fixed inset-x-0 top-2 z-50 flex flex-col items-center gap-2 px-4 sm:top-auto sm:bottom-4 sm:items-end"
+        className="pointer-events-none fixed inset-x-0 top-2 z-50 flex flex-col items-center gap-2 px-4 sm:top-auto sm:bottom-24 sm:items-end"
       >
         {toasts.map((toast) => (
           <div

@@ -1,7 +1,7 @@
 'use client';
 import type { EditorSectionId } from './editor-sections';
 import dynamic from 'next/dynamic';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -15,7 +15,8 @@ import { HEALTH_WINDOWS, type HealthWindow } from '@/lib/webhooks/fields';
 import { formatRate, HealthSituation } from './health-situation';
 
 // The chart library loads with this card only, never on pages without a chart.
-const HealthChart = dynamic(() => import('./health-chart').then((module) => module.HealthChart), {
+const loadChart = () => import('./health-chart').then((module) => module.HealthChart);
+const HealthChart = dynamic(loadChart, {
   ssr: false,
   loading: () => <div className="h-[220px]" />,
 });
@@ -25,6 +26,9 @@ export function DeliveryHealthCard({ id }: { id: string }) {
   const t = useT();
   const [period, setPeriod] = useState<HealthWindow>('24h');
   const health = useDeliveryHealth(id, period);
+  // The chart's code is fetched beside the figures, not after them: in turn (card, then figures, then
+  // the chart's chunk) a loaded machine left the figure empty past a check's wait, the totals shown.
+  useEffect(() => void loadChart(), []);
   return (
     <Card
       title={t('health.title')}
@@ -77,22 +81,31 @@ function HealthFigures({ health }: { health: DeliveryHealth }) {
         <Figure term={t('health.delivered')} value={number(totais.entregues)} />
         <Figure term={t('health.failed')} value={number(totais.falhas)} />
         <Figure term={t('health.successRate')} value={rate} />
+        {/* Every delivery still to go: due now, and waiting for its retry (counted too, and said apart). */}
         <Figure
           term={t('health.backlog')}
-          value={number(situacao.devidas)}
+          value={number(situacao.devidas + situacao.aguardandoNovaTentativa)}
           note={
-            situacao.maisAntigaDevidaDesde
-              ? t('health.backlogOldest', { since: brasiliaDateTime(situacao.maisAntigaDevidaDesde, locale) })
-              : undefined
+            [
+              situacao.maisAntigaDevidaDesde
+                ? t('health.backlogOldest', { since: brasiliaDateTime(situacao.maisAntigaDevidaDesde, locale) })
+                : undefined,
+              situacao.aguardandoNovaTentativa > 0 ? t('health.backlogWaiting', { count: situacao.aguardandoNovaTentativa }) : undefined,
+            ]
+              .filter(Boolean)
+              .join('; ') || undefined
           }
         />
       </dl>
       {totais.entregues + totais.falhas === 0 ? (
         <p className="text-sm text-slate-600">{t('health.empty')}</p>
       ) : (
-        <figure role="img" aria-label={summary}>
-          <HealthChart hours={horas} labels={labels} locale={locale} />
-        </figure>
+        <div className="flex flex-col gap-1">
+          <figure role="img" aria-label={summary}>
+            <HealthChart hours={horas} labels={labels} locale={locale} />
+          </figure>
+          <p className="text-xs text-slate-600">{t('health.legendHint')}</p>
+        </div>
       )}
       <details className="text-sm">
         <summary className="cursor-pointer font-medium text-indigo-700">{t('health.asTable')}</summary>

@@ -30,6 +30,9 @@ function hourFormat(locale: string) {
   return (seconds: number) => format.format(new Date(seconds * 1000));
 }
 
+/** A bar's figure in the legend: an hour without such attempts has no bar (null), and 0 of them. */
+const count = (_: uPlot, value: number | null) => String(value ?? 0);
+
 function optionsOf(width: number, labels: Labels, locale: string, hours: { current: readonly HealthHour[] }): uPlot.Options {
   const hour = hourFormat(locale);
   const bars = (align: -1 | 1) => uPlot.paths.bars!({ size: [0.4, 24], align });
@@ -39,6 +42,14 @@ function optionsOf(width: number, labels: Labels, locale: string, hours: { curre
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'America/Sao_Paulo'),
     cursor: { drag: { x: false, y: false } },
     legend: { show: true },
+    // Without the pointer on the chart, the legend shows the latest hour with attempts, not dashes.
+    hooks: {
+      setCursor: [
+        (plot) => {
+          if (plot.cursor.idx == null) showLatestHour(plot);
+        },
+      ],
+    },
     scales: {
       // Whole hours, the current one's end included (health-chart-data.ts).
       x: { time: true, range: (_, min, max) => timeRange(hours.current) ?? [min, max] },
@@ -59,11 +70,35 @@ function optionsOf(width: number, labels: Labels, locale: string, hours: { curre
         stroke: COLORS.delivered,
         paths: bars(-1),
         points: { show: false },
+        value: count,
       },
-      { label: labels.failed, scale: 'count', fill: COLORS.failed, stroke: COLORS.failed, paths: bars(1), points: { show: false } },
-      { label: labels.latency, scale: 'ms', stroke: COLORS.latency, width: 2, spanGaps: false },
+      {
+        label: labels.failed,
+        scale: 'count',
+        fill: COLORS.failed,
+        stroke: COLORS.failed,
+        paths: bars(1),
+        points: { show: false },
+        value: count,
+      },
+      {
+        label: labels.latency,
+        scale: 'ms',
+        stroke: COLORS.latency,
+        width: 2,
+        spanGaps: false,
+        value: (_, ms) => (ms === null ? '–' : `${Math.round(ms)} ms`),
+      },
     ],
   };
+}
+
+/** The legend's figures for the latest hour with attempts (or the latest hour), as if the pointer were there. */
+function showLatestHour(plot: uPlot) {
+  const [hours, delivered, failed] = plot.data;
+  let latest = hours.length - 1;
+  while (latest > 0 && !(delivered?.[latest] ?? 0) && !(failed?.[latest] ?? 0)) latest--;
+  if (latest >= 0) plot.setLegend({ idx: latest }, false);
 }
 
 export function HealthChart({ hours, labels, locale }: { hours: readonly HealthHour[]; labels: Labels; locale: string }) {
@@ -89,7 +124,10 @@ export function HealthChart({ hours, labels, locale }: { hours: readonly HealthH
 
   useEffect(() => {
     shown.current = hours;
-    chart.current?.setData(chartColumns(hours));
+    const plot = chart.current;
+    if (!plot) return;
+    plot.setData(chartColumns(hours));
+    showLatestHour(plot);
   }, [hours, labels]);
 
   return <div ref={container} className="w-full" data-testid="health-chart" />;

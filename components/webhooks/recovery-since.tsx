@@ -11,12 +11,7 @@ import { useSurface } from '@/components/console/surface';
 import { apiJson } from '@/lib/client/api';
 import { apiPath, recoverDeliveries } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
-
-/** A local date-time input's value (`2026-11-24T10:30`) as an instant, in the browser's time zone. */
-function instantOf(local: string): string | undefined {
-  const time = new Date(local).getTime();
-  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
-}
+import { brasiliaTypedToIso } from '@/lib/i18n/brasilia-time';
 
 /**
  * "Recuperar desde": sends again every failed or skipped delivery created since a date, for a
@@ -39,7 +34,8 @@ export function RecoverySince({ id, retentionDays }: { id: string; retentionDays
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] }),
   });
   if (readOnly) return null;
-  const instant = instantOf(since);
+  // Typed day first, in Brasília time, as every time on the page is (not the browser's date picker, which writes mm/dd/yyyy in an English browser).
+  const instant = brasiliaTypedToIso(since);
   return (
     <Card
       id={'recuperacao' satisfies EditorSectionId}
@@ -58,12 +54,20 @@ export function RecoverySince({ id, retentionDays }: { id: string; retentionDays
           <label htmlFor="recover-since" className="text-sm font-medium text-slate-900">
             {t('delivery.recoverSince')}
           </label>
+          <p id="recover-since-format" className="text-xs text-slate-600">
+            {t('delivery.recoverFormat')}
+          </p>
           <Input
             id="recover-since"
-            type="datetime-local"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder={t('delivery.recoverPlaceholder')}
+            aria-describedby="recover-since-format"
+            aria-invalid={since.trim() !== '' && !instant}
             value={since}
             onChange={(event) => setSince(event.target.value)}
-            className="w-60"
+            className="w-60 font-mono"
           />
         </div>
         <Button type="submit" variant="secondary" disabled={!instant || recover.isPending}>

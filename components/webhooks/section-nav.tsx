@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { cn } from '@/components/ui/cn';
 import { useT } from '@/lib/i18n/client';
 import { EDITOR_SECTIONS, type EditorSectionId } from './editor-sections';
@@ -16,24 +16,34 @@ export function SectionNav({ consolePartner }: { consolePartner: boolean }) {
   const t = useT();
   const sections = useMemo(() => EDITOR_SECTIONS.filter((section: Section) => !('only' in section) || consolePartner), [consolePartner]);
   const [current, setCurrent] = useState<EditorSectionId>(sections[0]!.id);
+  // The section jumped to: it stays current while it is in view, even where the page ends before
+  // its top can reach the navigation (the last sections of a short page).
+  const chosen = useRef<EditorSectionId | undefined>(undefined);
 
-  // An address with a section's hash: to it, once it has rendered (the lower sections load after
-  // hydration); the scroll that follows marks it current.
-  useEffect(() => {
-    const wanted = sections.find((section) => `#${section.id}` === window.location.hash)?.id;
-    if (!wanted) return;
+  // A section's address: to it, once it has rendered (the lower sections load after hydration, and
+  // a jump asked for before then would find nothing); the scroll that follows marks it current.
+  const waiting = useRef<MutationObserver | undefined>(undefined);
+  const jumpTo = useCallback((id: EditorSectionId) => {
+    chosen.current = id;
+    waiting.current?.disconnect();
     const reach = () => {
-      const element = document.getElementById(wanted);
-      if (!element) return false;
-      element.scrollIntoView({ block: 'start' });
-      return true;
+      const element = document.getElementById(id);
+      element?.scrollIntoView({ block: 'start' });
+      return element !== null;
     };
     if (reach()) return;
     const watcher = new MutationObserver(() => {
       if (reach()) watcher.disconnect();
     });
     watcher.observe(document.body, { childList: true, subtree: true });
-    return () => watcher.disconnect();
+    waiting.current = watcher;
+  }, []);
+
+  // The address the page was opened with.
+  useEffect(() => {
+    const wanted = sections.find((section) => `#${section.id}` === window.location.hash)?.id;
+    if (wanted) jumpTo(wanted);
+    return () => waiting.current?.disconnect();
     // Once, for the address the page was opened with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -41,6 +51,9 @@ export function SectionNav({ consolePartner }: { consolePartner: boolean }) {
   // The section in view: the last one whose top has passed the nav.
   useEffect(() => {
     const onScroll = () => {
+      const pinned = chosen.current && document.getElementById(chosen.current)?.getBoundingClientRect();
+      if (pinned && pinned.top < window.innerHeight && pinned.bottom > 0) return setCurrent(chosen.current!);
+      chosen.current = undefined;
       let inView: EditorSectionId | undefined;
       for (const section of sections) {
         const element = document.getElementById(section.id);
@@ -60,14 +73,19 @@ export function SectionNav({ consolePartner }: { consolePartner: boolean }) {
   return (
     <nav
       aria-label={t('webhook.sections')}
-      className="sticky top-0 z-20 -mx-4 border-b border-slate-200 bg-white/95 px-4 py-2 backdrop-blur sm:mx-0 sm:rounded-lg sm:border"
+      className="sticky top-0 z-20 -mx-4 mb-4 border-b border-slate-200 bg-white/95 px-4 py-2 backdrop-blur sm:mx-0 sm:rounded-lg sm:border"
     >
       <ul className="flex gap-1 overflow-x-auto">
         {sections.map((section) => (
           <li key={section.id} className="shrink-0">
             <a
               href={`#${section.id}`}
-              onClick={() => setCurrent(section.id)}
+              onClick={(event) => {
+                event.preventDefault();
+                window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}#${section.id}`);
+                setCurrent(section.id);
+                jumpTo(section.id);
+              }}
               aria-current={current === section.id ? 'location' : undefined}
               className={cn(
                 'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',

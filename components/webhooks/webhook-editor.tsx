@@ -138,6 +138,8 @@ export function WebhookEditor({
   // A new version (saved here or reloaded after a conflict) starts a fresh form; the deliveries stay.
   return (
     <>
+      {/* Beside the sections, not inside the form: it stays in view (sticky) down to the last one. */}
+      <SectionNav consolePartner={surface.kind === 'console' && query.data.config.usuarioId !== OPERATOR_TENANT} />
       {/* react-hook-form arrives after hydration; until then the same form, not ready yet. */}
       <WithFormLibrary>
         <WebhookForm
@@ -181,8 +183,7 @@ function WebhookForm({
   const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
-  const surface = useSurface();
-  const { home, readOnly } = surface;
+  const { home, readOnly } = useSurface();
   const [conflict, setConflict] = useState(false);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
@@ -253,7 +254,6 @@ function WebhookForm({
           <h1 className="text-2xl font-semibold tracking-tight">{t('webhook.editTitle')}</h1>
           <p className="font-mono text-sm break-all text-slate-600">{config.url}</p>
         </div>
-        <SectionNav consolePartner={surface.kind === 'console' && config.usuarioId !== OPERATOR_TENANT} />
 
         {readOnly ? <Alert tone="info">{t('portal.readOnlyNotice')}</Alert> : null}
         {conflict ? (

@@ -1,9 +1,11 @@
 import { request, type Browser, type Page } from '@playwright/test';
+import { apiPath, routes } from '@/lib/api/routes';
 import { OPERATOR_CONFIG_ID } from '@/lib/webhooks/operational/names';
 import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, horizontalFit, signIn } from '../support/console';
 import { issueLink } from '../support/portal';
+import { Receiver } from '../support/receiver';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 
@@ -18,18 +20,37 @@ test.describe.configure({ mode: 'serial' });
 test.use({ locale: 'pt-BR' });
 
 let server: RunningServer;
+let operator: Receiver;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  operator = await new Receiver().start();
   server = await startServer({
     dataDir: newDataDir('sections'),
-    // Nothing listens there: the operator's configuration only needs to exist.
-    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', OPERATIONAL_WEBHOOK_URL: 'http://127.0.0.1:9/ops' },
+    // A failed attempt waits ten minutes for its retry: long enough to be seen waiting.
+    env: {
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      OPERATIONAL_WEBHOOK_URL: operator.url('/ops'),
+      WEBHOOK_RETRY_SCHEDULE: '600,600',
+    },
   });
+  // a1's receiver (receptor-a1.exemplo.com.br) resolves nowhere: its test event fails once and waits for its retry.
+  const api = await request.newContext({ baseURL: server.url });
+  const auth = bearer(await tokenFor(api, TENANT_A));
+  expect((await api.post(apiPath(routes.sendTestEvent, { id: WEBHOOK_IDS.a1 }), { headers: auth })).status()).toBe(202);
+  await expect
+    .poll(async () => {
+      const health = await api.get(apiPath(routes.deliveryHealth, { id: WEBHOOK_IDS.a1 }), { headers: auth });
+      return ((await health.json()) as { situacao: { aguardandoNovaTentativa: number } }).situacao.aguardandoNovaTentativa;
+    })
+    .toBe(1);
+  await api.dispose();
 });
 
 test.afterAll(async () => {
   await server?.stop();
+  await operator?.stop();
 });
 
 /** A partner's page at `width`, with the portal opened through a fresh link of tenant A. */
@@ -70,7 +91,7 @@ test('at 390 px the portal names its tenant, labels usuarioId and clientId apart
 
   await page.getByRole('button', { name: 'Sair' }).click();
   await expect(page).toHaveURL(/\/portal\/entrar\?saiu=1$/);
-  await expect(page.getByRole('alert')).toHaveText('Você saiu do portal. Para voltar, abra um novo link.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Você saiu' })).toHaveText('Você saiu do portal. Para voltar, abra um novo link.');
   // The session is over on the server: the portal's pages send it back to the entry page.
   await page.goto('/portal');
   await expect(page).toHaveURL(/\/portal\/entrar\?encerrada=1$/);
@@ -89,16 +110,38 @@ test('the portal’s configuration page: sections to jump between, the URL keepi
   await expect(nav.getByRole('link', { name: 'Saúde' })).toHaveAttribute('aria-current', 'location');
   await page.reload();
   await expect(page).toHaveURL(/#saude$/);
-  await expect(page.getByRole('region', { name: 'Saúde das entregas' })).toBeInViewport();
+  const health = page.getByRole('region', { name: 'Saúde das entregas' });
+  await expect(health).toBeInViewport();
+  // The delivery waiting for its retry is in the queue, and said to wait.
+  const queued = health.getByRole('term').filter({ hasText: 'Na fila agora' }).locator('..');
+  await expect(queued.getByRole('definition')).toHaveText(['1', '1 aguarda nova tentativa']);
+  // The legend shows the latest hour's figures without a pointer on the chart, and says how to see another.
+  const legend = health.locator('.u-legend .u-value');
+  await expect(legend.first()).toHaveText(/^\d{2}\/\d{2},? \d{2}:\d{2}$/);
+  // This hour's one failed attempt: no delivered bar (0), one failed.
+  await expect(legend.nth(1)).toHaveText('0');
+  await expect(legend.nth(2)).toHaveText('1');
+  await expect(health.getByText('A legenda mostra a hora mais recente com tentativas')).toBeVisible();
+
+  // Recovery since a date: typed day first, in Brasília time, whatever the browser's own date format.
+  const since = page.getByLabel('Desde', { exact: true });
+  await expect(since).toHaveAttribute('placeholder', 'dd/mm/aaaa hh:mm');
+  await since.fill('11/28/2026 10:30');
+  await expect(since).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Recuperar', exact: true })).toBeDisabled();
+  await since.fill('28/11/2026 10:30');
+  await expect(since).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.getByRole('button', { name: 'Recuperar', exact: true })).toBeEnabled();
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: '/tmp/edges-shots/portal-sections-390.png' });
   await page.context().close();
 });
 
 test('the console: a partner’s configuration has its portal section; the operator’s lists its operational events and no delete', async ({
-  page,
+  browser,
 }) => {
-  await page.setViewportSize({ width: 1280, height: 900 });
+  // This spec's server (with the operator's receiver), not the run's shared one.
+  const page = await (await browser.newContext({ baseURL: server.url, locale: 'pt-BR', viewport: { width: 1280, height: 900 } })).newPage();
   await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a1}`);
   await page.goto(`/webhooks/${WEBHOOK_IDS.a1}`);
   const nav = page.getByRole('navigation', { name: 'Seções da configuração' });
@@ -114,6 +157,19 @@ test('the console: a partner’s configuration has its portal section; the opera
   await expect(page).toHaveURL(/#entregas$/);
   await expect(page.getByRole('region', { name: 'Registro de entregas' })).toBeInViewport();
   await page.screenshot({ path: '/tmp/edges-shots/console-sections-1280.png' });
+
+  // Saved from the top of the page, where the Cancel and Save bar sticks to the bottom: the toast stays clear of it.
+  await page.goto(`/webhooks/${WEBHOOK_IDS.a1}`);
+  const save = page.getByRole('button', { name: 'Salvar' });
+  await save.click();
+  const toast = page.getByRole('status').filter({ hasText: 'Configuração salva.' });
+  await expect(toast).toBeVisible();
+  const toastBox = (await toast.boundingBox())!;
+  const barBox = (await save.locator('..').boundingBox())!;
+  expect(barBox.y + barBox.height, 'the bar sticks to the bottom').toBeGreaterThan(850);
+  const overlaps = toastBox.y < barBox.y + barBox.height && barBox.y < toastBox.y + toastBox.height;
+  expect(overlaps, `toast ${JSON.stringify(toastBox)}, bar ${JSON.stringify(barBox)}`).toBe(false);
+  await page.screenshot({ path: '/tmp/edges-shots/console-saved-1280.png' });
 
   await page.goto(`/webhooks/${OPERATOR_CONFIG_ID}`);
   const events = page.getByRole('region', { name: 'Eventos operacionais' });

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { brasiliaDateTime, brasiliaInputToIso } from './brasilia-time';
+import { brasiliaDateTime, brasiliaInputToIso, brasiliaTypedToIso } from './brasilia-time';
 
 describe('São Paulo times on the scheduling page', () => {
+  it('reads a date typed the Brazilian way (day first) as São Paulo time, and refuses a day that does not exist', () => {
+    expect(brasiliaTypedToIso('28/11/2026 10:30')).toBe('2026-11-28T10:30:00-03:00');
+    expect(brasiliaTypedToIso(' 3/1/2026 ')).toBe('2026-01-03T00:00:00-03:00');
+    expect(brasiliaTypedToIso('31/02/2026 10:00')).toBeUndefined();
+    expect(brasiliaTypedToIso('28/11/2026 24:00')).toBeUndefined();
+    expect(brasiliaTypedToIso('11/28/2026 10:30')).toBeUndefined();
+    expect(brasiliaTypedToIso('2026-11-28T10:30')).toBeUndefined();
+    expect(brasiliaTypedToIso('')).toBeUndefined();
+  });
+
   it('reads a datetime-local value as São Paulo wall-clock time, whatever the process zone', () => {
     expect(brasiliaInputToIso('2026-05-04T07:30')).toBe('2026-05-04T07:30:00-03:00');
     expect(brasiliaInputToIso('2026-05-04T07:30:15')).toBe('2026-05-04T07:30:15-03:00');

@@ -42,3 +42,20 @@ export function brasiliaInputToIso(local: string): string | undefined {
   if (!match) return undefined;
   return `${match[1]}${match[2] ?? ':00'}${BRASILIA_OFFSET}`;
 }
+
+/**
+ * A date and time typed the Brazilian way (`28/11/2026 10:30`, the time optional: midnight), read
+ * as São Paulo time, as ISO 8601 with its offset; undefined for anything else or a day that does
+ * not exist (31/02). A text field, not `datetime-local`: the browser writes that one in its own
+ * interface language (mm/dd/yyyy in an English Chromium), whatever the page's language.
+ */
+export function brasiliaTypedToIso(typed: string): string | undefined {
+  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s+(\d{1,2}):(\d{2}))?$/.exec(typed.trim());
+  if (!match) return undefined;
+  const [day, month, year, hour = 0, minute = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
+  const date = new Date(Date.UTC(year!, month! - 1, day, hour, minute));
+  const real = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day && hour < 24 && minute < 60;
+  if (!real) return undefined;
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${year}-${two(month!)}-${two(day)}T${two(hour)}:${two(minute)}:00${BRASILIA_OFFSET}`;
+}

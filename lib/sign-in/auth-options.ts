@@ -115,7 +115,9 @@ export function authOptions(): AuthOptions {
     logger: {
       // next-auth's own logger prints whole error objects; keep to one line without request data.
       error: (code) => log.error('auth.next_auth_error', { code }),
-      warn: (code) => log.warn('auth.next_auth_warning', { code }),
+      // NEXTAUTH_URL unset is a supported set-up (sign-in on whatever host the browser uses, README
+      // "Run it"): next-auth warns of it after each sign-in, and an alert on it would fire for nothing.
+      warn: (code) => (code === 'NEXTAUTH_URL' ? undefined : log.warn('auth.next_auth_warning', { code })),
       debug: () => undefined,
     },
   };

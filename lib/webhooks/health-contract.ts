@@ -37,6 +37,7 @@ export const healthStatusSchema = z.object({
   motivo: z.string().nullable().meta({ description: 'Why deliveries were switched off (`desativada`).' }),
   devidas: count.meta({ description: 'Pending deliveries whose attempt is due now (the backlog).' }),
   maisAntigaDevidaDesde: z.string().nullable().meta({ format: 'date-time', description: 'Due time of the oldest of them.' }),
+  aguardandoNovaTentativa: count.meta({ description: 'Pending deliveries waiting for a later attempt (a retry after a failure).' }),
   retidaPor: z.enum(['limite-de-taxa', 'pausa-do-receptor']).nullable().meta({
     description:
       'What holds its due deliveries back, if anything but the state: its rate limit (`limiteEntregasPorSegundo`), or a pause its receiver asked for (429 or 503 with Retry-After).',

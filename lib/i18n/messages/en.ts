@@ -105,7 +105,7 @@ export const en: Messages = {
   'apiClients.field.nomeHelp': 'The partner’s name, as this list shows it (up to 200 characters).',
   'apiClients.field.usuarioId': 'Tenant',
   'apiClients.field.usuarioIdHelp':
-    'The tenant’s UUID on the platform, such as 3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8; the client’s data belongs to it. For a new tenant, use Generate.',
+    'The tenant’s UUID on the platform, such as 7d4f1c2a-3b5e-4c6d-8e9f-0a1b2c3d4e5f (the demo partner’s tenant); the client’s data belongs to it. For a new tenant, use Generate.',
   'apiClients.field.sistemaOrigem': 'Source system',
   'apiClients.field.sistemaOrigemHelp': 'The partner’s source system code, a whole number.',
   'apiClients.field.escopos': 'Scopes',
@@ -661,6 +661,8 @@ export const en: Messages = {
   'health.failed': 'Failed',
   'health.successRate': 'Success rate',
   'health.noAttempts': 'no attempts',
+  'health.legendHint': 'The legend shows the latest hour with attempts; point at (or tap) a bar to see another hour.',
+  'health.backlogWaiting': '{count, plural, one {# waits} other {# wait}} for a retry',
   'health.backlog': 'Waiting now',
   'health.backlogOldest': 'the oldest waits since {since}',
   'health.latency': 'Mean answer time',
@@ -749,6 +751,8 @@ export const en: Messages = {
   'delivery.recoverHelp':
     'Sends again the deliveries that failed or were skipped since the chosen date, say after the receiver was down. History is kept {days} days.',
   'delivery.recoverSince': 'Since',
+  'delivery.recoverFormat': 'Day/month/year and time, Brasília time.',
+  'delivery.recoverPlaceholder': 'dd/mm/yyyy hh:mm',
   'delivery.recover': 'Recover',
   'delivery.recovered': 'Deliveries queued again: {count}.',
 };

@@ -107,7 +107,7 @@ export const ptBR = {
   'apiClients.field.nomeHelp': 'Nome do parceiro, como aparece nesta lista (até 200 caracteres).',
   'apiClients.field.usuarioId': 'Tenant',
   'apiClients.field.usuarioIdHelp':
-    'UUID do tenant na plataforma, como 3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8; os dados do cliente ficam nele. Para um tenant novo, use Gerar.',
+    'UUID do tenant na plataforma, como 7d4f1c2a-3b5e-4c6d-8e9f-0a1b2c3d4e5f (o tenant do parceiro de demonstração); os dados do cliente ficam nele. Para um tenant novo, use Gerar.',
   'apiClients.field.sistemaOrigem': 'Sistema de origem',
   'apiClients.field.sistemaOrigemHelp': 'Código numérico (inteiro) do sistema de origem do parceiro.',
   'apiClients.field.escopos': 'Escopos',
@@ -669,6 +669,9 @@ export const ptBR = {
   'health.failed': 'Falharam',
   'health.successRate': 'Taxa de sucesso',
   'health.noAttempts': 'sem tentativas',
+  'health.legendHint':
+    'A legenda mostra a hora mais recente com tentativas; passe o cursor (ou toque) sobre uma barra para ver outra hora.',
+  'health.backlogWaiting': '{count, plural, one {# aguarda} other {# aguardam}} nova tentativa',
   'health.backlog': 'Na fila agora',
   'health.backlogOldest': 'a mais antiga espera desde {since}',
   'health.latency': 'Tempo médio de resposta',
@@ -760,6 +763,8 @@ export const ptBR = {
   'delivery.recoverHelp':
     'Reenvia as entregas que falharam ou foram ignoradas desde a data escolhida, por exemplo depois de uma queda do receptor. O histórico guarda {days} dias.',
   'delivery.recoverSince': 'Desde',
+  'delivery.recoverFormat': 'Dia/mês/ano e hora, no horário de Brasília.',
+  'delivery.recoverPlaceholder': 'dd/mm/aaaa hh:mm',
   'delivery.recover': 'Recuperar',
   'delivery.recovered': 'Entregas enfileiradas de novo: {count}.',
 } as const;

@@ -65,6 +65,7 @@ function situationOf(stored: Pick<StoredWebhook, 'state' | 'controls'>, backlog:
     motivo,
     devidas: backlog.due,
     maisAntigaDevidaDesde: iso(backlog.oldestDueAt),
+    aguardandoNovaTentativa: backlog.waiting ?? 0,
     retidaPor: heldBackBy(stored, backlog, now),
   };
 }

@@ -12,7 +12,8 @@ export function dueDeliveriesOf(db: Knex, configIdColumn: string, now: number): 
     .andWhere('d.next_attempt_at', '<=', now);
 }
 
-export type Backlog = { due: number; oldestDueAt: number | null };
+/** `waiting`: pending deliveries whose next attempt is later (a retry's wait); the health card's, not the metrics'. */
+export type Backlog = { due: number; oldestDueAt: number | null; waiting?: number };
 
 function backlogOf(row: DbRow | undefined): Backlog {
   const oldest = row?.oldest;
@@ -33,11 +34,21 @@ export async function backlog(db: Knex, now: number): Promise<Backlog> {
   return backlogOf(row);
 }
 
-/** The backlog of each of these configurations (at most 1,000: Oracle's IN list); one without any is left out. */
+/**
+ * The backlog of each of these configurations (at most 1,000: Oracle's IN list), with its deliveries
+ * waiting for a later retry; one with no pending delivery is left out.
+ */
 export async function backlogByConfig(db: Knex, configIds: readonly string[], now: number): Promise<Map<string, Backlog>> {
   if (configIds.length === 0) return new Map();
-  const rows: DbRow[] = await dueNow(db, now).select('config_id').whereIn('config_id', configIds).groupBy('config_id');
-  return new Map(rows.map((row) => [String(row.config_id), backlogOf(row)]));
+  const rows: DbRow[] = await db('webhook_deliveries')
+    .select('config_id')
+    .select(db.raw('sum(case when ?? <= ? then 1 else 0 end) as ??', ['next_attempt_at', now, 'due']))
+    .select(db.raw('sum(case when ?? > ? then 1 else 0 end) as ??', ['next_attempt_at', now, 'waiting']))
+    .select(db.raw('min(case when ?? <= ? then ?? end) as ??', ['next_attempt_at', now, 'next_attempt_at', 'oldest']))
+    .where('status', 'pendente')
+    .whereIn('config_id', configIds)
+    .groupBy('config_id');
+  return new Map(rows.map((row) => [String(row.config_id), { ...backlogOf(row), waiting: toNumber(row.waiting ?? 0) }]));
 }
 
 export type HourOfAttempts = { configId: string; hour: number; delivered: number; failed: number; durationMs: number };
