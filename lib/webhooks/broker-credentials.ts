@@ -1,6 +1,6 @@
 import 'server-only';
 import { maskIdentifier } from '@/lib/audit/masking';
-import { parseBrokerTarget } from './broker-target';
+import { kindOf } from './delivery/destinations/kinds';
 import { decryptSecret, encryptSecret, type SealedFor } from './secrets';
 
 /**
@@ -36,8 +36,10 @@ export function maskedCredentials(configId: string, stored: string | null | unde
  * send it in clear. The exchange, routing key or subject may change.
  */
 export function sameLoginTarget(before: string, after: string): boolean {
-  const a = parseBrokerTarget(before);
-  const b = parseBrokerTarget(after);
+  const kindBefore = kindOf(before)?.descriptor;
+  const kindAfter = kindOf(after)?.descriptor;
+  const a = kindBefore?.parse(before);
+  const b = kindAfter?.parse(after);
   return (
     a !== undefined &&
     b !== undefined &&
@@ -45,6 +47,7 @@ export function sameLoginTarget(before: string, after: string): boolean {
     a.tls === b.tls &&
     a.hostname === b.hostname &&
     a.port === b.port &&
-    a.vhost === b.vhost // a kind without virtual hosts has '/' always
+    // What else tells two connections apart (a RabbitMQ virtual host); a kind without one has none.
+    kindBefore?.connectionScope?.(a) === kindAfter?.connectionScope?.(b)
   );
 }
