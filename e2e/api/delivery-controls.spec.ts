@@ -218,3 +218,74 @@ test('a rate limit paces one configuration, says why its deliveries wait, and ho
     await database.drop();
   }
 });
+
+test('a rate limit holds at the receiver across two instances: 100 events at once at 10 a second, never more than 11 in a second, each logged when it left', async ({
+  playwright,
+}) => {
+  test.setTimeout(120_000);
+  const receiver = await new Receiver().start();
+  const databaseUrl = adminUrl ? await createDatabase(adminUrl, 'paced') : undefined;
+  const env = {
+    ...relaxed,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
+  };
+  // Two instances on a server database, both claiming and sending for the one configuration; one on the embedded one.
+  const options = await Promise.all(
+    (databaseUrl ? [0, 1] : [0]).map(async (index) => ({ port: await freePort(), dataDir: newDataDir(`paced-${index}`), env })),
+  );
+  const servers: RunningServer[] = [];
+  for (const option of options) servers.push(await startServer(option));
+  try {
+    const apis = await Promise.all(servers.map((server) => playwright.request.newContext({ baseURL: server.url })));
+    const api = apis[0]!;
+    await configure(api, TENANT_A, WEBHOOK_IDS.a2, {
+      url: receiver.url('/ritmo'),
+      eventoAvaliacaoSaudeArquivada: true,
+      limiteEntregasPorSegundo: 10,
+    });
+    // 100 events at once, through both instances, 20 requests at a time.
+    const producer = bearer(await tokenFor(api, PRODUCER));
+    for (let batch = 0; batch < 5; batch++) {
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, k) => {
+          const i = batch * 20 + k;
+          const response = await apis[i % apis.length]!.post(apiPath(routes.publishEvent), {
+            headers: producer,
+            data: { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento: `ritmo-${i}`, dados: { i } },
+          });
+          expect(response.status()).toBe(202);
+        }),
+      );
+    }
+    await receiver.waitFor('/ritmo', 100, 60_000);
+    const arrivals = receiver.at('/ritmo');
+    expect(new Set(arrivals.map((request) => request.headers['webhook-id'])).size).toBe(100);
+    // No one-second window at the receiver holds more than 11.
+    const times = arrivals.map((request) => request.at);
+    let busiest = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= 1000) j++;
+      busiest = Math.max(busiest, i - j + 1);
+    }
+    expect(busiest, `arrivals (ms after the first): ${times.map((time) => time - times[0]!).join(' ')}`).toBeLessThanOrEqual(11);
+    // The log says when each request left: within 50 ms of its arrival.
+    const tenantA = bearer(await tokenFor(api, TENANT_A));
+    const rows = (await (
+      await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a2 })}?limite=200`, { headers: tenantA })
+    ).json()) as DeliveryRow[];
+    expect(rows.filter((row) => row.idEvento.startsWith('ritmo-'))).toHaveLength(100);
+    const gaps: { arrival: number; gapMs: number }[] = [];
+    for (const row of rows) {
+      const detail = await api.get(apiPath(routes.getDelivery, { id: WEBHOOK_IDS.a2, entregaId: row.id }), { headers: tenantA });
+      const [logged] = ((await detail.json()) as { tentativasDetalhadas: { em: string }[] }).tentativasDetalhadas;
+      const arrival = arrivals.find((request) => request.headers['webhook-id'] === row.id)!;
+      gaps.push({ arrival: arrivals.indexOf(arrival), gapMs: arrival.at - Date.parse(logged!.em) });
+    }
+    expect(gaps.filter(({ gapMs }) => Math.abs(gapMs) > 50)).toEqual([]);
+    await Promise.all(apis.map((context) => context.dispose()));
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver.stop();
+    if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
+  }
+});

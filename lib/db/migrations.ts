@@ -687,6 +687,23 @@ const partnerPortal: Migration = {
   },
 };
 
+/**
+ * Deliveries under load (issue 45): a rate-limited configuration's send pacing (pacing.ts), the
+ * slot its next request may leave in, taken as the request leaves rather than at the claim; and an
+ * ended incident whose receiver has not yet delivered again (`configuracao.recuperada` waits for
+ * that delivery).
+ */
+const deliveryUnderLoad: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => t.double('rate_sent_tat'));
+    await db.schema.alterTable('webhook_alerts', (t) => t.bigInteger('awaiting_delivery_since'));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_alerts', (t) => t.dropColumn('awaiting_delivery_since'));
+    await db.schema.alterTable('webhook_configs', (t) => t.dropColumn('rate_sent_tat'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -707,6 +724,7 @@ const migrations: Record<string, Migration> = {
   '017_operational_notifications': operationalNotifications,
   '018_broker_credentials': brokerCredentials,
   '019_partner_portal': partnerPortal,
+  '022_delivery_under_load': deliveryUnderLoad,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -32,6 +32,7 @@ function createWorker(): DeliveryWorker {
     record: async (owner, records, circuit) => store.recordAttempts(await getDb(), owner, records, circuit),
     release: async (owner, ids, retryAt) => store.releaseClaims(await getDb(), owner, ids, retryAt),
     skip: async (owner, id) => store.skipDelivery(await getDb(), owner, id),
+    sendSlot: async (configId, perSecond, clock) => store.takeSendSlot(await getDb(), configId, perSecond, clock),
   };
   return new DeliveryWorker({
     store: databaseStore,

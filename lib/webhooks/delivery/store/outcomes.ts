@@ -53,6 +53,7 @@ const CONTEXT_CONFIG_COLUMNS = [
   'failing_since',
   'circuit_failures',
   'circuit_open_until',
+  'rate_limit_per_second',
 ] as const;
 
 function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
@@ -72,6 +73,7 @@ function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
     failingSince: optionalNumber(row.failing_since),
     circuitFailures: toNumber(row.circuit_failures),
     circuitOpenUntil: optionalNumber(row.circuit_open_until),
+    ratePerSecond: optionalNumber(row.rate_limit_per_second),
   };
 }
 

@@ -82,6 +82,8 @@ export type AttemptContext = {
     /** Its circuit when the attempt was claimed (openUntil set: the attempt is the probe). */
     circuitFailures: number;
     circuitOpenUntil: number | null;
+    /** Its rate limit, attempts a second (null or absent: none): the request waits for its send slot. */
+    ratePerSecond?: number | null;
   };
 };
 
