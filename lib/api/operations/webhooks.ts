@@ -13,6 +13,7 @@ import {
   updateWebhook,
   viewOf,
 } from '@/lib/webhooks/service';
+import { recoveryOffer } from '@/lib/webhooks/delivery/service';
 import { ref } from '@/lib/openapi/components';
 import { etagHeader, json } from '@/lib/openapi/fragments';
 import {
@@ -140,8 +141,15 @@ export const webhookOperations = {
       },
     },
     async ({ request, principal, params: { id }, body }) => {
-      const stored = await updateWebhook(principal, id, await body(), request.headers.get('if-match'));
-      return { status: 200, body: viewOf(stored), headers: { ETag: etagOf(stored) } };
+      const update = await body();
+      const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
+      // Switched (or kept) on: offer to send again what was skipped while off.
+      const offer = update.ativo === true && stored.state.enabled ? await recoveryOffer(id) : undefined;
+      return {
+        status: 200,
+        body: { ...viewOf(stored), ...(offer ? { recuperacaoSugerida: offer } : {}) },
+        headers: { ETag: etagOf(stored) },
+      };
     },
     {
       // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the

@@ -667,4 +667,8 @@ export const en: Messages = {
   'delivery.recoverSince': 'Since',
   'delivery.recover': 'Recover',
   'delivery.recovered': 'Deliveries queued again: {count}.',
+  'delivery.recoveryOfferTitle': 'Deliveries switched back on: the receiver is not confirmed yet',
+  'delivery.recoveryOfferBody':
+    'The first delivery the receiver accepts confirms it is back. {count} deliveries were skipped while deliveries were off and can be sent again now.',
+  'delivery.recoveryOfferAction': 'Recover {count} skipped deliveries',
 };

@@ -676,6 +676,10 @@ export const ptBR = {
   'delivery.recoverSince': 'Desde',
   'delivery.recover': 'Recuperar',
   'delivery.recovered': 'Entregas enfileiradas de novo: {count}.',
+  'delivery.recoveryOfferTitle': 'Entregas religadas: o receptor ainda não foi confirmado',
+  'delivery.recoveryOfferBody':
+    'A primeira entrega que o receptor aceitar confirma a volta. {count} entregas foram ignoradas enquanto estavam desativadas e podem ser reenviadas agora.',
+  'delivery.recoveryOfferAction': 'Recuperar {count} entregas ignoradas',
 } as const;
 
 export type MessageKey = keyof typeof ptBR;

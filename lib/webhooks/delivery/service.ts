@@ -26,6 +26,7 @@ import {
   queueHead,
   recoverDeliveries,
   requeueDelivery,
+  skippedDeliveries,
   type DeliveryRow,
 } from './store';
 import { deliveryWorker } from './process-worker';
@@ -162,6 +163,17 @@ export async function recover(principal: Principal, configId: string, since: str
   const reenviadas = await recoverDeliveries(await getDb(), configId, Date.parse(since), Date.now());
   if (reenviadas > 0) deliveryWorker().wake([{ configId, tenant: stored.config.usuarioId }]);
   return { reenviadas };
+}
+
+/**
+ * What a recovery would send again after deliveries are switched back on (issue 45): the skipped
+ * ones, how many and since when; undefined when none was skipped.
+ */
+export async function recoveryOffer(configId: string): Promise<{ ignoradas: number; desde: string } | undefined> {
+  const skipped = await skippedDeliveries(await getDb(), configId);
+  return skipped.count > 0 && skipped.oldest !== null
+    ? { ignoradas: skipped.count, desde: new Date(skipped.oldest).toISOString() }
+    : undefined;
 }
 
 export async function sendTestEvent(principal: Principal, configId: string): Promise<{ id: string }> {

@@ -69,3 +69,31 @@ export async function lastAttemptOf(
     .select<DbRow[]>('error', 'status');
   return row ? { error: optionalString(row.error) as AttemptError | null, status: optionalNumber(row.status) } : undefined;
 }
+
+/**
+ * When the configuration's first attempt that delivered at or after `since` started, or null: a
+ * receiver confirmed back (issue 45). Through (config_id, started_at).
+ */
+export async function firstDeliveredSince(db: Knex | Knex.Transaction, configId: string, since: number): Promise<number | null> {
+  const [row] = await db('webhook_attempts')
+    .where({ config_id: configId })
+    .andWhere('started_at', '>=', since)
+    .whereNull('error')
+    .orderBy('started_at')
+    .limit(1)
+    .select<DbRow[]>('started_at');
+  return row ? toNumber(row.started_at) : null;
+}
+
+/**
+ * A configuration's skipped deliveries (switched off when their events came), kept for a recovery:
+ * how many, and when the oldest was created (the recovery's `desde`). Through (config_id, status, created_at).
+ */
+export async function skippedDeliveries(db: Knex | Knex.Transaction, configId: string): Promise<{ count: number; oldest: number | null }> {
+  const row = (await db('webhook_deliveries')
+    .where({ config_id: configId, status: 'ignorada' })
+    .count({ n: '*' })
+    .min({ oldest: 'created_at' })
+    .first()) as DbRow | undefined;
+  return { count: toNumber(row?.n ?? 0), oldest: optionalNumber(row?.oldest) };
+}
