@@ -289,3 +289,77 @@ test('a rate limit holds at the receiver across two instances: 100 events at onc
     if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
   }
 });
+
+test('ordered delivery holds the rest behind a failing event only WEBHOOK_ORDERED_HOLD_MINUTES: the log says which event holds them and since when, then it is given up (entrega.esgotada) and the rest arrive in order', async ({
+  playwright,
+}) => {
+  test.setTimeout(90_000);
+  const receiver = await new Receiver().start();
+  // The first event is refused (400: retried, no outage) for good; the rest are taken.
+  receiver.decide('/fila', (request) => (indexOf(request) === 0 ? { status: 400 } : { status: 204 }));
+  receiver.script('/ops', { status: 204 });
+  const database = await privateDatabase('hold');
+  const server = await startServer({
+    dataDir: newDataDir('hold'),
+    env: {
+      ...relaxed,
+      ...database.env,
+      // A schedule of a minute and more: the hold (3 s), not the schedule, ends the wait.
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,60,60,60',
+      WEBHOOK_ORDERED_HOLD_MINUTES: '0.05',
+      OPERATIONAL_WEBHOOK_URL: receiver.url('/ops'),
+    },
+  });
+  try {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    await configure(api, TENANT_A, WEBHOOK_IDS.a1, {
+      url: receiver.url('/fila'),
+      eventoAvaliacaoSaudeArquivada: true,
+      entregaOrdenada: true,
+    });
+    await publishAll(api, TENANT_A, 'fila', 6);
+    const tenantA = bearer(await tokenFor(api, TENANT_A));
+    type Held = DeliveryRow & {
+      retidaPor: { entregaId: string; idEvento: string; desde: string | null; liberacaoEm: string | null } | null;
+    };
+    const list = async () =>
+      (await (await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=50`, { headers: tenantA })).json()) as Held[];
+
+    // Held: the others wait for fila-0, and the log says so, with since when and until when.
+    let held: Held | undefined;
+    await expect
+      .poll(async () => (held = (await list()).find((row) => row.idEvento === 'fila-3' && row.retidaPor?.desde)) !== undefined, {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    const head = (await list()).find((row) => row.idEvento === 'fila-0')!;
+    expect(held!).toMatchObject({ aguardando: 'entrega-anterior', retidaPor: { entregaId: head.id, idEvento: 'fila-0' } });
+    expect(Date.parse(held!.retidaPor!.liberacaoEm!) - Date.parse(held!.retidaPor!.desde!)).toBe(3_000);
+    expect(receiver.at('/fila').every((request) => indexOf(request) === 0)).toBe(true);
+
+    // Given up after the hold, long before its schedule ends: exhausted, told to the operator, and the rest arrive in order.
+    await expect.poll(() => receiver.at('/fila').filter((request) => request.answered === 204).length, { timeout: 30_000 }).toBe(5);
+    const rows = await list();
+    expect(rows.find((row) => row.idEvento === 'fila-0')).toMatchObject({ status: 'falhou', retidaPor: null });
+    expect(rows.filter((row) => row.idEvento !== 'fila-0').every((row) => row.status === 'entregue')).toBe(true);
+    const accepted = receiver
+      .at('/fila')
+      .filter((request) => request.answered === 204)
+      .map(indexOf);
+    expect(accepted).toEqual([1, 2, 3, 4, 5]);
+    await expect
+      .poll(
+        () =>
+          receiver
+            .at('/ops')
+            .map((request) => JSON.parse(request.body) as { type: string; data: { entregaId: string } })
+            .filter((message) => message.type === 'entrega.esgotada' && message.data.entregaId === head.id).length,
+      )
+      .toBe(1);
+    await api.dispose();
+  } finally {
+    await server.stop();
+    await receiver.stop();
+    await database.drop();
+  }
+});

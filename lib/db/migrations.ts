@@ -689,16 +689,23 @@ const partnerPortal: Migration = {
 
 /**
  * Deliveries under load (issue 45): a rate-limited configuration's send pacing (pacing.ts), the
- * slot its next request may leave in, taken as the request leaves rather than at the claim; and an
+ * slot its next request may leave in, taken as the request leaves rather than at the claim; an
  * ended incident whose receiver has not yet delivered again (`configuracao.recuperada` waits for
- * that delivery).
+ * that delivery); a delivery's current run of failures (since when an ordered head holds the
+ * others, given up after WEBHOOK_ORDERED_HOLD_MINUTES); and the probes of an open circuit that went
+ * before the delivery was due (they do not use up its retry schedule).
  */
 const deliveryUnderLoad: Migration = {
   async up(db) {
     await db.schema.alterTable('webhook_configs', (t) => t.double('rate_sent_tat'));
     await db.schema.alterTable('webhook_alerts', (t) => t.bigInteger('awaiting_delivery_since'));
+    await db.schema.alterTable('webhook_deliveries', (t) => {
+      t.bigInteger('failing_since');
+      t.integer('early_probes').notNullable().defaultTo(0);
+    });
   },
   async down(db) {
+    await db.schema.alterTable('webhook_deliveries', (t) => t.dropColumns('failing_since', 'early_probes'));
     await db.schema.alterTable('webhook_alerts', (t) => t.dropColumn('awaiting_delivery_since'));
     await db.schema.alterTable('webhook_configs', (t) => t.dropColumn('rate_sent_tat'));
   },

@@ -116,6 +116,8 @@ export class MemoryStore implements WorkerStore {
           lastBody: null,
           lastError: null,
           leaseUntil: row.leaseUntil ?? null,
+          failingSince: null,
+          earlyProbes: 0,
         },
         event: { id: `evt_${id}`, idEvento: null, tipo: 'eventoPropostaCancelada', usuarioId: row.tenant, dados: {}, createdAt: 0 },
         config: {

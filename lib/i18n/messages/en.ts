@@ -256,6 +256,7 @@ export const en: Messages = {
   'delivery.waiting.pausa-do-receptor': 'Waiting out the pause the receiver asked for (Retry-After); next attempt: {when}',
   'delivery.waiting.limite-de-taxa': 'Waiting for the rate limit (limiteEntregasPorSegundo); next attempt: {when}',
   'delivery.waiting.entrega-anterior': 'Waiting for the delivery before it (entregaOrdenada); next attempt: {when}',
+  'delivery.heldBy': 'Held by the delivery of event {idEvento}, failing since {since}; it is given up at {until} unless delivered first',
   'delivery.inFlight': 'Sending now…',
   'delivery.inFlightConflict': 'An attempt of this delivery is in progress. Resend it once it ends, in a few seconds.',
   'delivery.eventIds': 'Event {eventId} · idEvento {idEvento}',

@@ -258,6 +258,8 @@ export const ptBR = {
   'delivery.waiting.pausa-do-receptor': 'Aguardando a pausa pedida pelo receptor (Retry-After); próxima tentativa: {when}',
   'delivery.waiting.limite-de-taxa': 'Aguardando o limite de taxa (limiteEntregasPorSegundo); próxima tentativa: {when}',
   'delivery.waiting.entrega-anterior': 'Aguardando a entrega anterior (entregaOrdenada); próxima tentativa: {when}',
+  'delivery.heldBy':
+    'Retida pela entrega do evento {idEvento}, que falha desde {since}; ela será abandonada em {until}, se não for entregue antes',
   'delivery.inFlight': 'Enviando agora…',
   'delivery.inFlightConflict': 'Uma tentativa desta entrega está em andamento. Reenvie quando ela terminar, em alguns segundos.',
   'delivery.eventIds': 'Evento {eventId} · idEvento {idEvento}',

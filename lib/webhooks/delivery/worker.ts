@@ -27,6 +27,8 @@ export type WorkerSettings = {
   perTenant: number;
   /** How often it looks for due work it was not woken for. */
   pollMs: number;
+  /** With ordered delivery, how long a failing head may hold the rest (WEBHOOK_ORDERED_HOLD_MINUTES; none: its whole schedule). */
+  orderedHoldMs?: number;
   send: SendSettings;
   retry: RetrySettings;
   circuit: CircuitSettings;
@@ -193,10 +195,14 @@ export class DeliveryWorker {
           leaseMs: leaseMs(settings.send.timeoutMs),
           perEndpoint: settings.perEndpoint,
           perTenant: settings.perTenant,
+          orderedHoldMs: settings.orderedHoldMs,
         },
         this.candidates,
       );
       if (claim.wakeAt !== null) this.wakeAt(claim.wakeAt, this.candidates);
+      // An ordered head given up published its operational event: sent at the next turn of this loop.
+      if (claim.queued)
+        this.candidates.push(...claim.queued.filter((queued) => !this.candidates.some((c) => c.configId === queued.configId)));
       if (claim.exhausted.length > 0) {
         const exhausted = new Set(claim.exhausted);
         this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));

@@ -51,10 +51,20 @@ export async function findDelivery(db: Knex, configId: string, deliveryId: strin
   };
 }
 
-/** The head of a configuration's queue: its oldest pending delivery (publication order), the one ordered delivery sends next. */
-export async function queueHead(db: Knex, configId: string): Promise<string | null> {
-  const rows = await headOfQueue(db, configId).select<DbRow[]>('id');
-  return rows[0] ? String(rows[0].id) : null;
+/**
+ * The head of a configuration's queue: its oldest pending delivery (publication order), the one
+ * ordered delivery sends next; with its event's idEvento and since when it has been failing (since
+ * when it holds the others back, issue 45).
+ */
+export async function queueHead(db: Knex, configId: string): Promise<{ id: string; idEvento: string; failingSince: number | null } | null> {
+  const [head] = await headOfQueue(db, configId).select<DbRow[]>('id', 'event_id', 'failing_since');
+  if (!head) return null;
+  const [event] = await db('webhook_events').where({ id: head.event_id }).select<DbRow[]>('id_evento');
+  return {
+    id: String(head.id),
+    idEvento: optionalString(event?.id_evento) ?? String(head.event_id),
+    failingSince: optionalNumber(head.failing_since),
+  };
 }
 
 /** A configuration's latest attempt's error and status (why its receiver looks down), through (config_id, started_at). */
