@@ -200,9 +200,8 @@ export class DeliveryWorker {
         this.candidates,
       );
       if (claim.wakeAt !== null) this.wakeAt(claim.wakeAt, this.candidates);
-      // An ordered head given up published its operational event: sent at the next turn of this loop.
-      if (claim.queued)
-        this.candidates.push(...claim.queued.filter((queued) => !this.candidates.some((c) => c.configId === queued.configId)));
+      // An ordered head given up published its operational event: claimed once this pump ends.
+      if (claim.queued) this.wake(claim.queued);
       if (claim.exhausted.length > 0) {
         const exhausted = new Set(claim.exhausted);
         this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));
