@@ -11,11 +11,17 @@ import { getDb } from '@/lib/db/handle';
  * Retention (issue 18): delivery history older than WEBHOOK_RETENTION_DAYS, and the audit trail
  * older than AUDIT_RETENTION_DAYS when the operator sets it (unset keeps every entry). Each
  * instance sweeps hourly; a sweep deletes in batches of RETENTION_BATCH events (with their
- * deliveries) or audit entries, one short statement or transaction each, yielding between them, so requests and deliveries are never held up.
+ * deliveries) or audit entries, one short statement or transaction each, pausing between them
+ * (inBatches), so requests and deliveries are never held up for long.
  * Instances sweeping at once delete the same rows once. Partner portal links and sessions go a day
  * after they ended (a handful of rows each sweep; the audit trail keeps what was done with them).
  */
-const RETENTION_BATCH = 500;
+/**
+ * Small batches (issue 45): on SQLite a batch's deletes run on the serving thread and hold the one
+ * writer, so a batch of 500 events with their deliveries and attempts stalled requests for hundreds
+ * of milliseconds while a large history was purged.
+ */
+const RETENTION_BATCH = 50;
 const SWEEP_EVERY_MS = 60 * 60_000;
 /** The first sweep waits a little after start, so it never competes with a deploy's warm-up. */
 const FIRST_SWEEP_AFTER_MS = 30_000;
@@ -38,13 +44,19 @@ export async function sweepRetention(db: Knex, settings: RetentionSettings, now:
   return { deliveries, events, audit, portal };
 }
 
+/**
+ * Prunes batch after batch, pausing after each as long as it took (at least 5 ms): the purge takes
+ * at most half of the serving thread and of the database's writer, however long the history, and
+ * requests waiting for either go in between.
+ */
 async function inBatches(prune: (batch: number) => Promise<number>, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
+    const started = performance.now();
     const deleted = await prune(batch);
     total += deleted;
     if (deleted < batch) return total;
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(5, performance.now() - started)));
   }
 }
 

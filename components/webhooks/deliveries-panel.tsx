@@ -253,6 +253,15 @@ function DeliveryRow({
           })}
         </p>
       ) : null}
+      {delivery.retidaPor?.desde ? (
+        <p className="mt-1 text-xs text-slate-600">
+          {t('delivery.heldBy', {
+            idEvento: delivery.retidaPor.idEvento,
+            since: formatTime(delivery.retidaPor.desde),
+            until: delivery.retidaPor.liberacaoEm ? formatTime(delivery.retidaPor.liberacaoEm) : '',
+          })}
+        </p>
+      ) : null}
       {resend.isError ? (
         <p role="alert" className="mt-1 text-sm text-red-700">
           <ResendProblem error={resend.error} />

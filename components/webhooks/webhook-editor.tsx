@@ -23,6 +23,7 @@ import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker, type CredentialsValues } from './destination-kind';
 import { ContactEmailField } from './contact-email-field';
+import { RecoveryOffer } from './recovery-offer';
 import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
@@ -185,6 +186,7 @@ function WebhookForm({
   const queryClient = useQueryClient();
   const { home, readOnly } = useSurface();
   const [conflict, setConflict] = useState(false);
+  const [recoveryOffer, setRecoveryOffer] = useState<WebhookView['recuperacaoSugerida']>(undefined);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
   // The PUT's own schema under the server's URL policy, checking the body that will be sent.
@@ -216,6 +218,8 @@ function WebhookForm({
     onSuccess: ({ body, headers }) => {
       // A url naming another broker dropped the stored login (issue 43): say so, not just "saved".
       toast(t(headers.get('credenciais-descartadas') === 'true' ? 'webhook.savedLoginDropped' : 'webhook.saved'));
+      // Switched back on: offer to send again what was skipped while off.
+      if (!config.ativo && body.ativo) setRecoveryOffer(body.recuperacaoSugerida);
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all, refetchType: 'none' });
       void queryClient.invalidateQueries({ queryKey: ['webhooks', 'list'] });
       // The PUT answers no `desativacao` or `circuito`: keep the ones read until the refetch brings the new ones.
@@ -256,6 +260,7 @@ function WebhookForm({
         </div>
 
         {readOnly ? <Alert tone="info">{t('portal.readOnlyNotice')}</Alert> : null}
+        {recoveryOffer && !readOnly ? <RecoveryOffer id={config.id} offer={recoveryOffer} /> : null}
         {conflict ? (
           <Alert
             tone="warning"

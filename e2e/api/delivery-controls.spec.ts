@@ -218,3 +218,164 @@ test('a rate limit paces one configuration, says why its deliveries wait, and ho
     await database.drop();
   }
 });
+
+test('a rate limit holds at the receiver across two instances: 100 events due at once at 10 a second, never more than 11 in a second, each logged when it left', async ({
+  playwright,
+}) => {
+  test.setTimeout(120_000);
+  const receiver = await new Receiver().start();
+  const databaseUrl = adminUrl ? await createDatabase(adminUrl, 'paced') : undefined;
+  const env = {
+    ...relaxed,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: randomBytes(32).toString('base64url') } : {}),
+  };
+  // Two instances on a server database, both claiming and sending for the one configuration; one on the embedded one.
+  const options = await Promise.all(
+    (databaseUrl ? [0, 1] : [0]).map(async (index) => ({ port: await freePort(), dataDir: newDataDir(`paced-${index}`), env })),
+  );
+  const servers: RunningServer[] = [];
+  for (const option of options) servers.push(await startServer(option));
+  try {
+    const apis = await Promise.all(servers.map((server) => playwright.request.newContext({ baseURL: server.url })));
+    const api = apis[0]!;
+    await configure(api, TENANT_A, WEBHOOK_IDS.a2, {
+      url: receiver.url('/ritmo'),
+      eventoAvaliacaoSaudeArquivada: true,
+      limiteEntregasPorSegundo: 10,
+    });
+    const tenantA = bearer(await tokenFor(api, TENANT_A));
+    const producer = bearer(await tokenFor(api, PRODUCER));
+    // The receiver first asks for a pause (429, Retry-After: 8): the 100 events published meanwhile
+    // are all due at once when it ends, and arrive while this process only listens (its own
+    // publishing does not delay the arrival times it records).
+    receiver.script('/ritmo', { status: 429, headers: { 'retry-after': '8' } }, { status: 204 });
+    const opening = await api.post(apiPath(routes.publishEvent), {
+      headers: producer,
+      data: { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento: 'ritmo-abre', dados: { i: -1 } },
+    });
+    expect(opening.status()).toBe(202);
+    await expect
+      .poll(async () =>
+        (
+          (await (await api.get(apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a2 }), { headers: tenantA })).json()) as DeliveryRow[]
+        ).some((row) => row.idEvento === 'ritmo-abre' && row.tentativas === 1),
+      )
+      .toBe(true);
+    // 100 events at once, through both instances, 20 requests at a time.
+    for (let batch = 0; batch < 5; batch++) {
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, k) => {
+          const i = batch * 20 + k;
+          const response = await apis[i % apis.length]!.post(apiPath(routes.publishEvent), {
+            headers: producer,
+            data: { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, idEvento: `ritmo-${i}`, dados: { i } },
+          });
+          expect(response.status()).toBe(202);
+        }),
+      );
+    }
+    await expect.poll(() => receiver.at('/ritmo').filter((request) => request.answered === 204).length, { timeout: 60_000 }).toBe(101);
+    const arrivals = receiver.at('/ritmo').filter((request) => request.answered === 204);
+    expect(new Set(arrivals.map((request) => request.headers['webhook-id'])).size).toBe(101);
+    // No one-second window at the receiver holds more than 11.
+    const times = arrivals.map((request) => request.at);
+    let busiest = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[i]! - times[j]! >= 1000) j++;
+      busiest = Math.max(busiest, i - j + 1);
+    }
+    expect(busiest, `arrivals (ms after the first): ${times.map((time) => time - times[0]!).join(' ')}`).toBeLessThanOrEqual(11);
+    // The log says when each request left: its delivered attempt within 50 ms of its arrival.
+    const rows = (await (
+      await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a2 })}?limite=200`, { headers: tenantA })
+    ).json()) as DeliveryRow[];
+    expect(rows.filter((row) => row.idEvento.startsWith('ritmo-'))).toHaveLength(101);
+    const gaps: { arrival: number; gapMs: number }[] = [];
+    for (const row of rows) {
+      const detail = await api.get(apiPath(routes.getDelivery, { id: WEBHOOK_IDS.a2, entregaId: row.id }), { headers: tenantA });
+      const logged = ((await detail.json()) as { tentativasDetalhadas: { em: string }[] }).tentativasDetalhadas.at(-1);
+      const arrival = arrivals.find((request) => request.headers['webhook-id'] === row.id)!;
+      gaps.push({ arrival: arrivals.indexOf(arrival), gapMs: arrival.at - Date.parse(logged!.em) });
+    }
+    expect(gaps.filter(({ gapMs }) => Math.abs(gapMs) > 50)).toEqual([]);
+    await Promise.all(apis.map((context) => context.dispose()));
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await receiver.stop();
+    if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
+  }
+});
+
+test('ordered delivery holds the rest behind a failing event only WEBHOOK_ORDERED_HOLD_MINUTES: the log says which event holds them and since when, then it is given up (entrega.esgotada) and the rest arrive in order', async ({
+  playwright,
+}) => {
+  test.setTimeout(90_000);
+  const receiver = await new Receiver().start();
+  // The first event is refused (400: retried, no outage) for good; the rest are taken.
+  receiver.decide('/fila', (request) => (indexOf(request) === 0 ? { status: 400 } : { status: 204 }));
+  receiver.script('/ops', { status: 204 });
+  const database = await privateDatabase('hold');
+  const server = await startServer({
+    dataDir: newDataDir('hold'),
+    env: {
+      ...relaxed,
+      ...database.env,
+      // A schedule of a minute and more: the hold (3 s), not the schedule, ends the wait.
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,60,60,60',
+      WEBHOOK_ORDERED_HOLD_MINUTES: '0.05',
+      OPERATIONAL_WEBHOOK_URL: receiver.url('/ops'),
+    },
+  });
+  try {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    await configure(api, TENANT_A, WEBHOOK_IDS.a1, {
+      url: receiver.url('/fila'),
+      eventoAvaliacaoSaudeArquivada: true,
+      entregaOrdenada: true,
+    });
+    await publishAll(api, TENANT_A, 'fila', 6);
+    const tenantA = bearer(await tokenFor(api, TENANT_A));
+    type Held = DeliveryRow & {
+      retidaPor: { entregaId: string; idEvento: string; desde: string | null; liberacaoEm: string | null } | null;
+    };
+    const list = async () =>
+      (await (await api.get(`${apiPath(routes.listDeliveries, { id: WEBHOOK_IDS.a1 })}?limite=50`, { headers: tenantA })).json()) as Held[];
+
+    // Held: the others wait for fila-0, and the log says so, with since when and until when.
+    let held: Held | undefined;
+    await expect
+      .poll(async () => (held = (await list()).find((row) => row.idEvento === 'fila-3' && row.retidaPor?.desde)) !== undefined, {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    const head = (await list()).find((row) => row.idEvento === 'fila-0')!;
+    expect(held!).toMatchObject({ aguardando: 'entrega-anterior', retidaPor: { entregaId: head.id, idEvento: 'fila-0' } });
+    expect(Date.parse(held!.retidaPor!.liberacaoEm!) - Date.parse(held!.retidaPor!.desde!)).toBe(3_000);
+    expect(receiver.at('/fila').every((request) => indexOf(request) === 0)).toBe(true);
+
+    // Given up after the hold, long before its schedule ends: exhausted, told to the operator, and the rest arrive in order.
+    await expect.poll(() => receiver.at('/fila').filter((request) => request.answered === 204).length, { timeout: 30_000 }).toBe(5);
+    const rows = await list();
+    expect(rows.find((row) => row.idEvento === 'fila-0')).toMatchObject({ status: 'falhou', retidaPor: null });
+    expect(rows.filter((row) => row.idEvento !== 'fila-0').every((row) => row.status === 'entregue')).toBe(true);
+    const accepted = receiver
+      .at('/fila')
+      .filter((request) => request.answered === 204)
+      .map(indexOf);
+    expect(accepted).toEqual([1, 2, 3, 4, 5]);
+    await expect
+      .poll(
+        () =>
+          receiver
+            .at('/ops')
+            .map((request) => JSON.parse(request.body) as { type: string; data: { entregaId: string } })
+            .filter((message) => message.type === 'entrega.esgotada' && message.data.entregaId === head.id).length,
+      )
+      .toBe(1);
+    await api.dispose();
+  } finally {
+    await server.stop();
+    await receiver.stop();
+    await database.drop();
+  }
+});

@@ -270,25 +270,60 @@ test('a receiver down past the threshold: circuito.aberto once, entrega.esgotada
   expect(noticesTo(CONTACT_A2)).toEqual([]);
 });
 
-test('switched back on: configuracao.recuperada once, and the contact’s e-mail that deliveries are back, pt-BR then English', async () => {
+test('switched back on: configuracao.religada once, saying the receiver is not confirmed and what was skipped, the contact’s e-mail likewise; configuracao.recuperada only once a delivery succeeds', async () => {
   test.setTimeout(60_000);
+  // An event while it is off: skipped, kept for a recovery.
+  const skippedEvent = `operacional-a1-ignorado-${Date.now()}`;
+  await publish('eventoAvaliacaoSaudeArquivada', skippedEvent);
+  expect(operational('configuracao.recuperada', WEBHOOK_IDS.a1)).toEqual([]);
   const switched = await api.put(apiPath(routes.updateWebhookConfiguration, { id: WEBHOOK_IDS.a1 }), {
     headers: bearer(await tokenFor(api, TENANT_A)),
     data: { url: partner.url('/ok'), ativo: true },
   });
   expect(switched.status()).toBe(200);
-  await expect.poll(() => operational('configuracao.recuperada', WEBHOOK_IDS.a1).length, { timeout: 15_000 }).toBe(1);
-  const [recovered] = operational('configuracao.recuperada', WEBHOOK_IDS.a1);
-  expectSignedAndDocumented(recovered!);
+  // The answer offers the recovery of what was skipped while off.
+  const offer = ((await switched.json()) as { recuperacaoSugerida?: { ignoradas: number; desde: string } }).recuperacaoSugerida;
+  expect(offer?.ignoradas).toBeGreaterThanOrEqual(1);
+  await expect.poll(() => operational('configuracao.religada', WEBHOOK_IDS.a1).length, { timeout: 15_000 }).toBe(1);
+  const [religada] = operational('configuracao.religada', WEBHOOK_IDS.a1);
+  expectSignedAndDocumented(religada!);
   const [disabled] = operational('configuracao.desativada', WEBHOOK_IDS.a1);
-  expect(recovered!.message.data).toMatchObject({ incidente: 'desativada', incidenteId: disabled!.message.data.incidenteId });
+  expect(religada!.message.data).toMatchObject({
+    incidenteId: disabled!.message.data.incidenteId,
+    receptorConfirmado: false,
+    ignoradas: offer!.ignoradas,
+    recuperacao: { desde: offer!.desde },
+  });
 
   await expect.poll(() => noticesTo(CONTACT_A1).length, { timeout: 15_000 }).toBe(2);
   const back = noticesTo(CONTACT_A1)[1]!;
   expect(back.subject).toBe('Entregas de webhook religadas / Webhook deliveries switched back on — Integration Console');
   expect(back.text.indexOf('foram religadas')).toBeGreaterThan(-1);
   expect(back.text.indexOf('foram religadas')).toBeLessThan(back.text.indexOf('are on again'));
-  await stillAfterChecks(() => operational('configuracao.recuperada', WEBHOOK_IDS.a1).length + noticesTo(CONTACT_A1).length, 3);
+  expect(back.text).toContain('O receptor ainda não foi confirmado');
+  expect(back.text).toContain(`"desde": "${offer!.desde}"`);
+  // Switched on is not recovered: nothing has reached the receiver yet.
+  await stillAfterChecks(() => operational('configuracao.recuperada', WEBHOOK_IDS.a1).length, 0);
+
+  // The recovery sends the skipped event; the receiver takes it: now it is recovered, once.
+  const recovery = await api.post(apiPath(routes.recoverDeliveries, { id: WEBHOOK_IDS.a1 }), {
+    headers: bearer(await tokenFor(api, TENANT_A)),
+    data: { desde: offer!.desde },
+  });
+  expect(recovery.status()).toBe(202);
+  await expect.poll(() => partner.at('/ok').some((request) => request.body.includes(skippedEvent)), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => operational('configuracao.recuperada', WEBHOOK_IDS.a1).length, { timeout: 15_000 }).toBe(1);
+  const [recovered] = operational('configuracao.recuperada', WEBHOOK_IDS.a1);
+  expectSignedAndDocumented(recovered!);
+  expect(recovered!.message.data).toMatchObject({ incidente: 'desativada', incidenteId: disabled!.message.data.incidenteId });
+  expect(Date.parse(String(recovered!.message.data.recuperadaEm))).toBeGreaterThan(Date.parse(String(religada!.message.data.religadaEm)));
+  await stillAfterChecks(
+    () =>
+      operational('configuracao.religada', WEBHOOK_IDS.a1).length +
+      operational('configuracao.recuperada', WEBHOOK_IDS.a1).length +
+      noticesTo(CONTACT_A1).length,
+    4,
+  );
   // Every operational message went once: no webhook-id twice.
   const ids = operator.at('/ops').map((request) => String(request.headers['webhook-id']));
   expect(new Set(ids).size).toBe(ids.length);

@@ -126,8 +126,18 @@ const envSchema = z
     WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(4096).optional(),
     /** Consecutive attempts that find a receiver down (timeout, refused, 5xx) before its circuit opens. */
     WEBHOOK_CIRCUIT_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-    /** How long an open circuit first waits before one probe attempt; doubled while the receiver stays down (at most 30 min). */
+    /** How long an open circuit first waits before one probe attempt; doubled while the receiver stays down (at most WEBHOOK_CIRCUIT_PROBE_SECONDS). */
     WEBHOOK_CIRCUIT_OPEN_SECONDS: z.coerce.number().min(0.1).max(1800).default(30),
+    /**
+     * After the first open period, the longest between two probes of a receiver still down, whatever
+     * the probing delivery's own retry schedule (issue 45): a receiver back is found within it.
+     */
+    WEBHOOK_CIRCUIT_PROBE_SECONDS: z.coerce.number().min(0.1).max(1800).default(5),
+    /**
+     * With ordered delivery, the longest one failing delivery holds the ones behind it, from its first
+     * failed attempt; then it is given up (`falhou`, `entrega.esgotada`) and the rest move on.
+     */
+    WEBHOOK_ORDERED_HOLD_MINUTES: z.coerce.number().min(0.01).max(10_080).default(60),
     /** Webhook events, deliveries and attempts older than this are deleted. */
     WEBHOOK_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(90),
     /** The audit trail's retention; unset keeps every entry (regulated data: the operator decides). */

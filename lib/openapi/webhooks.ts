@@ -46,6 +46,15 @@ const OPERATIONAL_EXAMPLES: Record<string, Record<string, unknown>> = {
     falhasSeguidas: 5,
     desde: EXAMPLE_SINCE,
   },
+  [OPERATIONAL_EVENT_TYPES.switchedOn]: {
+    incidenteId: EXAMPLE_INCIDENT,
+    configuracao: EXAMPLE_CONFIGURATION,
+    desde: EXAMPLE_SINCE,
+    religadaEm: new Date(EXAMPLE_PUBLISHED).toISOString(),
+    receptorConfirmado: false,
+    ignoradas: 12,
+    recuperacao: { desde: EXAMPLE_SINCE },
+  },
   [OPERATIONAL_EVENT_TYPES.recovered]: {
     incidenteId: EXAMPLE_INCIDENT,
     configuracao: EXAMPLE_CONFIGURATION,

@@ -1,4 +1,5 @@
 import { fairShares, type Candidate } from '@/lib/webhooks/delivery/fair-share';
+import { sendSlot } from '@/lib/webhooks/delivery/pacing';
 import type { AttemptContext, AttemptRecord, Claim, ClaimSettings, Recorded } from '@/lib/webhooks/delivery/store';
 import type { WorkerStore } from '@/lib/webhooks/delivery/worker';
 
@@ -115,6 +116,8 @@ export class MemoryStore implements WorkerStore {
           lastBody: null,
           lastError: null,
           leaseUntil: row.leaseUntil ?? null,
+          failingSince: null,
+          earlyProbes: 0,
         },
         event: { id: `evt_${id}`, idEvento: null, tipo: 'eventoPropostaCancelada', usuarioId: row.tenant, dados: {}, createdAt: 0 },
         config: {
@@ -163,5 +166,13 @@ export class MemoryStore implements WorkerStore {
 
   async skip(owner: string, id: string): Promise<void> {
     Object.assign(this.rows.get(id)!, { status: 'ignorada', dueAt: null, owner: undefined, leaseUntil: undefined });
+  }
+
+  private readonly sendTats = new Map<string, number>();
+
+  async sendSlot(configId: string, perSecond: number, clock: () => number): Promise<number> {
+    const slot = sendSlot({ perSecond, tat: this.sendTats.get(configId) ?? null }, clock());
+    this.sendTats.set(configId, slot.tat);
+    return slot.sendAt;
   }
 }

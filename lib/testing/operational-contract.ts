@@ -5,17 +5,25 @@ import type { StaffPrincipal } from '@/lib/auth/principal';
 import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
 import { findWebhook } from '@/lib/webhooks/store';
 import { deleteWebhook, updateWebhook } from '@/lib/webhooks/service';
-import { openAlerts, recordIncident, resolveEnded } from '@/lib/webhooks/alerts/store';
+import {
+  awaitingDelivery,
+  confirmDelivered,
+  markAwaitingDelivery,
+  openAlerts,
+  recordIncident,
+  resolveEnded,
+} from '@/lib/webhooks/alerts/store';
 import {
   claimDue,
   createTestDelivery,
+  firstDeliveredSince,
   loadAttemptContexts,
   publishEvent,
   recordAttempts,
   requeueDelivery,
   type AttemptContext,
 } from '@/lib/webhooks/delivery/store';
-import { publishIncident, publishRecovery } from '@/lib/webhooks/operational/incidents';
+import { publishConfirmed, publishIncident, publishIncidentEnd } from '@/lib/webhooks/operational/incidents';
 import { ensureOperatorWebhook } from '@/lib/webhooks/operational/operator-config';
 import { OPERATIONAL_EVENT_TYPE_LIST, OPERATIONAL_PRODUCER, OPERATOR_CONFIG_ID, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
@@ -168,24 +176,68 @@ export function operationalContract(): void {
       },
     ]);
 
-    // Switched on again: the incident is over; racing instances close it once, with one recovery.
+    // Switched on again: the incident is over; racing instances close it once, saying it is back on
+    // with its receiver not confirmed yet (issue 45): no recovery before a delivery succeeds.
     await db('webhook_configs').where({ id: WEBHOOK_IDS.b1 }).update({ enabled: true, disabled_reason: null, disabled_at: null });
     const open = (await openAlerts(db)).filter((alert) => alert.configId === WEBHOOK_IDS.b1);
     const closed = await Promise.all(
       [0, 1, 2].map(() =>
-        resolveEnded(db, open, [], now + 5000, async (trx, alert) => void (await publishRecovery(trx, alert, now + 5000))),
+        resolveEnded(db, open, [], now + 5000, async (trx, alert) => {
+          const end = await publishIncidentEnd(trx, alert, now + 5000);
+          if (end.awaiting) await markAwaitingDelivery(trx, alert.id, now + 5000);
+        }),
       ),
     );
     expect(closed.flat().map((alert) => alert.id)).toEqual(alertIds);
+    expect((await operationalEvents('configuracao.religada')).map((event) => event.dados)).toEqual([
+      {
+        incidenteId: alertIds[0],
+        configuracao: expect.objectContaining({ id: WEBHOOK_IDS.b1 }),
+        desde: new Date(now - 1000).toISOString(),
+        religadaEm: new Date(now + 5000).toISOString(),
+        receptorConfirmado: false,
+        ignoradas: expect.any(Number),
+        recuperacao: expect.toSatisfy((value: unknown) => value === null || typeof value === 'object'),
+      },
+    ]);
+    expect(await operationalEvents('configuracao.recuperada')).toEqual([]);
+
+    // A delivery to it succeeds: racing instances confirm it once, with one recovery at that attempt.
+    const [awaiting] = (await awaitingDelivery(db)).filter((alert) => alert.configId === WEBHOOK_IDS.b1);
+    expect(awaiting).toMatchObject({ id: alertIds[0], awaitingSince: now + 5000 });
+    await db('webhook_attempts').insert({
+      id: `att_confirma_${now}`,
+      delivery_id: 'msg_contrato_confirmacao',
+      config_id: WEBHOOK_IDS.b1,
+      attempt_no: 99,
+      started_at: now + 6000,
+      duration_ms: 5,
+      status: 204,
+      body_excerpt: '',
+      error: null,
+      request_headers_json: '{}',
+    });
+    expect(await firstDeliveredSince(db, WEBHOOK_IDS.b1, awaiting!.awaitingSince)).toBe(now + 6000);
+    await Promise.all(
+      [0, 1, 2].map(() =>
+        db.transaction(async (trx) => {
+          if (await confirmDelivered(trx, awaiting!.id)) await publishConfirmed(trx, awaiting!, now + 6000);
+        }),
+      ),
+    );
     expect((await operationalEvents('configuracao.recuperada')).map((event) => event.dados)).toEqual([
       {
         incidenteId: alertIds[0],
         configuracao: expect.objectContaining({ id: WEBHOOK_IDS.b1 }),
         incidente: 'desativada',
         desde: new Date(now - 1000).toISOString(),
-        recuperadaEm: new Date(now + 5000).toISOString(),
+        recuperadaEm: new Date(now + 6000).toISOString(),
       },
     ]);
+    expect((await awaitingDelivery(db)).filter((alert) => alert.configId === WEBHOOK_IDS.b1)).toEqual([]);
+    await db('webhook_attempts')
+      .where({ id: `att_confirma_${now}` })
+      .delete();
 
     // Nothing about the operator's own configuration: its receiver is the one in trouble.
     const own = { configId: OPERATOR_CONFIG_ID, kind: 'circuito-aberto' as const, since: now };

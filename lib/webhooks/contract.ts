@@ -235,6 +235,18 @@ export const webhookViewSchema = webhookConfigurationSchema.extend({
     .object({ usuario: z.string().meta({ description: 'The user, masked: its last 2 characters.' }) })
     .nullable()
     .meta({ description: 'Beyond the contract: whether a broker target has a login (the password is never answered).' }),
+  recuperacaoSugerida: z
+    .object({
+      ignoradas: z.number().int().meta({ description: 'Deliveries skipped while deliveries were off, kept for a recovery.' }),
+      desde: z
+        .string()
+        .meta({ description: 'The `desde` to give the recovery operation (POST …/recuperacao): the oldest skipped delivery.' }),
+    })
+    .optional()
+    .meta({
+      description:
+        'Only in the answer of a PUT with `ativo: true`, when deliveries were skipped while off: what a recovery would send again. The receiver is not confirmed until a delivery to it succeeds.',
+    }),
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

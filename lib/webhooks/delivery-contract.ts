@@ -119,6 +119,21 @@ export const deliverySchema = z.object({
       'Why a pending delivery waits: `circuito-aberto`, the receiver looks down (see the configuration’s `circuito`); `pausa-do-receptor`, the receiver asked for a pause (429 or 503 with Retry-After); `limite-de-taxa`, the configuration’s `limiteEntregasPorSegundo`; `entrega-anterior`, with `entregaOrdenada`, an earlier delivery goes first.',
   }),
   ultimaResposta: lastResponseSchema.nullable(),
+  retidaPor: z
+    .object({
+      entregaId: z.string().meta({ description: 'The delivery at the head of the queue, that the others wait for.' }),
+      idEvento: z.string().meta({ description: 'Its event’s idEvento (the event’s own id when it sent none).' }),
+      desde: z
+        .string()
+        .nullable()
+        .meta({ description: 'Since when it has been failing, holding the others back (null: it has not failed yet).' }),
+      liberacaoEm: z.string().nullable().meta({
+        description:
+          'When it is given up (`falhou`, WEBHOOK_ORDERED_HOLD_MINUTES after `desde`) and the others move on, unless it is delivered first.',
+      }),
+    })
+    .nullable()
+    .meta({ description: 'With `aguardando: entrega-anterior`: which delivery holds this one back, and since when.' }),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

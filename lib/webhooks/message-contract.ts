@@ -89,14 +89,29 @@ export const OPERATIONAL_DATA_SCHEMAS = {
     falhasSeguidas: z.number().int().meta({ description: 'Consecutive attempts that could not reach the receiver.' }),
     desde: instant('When the circuit opened (it has stayed open WEBHOOK_ALERT_CIRCUIT_MINUTES since).'),
   }),
+  [OPERATIONAL_EVENT_TYPES.switchedOn]: z.object({
+    ...operationalData,
+    incidenteId: incidentId,
+    desde: instant('When the worker switched it off.'),
+    religadaEm: instant('When it was switched back on.'),
+    receptorConfirmado: z.literal(false).meta({
+      description: 'Always false: no delivery has reached the receiver yet. configuracao.recuperada follows once one does.',
+    }),
+    ignoradas: z.number().int().meta({ description: 'Deliveries skipped while it was off, kept for a recovery.' }),
+    recuperacao: z
+      .object({ desde: instant('The `desde` to give the recovery operation (POST …/recuperacao): the oldest skipped delivery.') })
+      .nullable()
+      .meta({ description: 'How to send the skipped deliveries again; null when none was skipped.' }),
+  }),
   [OPERATIONAL_EVENT_TYPES.recovered]: z.object({
     ...operationalData,
     incidenteId: incidentId,
     incidente: z.enum(['desativada', 'circuito-aberto']).meta({
-      description: 'Which incident ended: switched back on (`desativada`), or the receiver answers again (`circuito-aberto`).',
+      description:
+        'Which incident ended: switched off (`desativada`, switched back on since), or the receiver looked down (`circuito-aberto`).',
     }),
     desde: instant('When the incident began.'),
-    recuperadaEm: instant('When its end was noticed.'),
+    recuperadaEm: instant('When a delivery to the receiver succeeded again (its attempt’s start).'),
   }),
   [OPERATIONAL_EVENT_TYPES.exhausted]: z.object({
     ...operationalData,
@@ -115,8 +130,10 @@ const OPERATIONAL_DESCRIPTIONS: Record<keyof typeof OPERATIONAL_DATA_SCHEMAS, st
     'Operational, to the operator’s receiver only: the worker switched a partner’s configuration off (a 410, or failing too long). Once per incident.',
   [OPERATIONAL_EVENT_TYPES.circuitOpen]:
     'Operational, to the operator’s receiver only: a partner’s receiver has looked down (its circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES. Once per incident.',
+  [OPERATIONAL_EVENT_TYPES.switchedOn]:
+    'Operational, to the operator’s receiver only: a configuration the worker switched off was switched back on. The receiver is not confirmed yet: configuracao.recuperada follows when a delivery to it succeeds. Once per incident.',
   [OPERATIONAL_EVENT_TYPES.recovered]:
-    'Operational, to the operator’s receiver only: an incident announced by configuracao.desativada or circuito.aberto ended. Once per incident.',
+    'Operational, to the operator’s receiver only: a delivery to a configuration announced by configuracao.desativada or circuito.aberto succeeded again, so the incident is over (not when the circuit merely lets a probe through, nor at a switch back on). Once per incident; none for an open circuit that ended in a switch-off.',
   [OPERATIONAL_EVENT_TYPES.exhausted]:
     'Operational, to the operator’s receiver only: a delivery to a partner will not be attempted again (its retries ran out, or a permanent failure). Once per delivery; never for test events or the operator’s own deliveries.',
 };

@@ -13,6 +13,7 @@ import {
   updateWebhook,
   viewOf,
 } from '@/lib/webhooks/service';
+import { recoveryOffer } from '@/lib/webhooks/delivery/service';
 import { ref } from '@/lib/openapi/components';
 import { etagHeader, json } from '@/lib/openapi/fragments';
 import {
@@ -152,10 +153,13 @@ export const webhookOperations = {
       },
     },
     async ({ request, principal, params: { id }, body }) => {
-      const stored = await updateWebhook(principal, id, await body(), request.headers.get('if-match'));
+      const update = await body();
+      const stored = await updateWebhook(principal, id, update, request.headers.get('if-match'));
       const headers: Record<string, string> = { ETag: etagOf(stored) };
       if (stored.credentialsDropped) headers[CREDENTIALS_DROPPED_HEADER] = 'true';
-      return { status: 200, body: viewOf(stored), headers };
+      // Switched (or kept) on: offer to send again what was skipped while off.
+      const offer = update.ativo === true && stored.state.enabled ? await recoveryOffer(id) : undefined;
+      return { status: 200, body: { ...viewOf(stored), ...(offer ? { recuperacaoSugerida: offer } : {}) }, headers };
     },
     {
       // A stale If-Match, or a URL or header the safety policy refused, goes in the audit trail (the

@@ -269,6 +269,7 @@ export const en: Messages = {
   'delivery.waiting.pausa-do-receptor': 'Waiting out the pause the receiver asked for (Retry-After); next attempt: {when}',
   'delivery.waiting.limite-de-taxa': 'Waiting for the rate limit (limiteEntregasPorSegundo); next attempt: {when}',
   'delivery.waiting.entrega-anterior': 'Waiting for the delivery before it (entregaOrdenada); next attempt: {when}',
+  'delivery.heldBy': 'Held by the delivery of event {idEvento}, failing since {since}; it is given up at {until} unless delivered first',
   'delivery.inFlight': 'Sending now…',
   'delivery.inFlightConflict': 'An attempt of this delivery is in progress. Resend it once it ends, in a few seconds.',
   'delivery.eventIds': 'Event {eventId} · idEvento {idEvento}',
@@ -704,7 +705,9 @@ export const en: Messages = {
   'operational.event.circuito.aberto': 'Receiver down',
   'operational.eventHelp.circuito.aberto': 'A partner’s circuit stayed open past WEBHOOK_ALERT_CIRCUIT_MINUTES.',
   'operational.event.configuracao.recuperada': 'Configuration recovered',
-  'operational.eventHelp.configuracao.recuperada': 'One of the two cases above ended: deliveries are back.',
+  'operational.eventHelp.configuracao.recuperada': 'One of the cases above ended: a delivery reached the receiver again.',
+  'operational.event.configuracao.religada': 'Configuration switched back on',
+  'operational.eventHelp.configuracao.religada': 'A switched-off partner’s deliveries are on again; the receiver is not confirmed yet.',
   'operational.event.entrega.esgotada': 'Delivery exhausted',
   'operational.eventHelp.entrega.esgotada': 'A delivery used up its attempts and will not be tried again.',
   'portal.title': 'Partner portal',
@@ -755,4 +758,8 @@ export const en: Messages = {
   'delivery.recoverPlaceholder': 'dd/mm/yyyy hh:mm',
   'delivery.recover': 'Recover',
   'delivery.recovered': 'Deliveries queued again: {count}.',
+  'delivery.recoveryOfferTitle': 'Deliveries switched back on: the receiver is not confirmed yet',
+  'delivery.recoveryOfferBody':
+    'The first delivery the receiver accepts confirms it is back. {count} deliveries were skipped while deliveries were off and can be sent again now.',
+  'delivery.recoveryOfferAction': 'Recover {count} skipped deliveries',
 };

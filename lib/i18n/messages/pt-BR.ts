@@ -272,6 +272,8 @@ export const ptBR = {
   'delivery.waiting.pausa-do-receptor': 'Aguardando a pausa pedida pelo receptor (Retry-After); próxima tentativa: {when}',
   'delivery.waiting.limite-de-taxa': 'Aguardando o limite de taxa (limiteEntregasPorSegundo); próxima tentativa: {when}',
   'delivery.waiting.entrega-anterior': 'Aguardando a entrega anterior (entregaOrdenada); próxima tentativa: {when}',
+  'delivery.heldBy':
+    'Retida pela entrega do evento {idEvento}, que falha desde {since}; ela será abandonada em {until}, se não for entregue antes',
   'delivery.inFlight': 'Enviando agora…',
   'delivery.inFlightConflict': 'Uma tentativa desta entrega está em andamento. Reenvie quando ela terminar, em alguns segundos.',
   'delivery.eventIds': 'Evento {eventId} · idEvento {idEvento}',
@@ -714,7 +716,9 @@ export const ptBR = {
   'operational.event.circuito.aberto': 'Receptor fora do ar',
   'operational.eventHelp.circuito.aberto': 'O circuito de um parceiro ficou aberto além de WEBHOOK_ALERT_CIRCUIT_MINUTES.',
   'operational.event.configuracao.recuperada': 'Configuração recuperada',
-  'operational.eventHelp.configuracao.recuperada': 'Um dos dois casos acima terminou: as entregas voltaram.',
+  'operational.eventHelp.configuracao.recuperada': 'Um dos casos acima terminou: uma entrega chegou de novo ao receptor.',
+  'operational.event.configuracao.religada': 'Configuração religada',
+  'operational.eventHelp.configuracao.religada': 'As entregas de um parceiro desativado foram religadas; o receptor ainda não foi confirmado.',
   'operational.event.entrega.esgotada': 'Entrega esgotada',
   'operational.eventHelp.entrega.esgotada': 'Uma entrega esgotou as tentativas e não será tentada de novo.',
   'portal.title': 'Portal do parceiro',
@@ -767,6 +771,10 @@ export const ptBR = {
   'delivery.recoverPlaceholder': 'dd/mm/aaaa hh:mm',
   'delivery.recover': 'Recuperar',
   'delivery.recovered': 'Entregas enfileiradas de novo: {count}.',
+  'delivery.recoveryOfferTitle': 'Entregas religadas: o receptor ainda não foi confirmado',
+  'delivery.recoveryOfferBody':
+    'A primeira entrega que o receptor aceitar confirma a volta. {count} entregas foram ignoradas enquanto estavam desativadas e podem ser reenviadas agora.',
+  'delivery.recoveryOfferAction': 'Recuperar {count} entregas ignoradas',
 } as const;
 
 export type MessageKey = keyof typeof ptBR;

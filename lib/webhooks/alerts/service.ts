@@ -9,10 +9,20 @@ import { webhookStaff } from '@/lib/staff/service';
 import type { AlertPage, PageQuery } from '../health-contract';
 import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '@/lib/webhooks/store';
 import { alertMail } from './alert-mail';
-import { markEmailed, openAlertPage, openAlerts, recordIncident, resolveEnded } from './store';
+import {
+  awaitingDelivery,
+  confirmDelivered,
+  markAwaitingDelivery,
+  markEmailed,
+  openAlertPage,
+  openAlerts,
+  recordIncident,
+  resolveEnded,
+} from './store';
 import type { Candidate } from '../delivery/fair-share';
 import { deliveryWorker } from '../delivery/process-worker';
-import { publishIncident, publishRecovery } from '../operational/incidents';
+import { publishConfirmed, publishIncident, publishIncidentEnd } from '../operational/incidents';
+import { firstDeliveredSince } from '../delivery/store';
 import { tellPartner } from '../operational/partner-notice';
 
 /**
@@ -22,7 +32,9 @@ import { tellPartner } from '../operational/partner-notice';
  * (webhook_alerts' unique key); the instance that recorded it publishes its operational event in
  * the same transaction (issue 31 §3), e-mails the staff who look after webhooks when SMTP_URL is
  * set and, for a configuration switched off, its technical contact; the console shows it until the
- * incident ends. The instance that closes it tells the operator and the contact the same way.
+ * incident ends. The instance that closes it tells the operator and the contact what the end means
+ * (publishIncidentEnd): recovered only once a delivery succeeds again, which a later look confirms
+ * when it had not yet.
  */
 export async function checkIncidents(db: Knex, now: number): Promise<Incident[]> {
   const { WEBHOOK_ALERT_CIRCUIT_MINUTES } = env();
@@ -46,20 +58,39 @@ export async function checkIncidents(db: Knex, now: number): Promise<Incident[]>
     if (await tellStaff(db, incident)) await markEmailed(db, id);
     if (incident.kind === 'desativada') await tellPartner(db, incident.configId, 'desativada', now);
   }
-  const resolved = await resolveEnded(
-    db,
-    open,
-    incidents,
-    now,
-    async (trx, alert) => void queued.push(...(await publishRecovery(trx, alert, now))),
-  );
+  const resolved = await resolveEnded(db, open, incidents, now, async (trx, alert) => {
+    const end = await publishIncidentEnd(trx, alert, now);
+    queued.push(...end.queued);
+    if (end.awaiting) await markAwaitingDelivery(trx, alert.id, now);
+  });
   wakeFor(queued.splice(0));
+  await confirmRecoveries(db, incidents);
   for (const alert of resolved) {
     // Switched back on: the contact heard of the switch-off (a receiver down was not theirs to hear of).
     if (alert.kind === 'desativada') await tellPartner(db, alert.configId, 'religada', now);
   }
   if (resolved.length > 0) log.info('webhook.alerts_resolved', { count: resolved.length });
   return raised;
+}
+
+/**
+ * Ended incidents waiting for their receiver to deliver again (issue 45): once an attempt since has
+ * succeeded, `configuracao.recuperada`, by the one instance whose update finds it still waiting. Not
+ * while the configuration is in a new incident.
+ */
+async function confirmRecoveries(db: Knex, current: readonly Incident[]): Promise<void> {
+  const busy = new Set(current.map((incident) => incident.configId));
+  const queued: Candidate[] = [];
+  for (const alert of await awaitingDelivery(db)) {
+    if (busy.has(alert.configId)) continue;
+    const deliveredAt = await firstDeliveredSince(db, alert.configId, alert.awaitingSince);
+    if (deliveredAt === null) continue;
+    await db.transaction(async (trx) => {
+      if (await confirmDelivered(trx, alert.id)) queued.push(...(await publishConfirmed(trx, alert, deliveredAt)));
+    });
+    log.info('webhook.receiver_confirmed', { alertId: alert.id, configId: alert.configId });
+  }
+  wakeFor(queued);
 }
 
 /** Operational events were queued: the worker sends them now, not at its next look. */

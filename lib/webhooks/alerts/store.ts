@@ -140,6 +140,33 @@ export async function resolveEnded(
   return resolved;
 }
 
+/**
+ * An ended incident whose receiver has not delivered since (switched back on, or a circuit closed by
+ * an answer that was no success): `configuracao.recuperada` waits for the first delivery that
+ * succeeds from `since` on (issue 45).
+ */
+export async function markAwaitingDelivery(trx: Knex.Transaction, alertId: string, since: number): Promise<void> {
+  await trx('webhook_alerts').where({ id: alertId }).update({ awaiting_delivery_since: since });
+}
+
+/** Ended incidents still waiting for a delivery that succeeds, with since when. */
+export async function awaitingDelivery(db: Knex): Promise<(StoredAlert & { awaitingSince: number })[]> {
+  const rows = (await db('webhook_alerts').whereNotNull('awaiting_delivery_since').orderBy('created_at')) as DbRow[];
+  return rows.map((row) => ({ ...alertFromRow(row), awaitingSince: toNumber(row.awaiting_delivery_since) }));
+}
+
+/**
+ * Marks an awaiting incident confirmed, in the caller's transaction; true for the one instance
+ * whose update found it still waiting (it publishes the recovery, once).
+ */
+export async function confirmDelivered(trx: Knex.Transaction, alertId: string): Promise<boolean> {
+  const updated = await trx('webhook_alerts')
+    .where({ id: alertId })
+    .whereNotNull('awaiting_delivery_since')
+    .update({ awaiting_delivery_since: null });
+  return updated === 1;
+}
+
 export async function deleteAlertsOf(trx: Knex.Transaction, configId: string): Promise<void> {
   await trx('webhook_alerts').where({ config_id: configId }).delete();
 }

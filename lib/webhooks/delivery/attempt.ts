@@ -6,7 +6,7 @@ import { recordAttemptMetrics } from './attempt-metrics';
 import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
 import type { Credentials, Destinations, Route, Sent, SendSettings } from './destinations';
 import { loggedHeaders, outgoingMessage } from './message';
-import { decide, type RetrySettings } from './retry-policy';
+import { decide, type Decision, type RetrySettings } from './retry-policy';
 import type { AttemptContext, AttemptRecord, Recorded } from './store';
 
 /**
@@ -45,8 +45,9 @@ async function sendAndRecord(
 ): Promise<void> {
   const { sent, requestHeaders } = await sendGuarded(deps, context, route);
   recordAttemptMetrics(sent, context.event.createdAt);
-  const decision = decide(sent.verdict, attemptNo, context.config.failingSince, deps.clock(), deps.retry);
   const { verdict } = sent;
+  const earlyProbe = isEarlyProbe(context, sent);
+  const decision = decidedFor(context, sent, attemptNo, earlyProbe, deps);
   const outcome = {
     startedAt: sent.startedAt,
     durationMs: sent.durationMs,
@@ -56,6 +57,7 @@ async function sendAndRecord(
     outage: verdict.result === 'retry' && verdict.outage,
     requestHeaders,
     ...pauseOf(sent, deps.retry),
+    ...(earlyProbe ? { earlyProbe } : {}),
   };
   const recorded = await recordOrFallBack(deps, { context, outcome, decision });
   recordAttemptSpan(span, sent, decision, recorded.written);
@@ -75,6 +77,29 @@ async function sendAndRecord(
   }
   if (recorded.circuit?.change === 'closed') log.info('webhook.circuit_closed', { configId });
   if (decision.disable && recorded.written) log.warn('webhook.config_disabled', { configId, reason: decision.disable });
+}
+
+/**
+ * Whether the attempt probed a half-open circuit before its delivery was due (issue 45: the circuit
+ * probes on its own cadence, with the oldest pending delivery, claims.ts).
+ */
+function isEarlyProbe(context: AttemptContext, sent: Sent): boolean {
+  const { nextAttemptAt } = context.delivery;
+  return context.config.circuitOpenUntil !== null && nextAttemptAt !== null && nextAttemptAt > sent.startedAt;
+}
+
+/**
+ * What the verdict means for the delivery (retry-policy.ts), counting only the attempts its schedule
+ * made: early probes that found the receiver still down leave its schedule as it was (its next
+ * attempt stays when it was), so a long outage does not use up its retries; what they answer
+ * otherwise (delivered, a permanent failure, the disable rule) holds as for any attempt.
+ */
+function decidedFor(context: AttemptContext, sent: Sent, attemptNo: number, earlyProbe: boolean, deps: AttemptDeps): Decision {
+  const scheduled = attemptNo - context.delivery.earlyProbes;
+  if (!earlyProbe) return decide(sent.verdict, scheduled, context.config.failingSince, deps.clock(), deps.retry);
+  const decision = decide(sent.verdict, Math.max(1, scheduled - 1), context.config.failingSince, deps.clock(), deps.retry);
+  if (decision.status !== 'pendente') return decision;
+  return { ...decision, nextAttemptAt: context.delivery.nextAttemptAt };
 }
 
 /**

@@ -43,6 +43,16 @@ describe('webhook circuit breaker', () => {
     expect(capped.openedAt).toBe(now);
   });
 
+  it('probes on its own cadence: a cadence shorter than the first period caps every later one, not the first', () => {
+    const cadence: CircuitSettings = { threshold: 1, openMs: 30_000, maxOpenMs: 10_000 };
+    const fails = (state: CircuitState, at: number) => afterAttempt(state, true, at, cadence, () => 0.5);
+    const opened = fails(CLOSED, now);
+    expect(opened.openUntil! - now).toBe(30_000);
+    const probed = fails(opened, opened.openUntil!);
+    expect(probed.openUntil! - opened.openUntil!).toBe(10_000);
+    expect(fails(probed, probed.openUntil!).openUntil! - probed.openUntil!).toBe(10_000);
+  });
+
   it('a successful probe closes it; attempts already in flight when it opened change nothing', () => {
     const open = fail(fail(fail(CLOSED, now), now), now);
     expect(fail(open, now + 5)).toEqual(open);

@@ -7,8 +7,11 @@ import { jittered } from './retry-policy';
  *
  * - closed: attempts go out (at most the per-configuration cap at once);
  * - open (`openUntil` in the future): none of its deliveries is claimed; they stay `pendente`;
- * - half-open (`openUntil` passed): one attempt at a time, the probe. A receiver that answers
- *   anything but an outage closes the circuit; another outage opens it again for twice as long.
+ * - half-open (`openUntil` passed): one attempt at a time, the probe: the oldest pending delivery,
+ *   due or not (issue 45: the circuit probes on its own cadence, not its deliveries' backoff; a
+ *   probe that went early and failed leaves that delivery's schedule as it was). A receiver that
+ *   answers anything but an outage closes the circuit, and every delivery waiting behind it is due
+ *   at once; another outage opens it again for twice as long, up to the probing cadence.
  *
  * Separate from the disable rule (retry-policy.ts): probes keep failing_since going, so a receiver
  * that stays down for WEBHOOK_DISABLE_AFTER_HOURS is still disabled.
@@ -27,13 +30,11 @@ export type CircuitSettings = {
   threshold: number;
   /** How long it first stays open; doubled for each failed probe, up to maxOpenMs. */
   openMs: number;
+  /** The longest between two probes after the first period (WEBHOOK_CIRCUIT_PROBE_SECONDS): the probing cadence. */
   maxOpenMs: number;
 };
 
 export const CLOSED: CircuitState = { failures: 0, openUntil: null, openedAt: null };
-
-/** The longest a circuit stays open between probes, however long the receiver has been down. */
-export const MAX_OPEN_MS = 30 * 60_000;
 
 /**
  * Whether an attempt says the destination cannot be reached (timeout, refused or reset connection,
@@ -73,6 +74,7 @@ export function afterAttempt(
   const failures = state.failures + 1;
   if (failures < settings.threshold) return { failures, openUntil: null, openedAt: null };
   const doublings = Math.min(failures - settings.threshold, 20);
-  const openFor = Math.min(settings.openMs * 2 ** doublings, settings.maxOpenMs);
+  // The first period is the setting's whole; later ones double, up to the probing cadence.
+  const openFor = doublings === 0 ? settings.openMs : Math.min(settings.openMs * 2 ** doublings, settings.maxOpenMs);
   return { failures, openUntil: now + jittered(openFor, random), openedAt: state.openedAt ?? now };
 }

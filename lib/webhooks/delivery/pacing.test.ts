@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowance, burstOf, type Pace } from './pacing';
+import { allowance, burstOf, sendSlot, type Pace } from './pacing';
 
 /** Claims as often as `everyMs` for `seconds`, taking all that is allowed: the start times. */
 function simulate(perSecond: number, everyMs: number, seconds: number): number[] {
@@ -46,5 +46,23 @@ describe('pacing (GCRA)', () => {
     expect(allowance({ perSecond: 1000, tat: 0 }, 60_000).allowed).toBe(burstOf(1000));
     expect(burstOf(50)).toBe(5);
     expect(burstOf(5)).toBe(1);
+  });
+
+  it('spaces requests that ask for their send slot together, whatever their number: at most the rate, plus the burst, in any second', () => {
+    for (const perSecond of [10, 50]) {
+      let tat: number | null = null;
+      const sent: number[] = [];
+      // 100 requests ready at once, then 20 more every 350 ms: each leaves at its slot.
+      const ready = [...Array.from({ length: 100 }, () => 0), ...Array.from({ length: 20 }, (_, i) => 1_000 + i * 350)];
+      for (const now of ready) {
+        const slot = sendSlot({ perSecond, tat }, now);
+        sent.push(slot.sendAt);
+        tat = slot.tat;
+      }
+      expect(busiestWindow(sent, 1_000)).toBeLessThanOrEqual(perSecond + burstOf(perSecond) - 1);
+      expect(sent.every((at, i) => at >= ready[i]!)).toBe(true);
+    }
+    // An idle configuration's request leaves at once.
+    expect(sendSlot({ perSecond: 10, tat: 500 }, 2_000)).toEqual({ sendAt: 2_000, tat: 2_100 });
   });
 });

@@ -1,10 +1,15 @@
 /**
- * A configuration's rate limit (issue 31), as GCRA (the generic cell rate algorithm): one
- * theoretical arrival time (`tat`) per configuration, kept in the shared database and moved on by
- * each claim under the tenant's lock, so the limit holds across instances. Attempts go out at most
- * one per interval, with a small burst so that claims a few milliseconds late do not lose slots:
- * in any window of W seconds at most W × perSecond + burst − 1 attempts start, which for the
- * bursts below is within 1 % of the limit over 10 s.
+ * A configuration's rate limit (issue 31), as GCRA (the generic cell rate algorithm), kept in the
+ * shared database so the limit holds across instances, in two steps:
+ * - the claim (`allowance`, `rate_tat`) admits about as many deliveries as the rate allows, so
+ *   deliveries do not hold worker slots waiting for their turn;
+ * - the send (`sendSlot`, `rate_sent_tat`, issue 45) takes the slot the request leaves in, under
+ *   the configuration row's lock and with the clock read once that lock is held, just before the
+ *   request is made: a claim held up by the tenant's lock, its load or a busy machine does not
+ *   bunch requests at the receiver, and the attempt's logged start is when the request left.
+ * Attempts go out at most one per interval, with a small burst: in any window of W seconds at most
+ * W × perSecond + burst − 1 attempts start, which for the bursts below is within 1 % of the limit
+ * over 10 s.
  */
 export type Pace = { perSecond: number; tat: number | null };
 
@@ -31,4 +36,15 @@ export function allowance({ perSecond, tat }: Pace, now: number): Allowance {
   const start = Math.max(tat ?? now, now);
   const allowed = start - tolerance > now ? 0 : Math.floor((now + tolerance - start) / interval) + 1;
   return { allowed, tatAfter: (count) => start + count * interval, readyAt: start };
+}
+
+/**
+ * The slot a request takes as it leaves: when it may go (now, or later when the configuration's
+ * earlier requests used up the burst) and the configuration's send `tat` after it.
+ */
+export function sendSlot({ perSecond, tat }: Pace, now: number): { sendAt: number; tat: number } {
+  const interval = 1000 / perSecond;
+  const tolerance = (burstOf(perSecond) - 1) * interval;
+  const start = Math.max(tat ?? now, now);
+  return { sendAt: Math.max(now, start - tolerance), tat: start + interval };
 }

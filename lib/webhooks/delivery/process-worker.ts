@@ -4,7 +4,6 @@ import { getDb } from '@/lib/db/handle';
 import { decryptCredentials } from '../broker-credentials';
 import { decryptSigningSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
-import { MAX_OPEN_MS } from './circuit';
 import { registerDestinations } from './destinations';
 import * as store from './store';
 import { DeliveryWorker, type WorkerStore } from './worker';
@@ -32,6 +31,7 @@ function createWorker(): DeliveryWorker {
     record: async (owner, records, circuit) => store.recordAttempts(await getDb(), owner, records, circuit),
     release: async (owner, ids, retryAt) => store.releaseClaims(await getDb(), owner, ids, retryAt),
     skip: async (owner, id) => store.skipDelivery(await getDb(), owner, id),
+    sendSlot: async (configId, perSecond, clock) => store.takeSendSlot(await getDb(), configId, perSecond, clock),
   };
   return new DeliveryWorker({
     store: databaseStore,
@@ -47,12 +47,13 @@ function createWorker(): DeliveryWorker {
       perEndpoint: settings.WEBHOOK_ENDPOINT_CONCURRENCY,
       perTenant: settings.WEBHOOK_TENANT_CONCURRENCY,
       pollMs: POLL_MS,
+      orderedHoldMs: settings.WEBHOOK_ORDERED_HOLD_MINUTES * 60_000,
       send: { timeoutMs: settings.WEBHOOK_TIMEOUT_MS, allowPrivateTargets: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS },
       retry: { scheduleSeconds: settings.WEBHOOK_RETRY_SCHEDULE, disableAfterMs: settings.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000 },
       circuit: {
         threshold: settings.WEBHOOK_CIRCUIT_FAILURES,
         openMs: settings.WEBHOOK_CIRCUIT_OPEN_SECONDS * 1000,
-        maxOpenMs: MAX_OPEN_MS,
+        maxOpenMs: settings.WEBHOOK_CIRCUIT_PROBE_SECONDS * 1000,
       },
     },
   });

@@ -27,6 +27,7 @@ import {
   queueHead,
   recoverDeliveries,
   requeueDelivery,
+  skippedDeliveries,
   type DeliveryRow,
 } from './store';
 import { deliveryWorker } from './process-worker';
@@ -60,13 +61,17 @@ function iso(ms: number | null): string | null {
 type EventRef = { tipo: string; idEvento: string; eventId: string };
 
 /** What a configuration's pending deliveries may be waiting for, besides their own next attempt. */
-type Holds = { state: DeliveryState; controls: DeliveryControls; head: string | null };
+type Holds = {
+  state: DeliveryState;
+  controls: DeliveryControls;
+  head: { id: string; idEvento: string; failingSince: number | null } | null;
+};
 
 /** Why a pending delivery that is not in flight waits, and until when if known: worst first. */
 function waitOf(delivery: DeliveryRow, { state, controls, head }: Holds, now: number): { why: DeliveryWait; until: number | null } | null {
   if (phaseOf(state.circuit, now) === 'open') return { why: 'circuito-aberto', until: state.circuit.openUntil };
   if (state.pausedUntil !== null && state.pausedUntil > now) return { why: 'pausa-do-receptor', until: state.pausedUntil };
-  if (controls.ordered && head !== null && head !== delivery.id) return { why: 'entrega-anterior', until: null };
+  if (controls.ordered && head !== null && head.id !== delivery.id) return { why: 'entrega-anterior', until: null };
   const due = delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now;
   if (controls.ratePerSecond !== null && due) return { why: 'limite-de-taxa', until: null };
   return null;
@@ -86,10 +91,22 @@ function deliveryView(delivery: DeliveryRow, event: EventRef, holds: Holds, now:
     proximaTentativaEm: iso(wait?.until ? Math.max(wait.until, delivery.nextAttemptAt ?? 0) : delivery.nextAttemptAt),
     emAndamento: inFlight,
     aguardando: wait?.why ?? null,
+    retidaPor: wait?.why === 'entrega-anterior' && holds.head ? heldBy(holds.head) : null,
     ultimaResposta:
       delivery.lastAttemptAt === null
         ? null
         : { status: delivery.lastStatus, duracaoMs: delivery.lastDurationMs ?? 0, corpo: delivery.lastBody, erro: delivery.lastError },
+  };
+}
+
+/** The ordered queue's head that holds the rest: since when it fails, and when it is given up (WEBHOOK_ORDERED_HOLD_MINUTES). */
+function heldBy(head: NonNullable<Holds['head']>): Delivery['retidaPor'] {
+  const holdMs = env().WEBHOOK_ORDERED_HOLD_MINUTES * 60_000;
+  return {
+    entregaId: head.id,
+    idEvento: head.idEvento,
+    desde: iso(head.failingSince),
+    liberacaoEm: head.failingSince === null ? null : iso(head.failingSince + holdMs),
   };
 }
 
@@ -172,6 +189,17 @@ export async function recover(principal: Principal, configId: string, since: str
   const reenviadas = await recoverDeliveries(await getDb(), configId, Date.parse(since), Date.now());
   if (reenviadas > 0) deliveryWorker().wake([{ configId, tenant: stored.config.usuarioId }]);
   return { reenviadas };
+}
+
+/**
+ * What a recovery would send again after deliveries are switched back on (issue 45): the skipped
+ * ones, how many and since when; undefined when none was skipped.
+ */
+export async function recoveryOffer(configId: string): Promise<{ ignoradas: number; desde: string } | undefined> {
+  const skipped = await skippedDeliveries(await getDb(), configId);
+  return skipped.count > 0 && skipped.oldest !== null
+    ? { ignoradas: skipped.count, desde: new Date(skipped.oldest).toISOString() }
+    : undefined;
 }
 
 export async function sendTestEvent(principal: Principal, configId: string): Promise<{ id: string }> {

@@ -27,6 +27,8 @@ export type WorkerSettings = {
   perTenant: number;
   /** How often it looks for due work it was not woken for. */
   pollMs: number;
+  /** With ordered delivery, how long a failing head may hold the rest (WEBHOOK_ORDERED_HOLD_MINUTES; none: its whole schedule). */
+  orderedHoldMs?: number;
   send: SendSettings;
   retry: RetrySettings;
   circuit: CircuitSettings;
@@ -42,6 +44,8 @@ export interface WorkerStore {
   release(owner: string, deliveryIds: readonly string[], retryAt?: number): Promise<void>;
   /** A delivery claimed for a configuration disabled since: skipped, for a later recovery. */
   skip(owner: string, deliveryId: string): Promise<void>;
+  /** Takes a rate-limited configuration's next send slot (pacing.ts): when the request may leave. */
+  sendSlot(configId: string, perSecond: number, clock: () => number): Promise<number>;
 }
 
 export type WorkerDeps = {
@@ -191,10 +195,13 @@ export class DeliveryWorker {
           leaseMs: leaseMs(settings.send.timeoutMs),
           perEndpoint: settings.perEndpoint,
           perTenant: settings.perTenant,
+          orderedHoldMs: settings.orderedHoldMs,
         },
         this.candidates,
       );
       if (claim.wakeAt !== null) this.wakeAt(claim.wakeAt, this.candidates);
+      // An ordered head given up published its operational event: claimed once this pump ends.
+      if (claim.queued) this.wake(claim.queued);
       if (claim.exhausted.length > 0) {
         const exhausted = new Set(claim.exhausted);
         this.candidates = this.candidates.filter((candidate) => !exhausted.has(candidate.configId));
@@ -259,6 +266,31 @@ export class DeliveryWorker {
     if (this.stopping) return store.release(this.owner, [deliveryId]);
     // Disabled after the event was accepted: kept as skipped, for a recovery. Test events still go.
     if (!context.config.enabled && context.event.tipo !== 'webhook.teste') return store.skip(this.owner, deliveryId);
+    if (!(await this.paced(context))) return;
     await attempt(this.attemptDeps, context);
+  }
+
+  /**
+   * A rate-limited configuration's request waits for its send slot, taken now, just before it
+   * leaves (not at the claim, whose clock a wait for the tenant's lock or a busy machine makes
+   * stale). The claim admitted it at about the rate, so the wait is short (at most the
+   * per-configuration cap's worth of slots). Should the slot not be taken (the database is away),
+   * the delivery is given back a retry step later rather than sent beyond the limit.
+   */
+  private async paced(context: AttemptContext): Promise<boolean> {
+    const perSecond = context.config.ratePerSecond;
+    if (perSecond === null || perSecond === undefined) return true;
+    const { store, clock, settings } = this.deps;
+    try {
+      const sendAt = await store.sendSlot(context.config.id, perSecond, clock);
+      const wait = sendAt - clock();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    } catch (error) {
+      log.error('webhook.send_slot_unavailable', { deliveryId: context.delivery.id, ...redactError(error) });
+      const firstStep = settings.retry.scheduleSeconds[0] ?? 5;
+      await store.release(this.owner, [context.delivery.id], clock() + firstStep * 1000).catch(() => undefined);
+      return false;
+    }
+    return true;
   }
 }

@@ -2,15 +2,15 @@ import 'server-only';
 import type { Knex } from 'knex';
 import type { StoredAlert } from '../alerts/store';
 import type { Candidate } from '../delivery/fair-share';
-import { lastAttemptOf, publishOperational } from '../delivery/store';
+import { firstDeliveredSince, lastAttemptOf, publishOperational, skippedDeliveries } from '../delivery/store';
 import { findWebhook, type Incident, type StoredWebhook } from '@/lib/webhooks/store';
 import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT, receiverOrigin } from './names';
 
 /**
  * An incident's operational events (issue 31 §3), written in the transaction of its alert row
  * (lib/webhooks/alerts/store.ts), so the instance that records or closes the incident, and only it,
- * publishes: `configuracao.desativada` or `circuito.aberto` when it begins, `configuracao.recuperada`
- * when it ends. Nothing about the operator's own configuration: it would be told through the
+ * publishes: `configuracao.desativada` or `circuito.aberto` when it begins, and what its end means
+ * (publishIncidentEnd). Nothing about the operator's own configuration: it would be told through the
  * receiver that is failing (staff still get the alert e-mail). Answers the configurations that got
  * a pending delivery, for the worker to wake once the transaction is committed.
  */
@@ -46,15 +46,65 @@ export async function publishIncident(trx: Knex.Transaction, alertId: string, in
   );
 }
 
-export async function publishRecovery(trx: Knex.Transaction, alert: StoredAlert, now: number): Promise<Candidate[]> {
+/**
+ * What an incident's end means (issue 45), told in the transaction that closes its alert:
+ * - a delivery to the receiver succeeded since it began: `configuracao.recuperada` now;
+ * - an open circuit that ended in a switch-off: nothing (`configuracao.desativada` tells of it);
+ * - switched back on: `configuracao.religada`, saying the receiver is not confirmed yet and what was
+ *   skipped meanwhile; then, as for a circuit closed by an answer that was no success, the alert
+ *   waits (`awaiting`) for the first delivery that succeeds, and `configuracao.recuperada` follows
+ *   it (publishConfirmed).
+ */
+export async function publishIncidentEnd(
+  trx: Knex.Transaction,
+  alert: StoredAlert,
+  now: number,
+): Promise<{ queued: Candidate[]; awaiting: boolean }> {
   const stored = await findWebhook(trx, alert.configId);
-  if (!aboutPartner(stored)) return [];
+  if (!aboutPartner(stored)) return { queued: [], awaiting: false };
+  const deliveredAt = await firstDeliveredSince(trx, alert.configId, alert.since);
+  if (deliveredAt !== null) return { queued: await publishRecovered(trx, alert, stored, deliveredAt), awaiting: false };
+  if (!stored.state.enabled) return { queued: [], awaiting: false };
+  if (alert.kind !== 'desativada') return { queued: [], awaiting: true };
+  const skipped = await skippedDeliveries(trx, alert.configId);
+  const tipo = OPERATIONAL_EVENT_TYPES.switchedOn;
+  const queued = await publishOperational(
+    trx,
+    tipo,
+    `${tipo}:${alert.id}`,
+    {
+      incidenteId: alert.id,
+      configuracao: configuration(stored),
+      desde: iso(alert.since),
+      religadaEm: iso(now),
+      receptorConfirmado: false,
+      ignoradas: skipped.count,
+      recuperacao: skipped.oldest === null ? null : { desde: iso(skipped.oldest) },
+    },
+    now,
+  );
+  return { queued, awaiting: true };
+}
+
+/** `configuracao.recuperada` for an ended incident whose receiver has now delivered (at `deliveredAt`). */
+export async function publishConfirmed(trx: Knex.Transaction, alert: StoredAlert, deliveredAt: number): Promise<Candidate[]> {
+  const stored = await findWebhook(trx, alert.configId);
+  return aboutPartner(stored) ? publishRecovered(trx, alert, stored, deliveredAt) : [];
+}
+
+function publishRecovered(trx: Knex.Transaction, alert: StoredAlert, stored: StoredWebhook, deliveredAt: number): Promise<Candidate[]> {
   const tipo = OPERATIONAL_EVENT_TYPES.recovered;
   return publishOperational(
     trx,
     tipo,
     `${tipo}:${alert.id}`,
-    { incidenteId: alert.id, configuracao: configuration(stored), incidente: alert.kind, desde: iso(alert.since), recuperadaEm: iso(now) },
-    now,
+    {
+      incidenteId: alert.id,
+      configuracao: configuration(stored),
+      incidente: alert.kind,
+      desde: iso(alert.since),
+      recuperadaEm: iso(deliveredAt),
+    },
+    deliveredAt,
   );
 }

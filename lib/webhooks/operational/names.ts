@@ -22,12 +22,14 @@ export const OPERATIONAL_PRODUCER = 'sistema:operacional';
 /**
  * The operational event types, as the operator's receiver sees them (and as stored: webhook_events.tipo
  * and webhook_subscriptions.event_type). Incidents are the alerts' (lib/webhooks/alerts): switched
- * off by the worker, circuit open past WEBHOOK_ALERT_CIRCUIT_MINUTES, and the end of either; a
- * delivery that will not be attempted again is its own.
+ * off by the worker, circuit open past WEBHOOK_ALERT_CIRCUIT_MINUTES; switched back on (the
+ * receiver not yet confirmed); and recovered, only once a delivery to it succeeds again (issue 45).
+ * A delivery that will not be attempted again is its own.
  */
 export const OPERATIONAL_EVENT_TYPES = {
   disabled: 'configuracao.desativada',
   circuitOpen: 'circuito.aberto',
+  switchedOn: 'configuracao.religada',
   recovered: 'configuracao.recuperada',
   exhausted: 'entrega.esgotada',
 } as const;

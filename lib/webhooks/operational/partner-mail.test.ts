@@ -30,13 +30,33 @@ describe('the e-mail to a partner’s technical contact', () => {
   });
 
   it('says they are back on, and links the partner portal in both languages when there is one', () => {
-    const mail = partnerMail('ti@parceiro.exemplo.com.br', { kind: 'religada', at: since }, config, 'https://console.exemplo/portal/x');
+    const skipped = { count: 3, oldest: since - 3_600_000 };
+    const mail = partnerMail(
+      'ti@parceiro.exemplo.com.br',
+      { kind: 'religada', at: since, skipped },
+      config,
+      'https://console.exemplo/portal/x',
+    );
     expect(mail.subject).toBe('Entregas de webhook religadas / Webhook deliveries switched back on — Integration Console');
     const [pt, en] = mail.text.split('\n---\n');
     expect(pt).toContain('foram religadas em 10/03/2031, 12:04 (horário de Brasília)');
     expect(pt).toContain('Portal do parceiro: https://console.exemplo/portal/x');
     expect(en).toContain('are on again since Mar 10, 2031, 12:04 PM (Brasília time)');
     expect(en).toContain('Partner portal: https://console.exemplo/portal/x');
+    // Not "recovered": the receiver has not taken a delivery yet; what was skipped waits for a recovery.
+    expect(pt).toContain('O receptor ainda não foi confirmado');
+    expect(en).toContain('The receiver is not confirmed yet');
+    expect(pt).toContain('3 eventos registrados enquanto estavam desativadas aguardam uma recuperação');
+    expect(en).toContain(
+      '3 events kept while they were off wait for a recovery (POST …/recuperacao with "desde": "2031-03-10T14:04:00.000Z"',
+    );
+    const none = partnerMail(
+      'ti@parceiro.exemplo.com.br',
+      { kind: 'religada', at: since, skipped: { count: 0, oldest: null } },
+      config,
+      undefined,
+    );
+    expect(none.text).toContain('No event is waiting for a recovery.');
   });
 
   it('asks the contact to confirm, once, naming the configuration and the receiver’s origin, pt-BR then English', () => {

@@ -10,7 +10,9 @@ import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
  * contact its owner confirmed (contactConfirmationMail, below).
  */
 export type PartnerNotice =
-  { kind: 'desativada'; since: number; reason: 'receptor-410' | 'falhas-consecutivas' } | { kind: 'religada'; at: number };
+  | { kind: 'desativada'; since: number; reason: 'receptor-410' | 'falhas-consecutivas' }
+  /** Switched back on: the receiver is not confirmed until a delivery succeeds; `skipped` events wait for a recovery. */
+  | { kind: 'religada'; at: number; skipped: { count: number; oldest: number | null } };
 
 export function partnerMail(
   to: string,
@@ -34,8 +36,16 @@ export function partnerMail(
         ]
       : [
           'Entregas de webhook religadas / Webhook deliveries switched back on',
-          `As entregas de eventos para o seu receptor ${receiver} foram religadas em ${when('pt-BR')} (horário de Brasília). Os eventos registrados enquanto estavam desativadas podem ser reenviados com uma recuperação (POST …/recuperacao).`,
-          `Deliveries of events to your receiver ${receiver} are on again since ${when('en')} (Brasília time). Events kept while they were off can be sent again with a recovery (POST …/recuperacao).`,
+          `As entregas de eventos para o seu receptor ${receiver} foram religadas em ${when('pt-BR')} (horário de Brasília). O receptor ainda não foi confirmado: nenhuma entrega chegou a ele desde então; a primeira que ele aceitar confirma a volta. ${
+            notice.kind === 'religada' && notice.skipped.count > 0 && notice.skipped.oldest !== null
+              ? `${notice.skipped.count} eventos registrados enquanto estavam desativadas aguardam uma recuperação (POST …/recuperacao com "desde": "${new Date(notice.skipped.oldest).toISOString()}", ou "Recuperar" no console).`
+              : 'Nenhum evento ficou aguardando recuperação.'
+          }`,
+          `Deliveries of events to your receiver ${receiver} are on again since ${when('en')} (Brasília time). The receiver is not confirmed yet: no delivery has reached it since; the first one it accepts confirms it is back. ${
+            notice.kind === 'religada' && notice.skipped.count > 0 && notice.skipped.oldest !== null
+              ? `${notice.skipped.count} events kept while they were off wait for a recovery (POST …/recuperacao with "desde": "${new Date(notice.skipped.oldest).toISOString()}", or "Recover" in the console).`
+              : 'No event is waiting for a recovery.'
+          }`,
         ];
   const portal = (label: string) => (portalLink ? [`${label}: ${portalLink}`] : []);
   return {

@@ -1,10 +1,13 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, type DbRow } from '@/lib/db/dialect';
+import { phaseOf } from '../circuit';
 import { fairShares, type Candidate, type InFlight } from '../fair-share';
 import { advancePacing, capAfterClaim, controlsOf, earliest, roomOf, type Controls } from './controls';
-import { headOfQueue } from './queue';
-import { optionalNumber } from './rows';
+import { loadAttemptContexts } from './outcomes';
+import { publishExhausted } from './operational';
+import { headOfQueue, notInFlight } from './queue';
+import { optionalNumber, type AttemptOutcome } from './rows';
 import { ensureTenantRow, lockTenants } from './tenants';
 
 /** Claiming due deliveries for an instance's free slots, fairly across tenants and configurations, and giving claims back. */
@@ -18,6 +21,8 @@ export type ClaimSettings = {
   perEndpoint: number;
   /** Attempts in flight for one tenant (all its configurations) at once, across every instance. */
   perTenant: number;
+  /** With ordered delivery, how long a failing head may hold the rest before it is given up (none: as long as its retries last). */
+  orderedHoldMs?: number;
 };
 
 /**
@@ -42,6 +47,8 @@ export type Claim = {
   exhausted: string[];
   /** The earliest moment a candidate held back (its rate limit, its receiver's pause, its ordered head's retry) may go again. */
   wakeAt: number | null;
+  /** Configurations that got a pending delivery (an ordered head given up: its operational event), for the worker to wake. */
+  queued?: Candidate[];
 };
 
 /**
@@ -82,7 +89,7 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
         { limit, perTenant, capOf: (configId) => capAfterClaim(room.get(configId), inFlight.configs.get(configId) ?? 0) },
       ),
     ];
-    const { picked, headsDueAt } = await pickDue(trx, now, shares, controls);
+    const { picked, headsDueAt, queued } = await pickDue(trx, now, shares, controls, settings.orderedHoldMs);
     const ids = picked.map((row) => row.id);
     const exhausted = shares
       .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
@@ -93,7 +100,8 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
         .update({ lease_owner: owner, lease_until: now + leaseMs });
     }
     await advancePacing(trx, picked, room);
-    return { ids, exhausted, wakeAt: earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]) };
+    const wakeAt = earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]);
+    return queued.length > 0 ? { ids, exhausted, wakeAt, queued } : { ids, exhausted, wakeAt };
   });
 }
 
@@ -123,17 +131,50 @@ export async function claimDue(db: Knex, owner: string, settings: ClaimSettings)
 /**
  * The deliveries each share goes to: a configuration's `count` oldest due ones; with ordered
  * delivery, its oldest pending one (publication order: created_at, then id), and only when that one
- * is due and not in flight: a later delivery never overtakes it.
+ * is due and not in flight: a later delivery never overtakes it. A half-open circuit's probe is the
+ * oldest pending delivery, due or not (issue 45): the circuit probes on its own cadence.
  */
-async function pickDue(trx: Knex.Transaction, now: number, shares: readonly [string, number][], controls: ReadonlyMap<string, Controls>) {
+async function pickDue(
+  trx: Knex.Transaction,
+  now: number,
+  shares: readonly [string, number][],
+  controls: ReadonlyMap<string, Controls>,
+  holdMs: number | undefined,
+) {
+  const halfOpen = (configId: string) => phaseOf({ openUntil: controls.get(configId)?.openUntil ?? null }, now) === 'half-open';
   const ordered = shares.filter(([configId]) => controls.get(configId)?.ordered);
   const unordered = shares.filter(([configId]) => !controls.get(configId)?.ordered);
   const heads = await dueHeads(
     trx,
     now,
     ordered.map(([configId]) => configId),
+    { holdMs, halfOpen },
   );
-  return { picked: [...(await oldestDue(trx, now, unordered)), ...heads.picked], headsDueAt: heads.dueAt };
+  const probes = await oldestPending(
+    trx,
+    now,
+    unordered.filter(([configId]) => halfOpen(configId)).map(([configId]) => configId),
+  );
+  const probed = new Set(probes.map((row) => row.configId));
+  const closed = unordered.filter(([configId]) => !probed.has(configId));
+  return {
+    picked: [...(await oldestDue(trx, now, closed)), ...probes, ...heads.picked],
+    headsDueAt: heads.dueAt,
+    queued: heads.queued,
+  };
+}
+
+/** Each half-open configuration's probe: its oldest pending delivery that no live instance holds, due or not. */
+async function oldestPending(trx: Knex.Transaction, now: number, configIds: readonly string[]) {
+  const picked: { id: string; configId: string }[] = [];
+  for (const configId of configIds) {
+    const [row] = await notInFlight(trx('webhook_deliveries').where({ config_id: configId, status: 'pendente' }), now)
+      .orderBy('next_attempt_at')
+      .limit(1)
+      .select<DbRow[]>('id');
+    if (row) picked.push({ id: String(row.id), configId });
+  }
+  return picked;
 }
 
 /**
@@ -157,29 +198,54 @@ async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [s
               .as(`q${index}`),
           ),
       );
-    const rows = (await (rest.length > 0 ? first!.unionAll(rest) : first!)) as DbRow[];
+    if (!first) continue;
+    const rows = (await (rest.length > 0 ? first.unionAll(rest) : first)) as DbRow[];
     picked.push(...rows.map((row) => ({ id: String(row.id), configId: String(row.config_id) })));
   }
   return picked;
 }
 
+/** The most heads of one configuration given up in one claim: the rest wait for the next. */
+const GIVE_UPS_PER_CLAIM = 10;
+
 /**
  * The head of each ordered configuration's queue (config_id, status, created_at), when it may go
- * now; and the earliest moment a head waiting for its retry comes due (nothing behind it may go first).
+ * now (or probes a half-open circuit); and the earliest moment a head waiting for its retry comes
+ * due (nothing behind it may go first). A head that has been failing for `holdMs` is given up
+ * (issue 45): `falhou`, with its `entrega.esgotada`, and the next one is the head.
  */
-async function dueHeads(trx: Knex.Transaction, now: number, configIds: readonly string[]) {
+async function dueHeads(
+  trx: Knex.Transaction,
+  now: number,
+  configIds: readonly string[],
+  { holdMs, halfOpen }: { holdMs: number | undefined; halfOpen: (configId: string) => boolean },
+) {
   const picked: { id: string; configId: string }[] = [];
   const waiting: number[] = [];
+  const queued: Candidate[] = [];
   for (const configId of configIds) {
-    const rows = await headOfQueue(trx, configId).select<DbRow[]>('id', 'next_attempt_at', 'lease_until');
-    const head = rows[0];
-    if (!head) continue;
-    const due = optionalNumber(head.next_attempt_at);
-    const lease = optionalNumber(head.lease_until);
-    if (due !== null && due <= now && (lease === null || lease < now)) picked.push({ id: String(head.id), configId });
-    else if (due !== null && due > now) waiting.push(due);
+    for (let givenUp = 0; givenUp <= GIVE_UPS_PER_CLAIM; givenUp++) {
+      const rows = await headOfQueue(trx, configId).select<DbRow[]>('id', 'next_attempt_at', 'lease_until', 'failing_since');
+      const head = rows[0];
+      if (!head) break;
+      const due = optionalNumber(head.next_attempt_at);
+      const lease = optionalNumber(head.lease_until);
+      const free = lease === null || lease < now;
+      const failingSince = optionalNumber(head.failing_since);
+      const releaseAt = holdMs !== undefined && failingSince !== null ? failingSince + holdMs : null;
+      if (free && releaseAt !== null && releaseAt <= now && givenUp < GIVE_UPS_PER_CLAIM) {
+        const given = await giveUpHead(trx, String(head.id), now);
+        if (given) {
+          queued.push(...given);
+          continue;
+        }
+      }
+      if (free && due !== null && (due <= now || halfOpen(configId))) picked.push({ id: String(head.id), configId });
+      else if (due !== null && due > now) waiting.push(releaseAt === null ? due : Math.min(due, releaseAt));
+      break;
+    }
   }
-  return { picked, dueAt: waiting.length > 0 ? Math.min(...waiting) : null };
+  return { picked, dueAt: waiting.length > 0 ? Math.min(...waiting) : null, queued };
 }
 
 /**
@@ -190,11 +256,17 @@ async function dueHeads(trx: Knex.Transaction, now: number, configIds: readonly 
  * count as waiting here: the claim's count of attempts in flight sorts them out.
  */
 function waitingConfigs(db: Knex, now: number) {
+  // A half-open circuit's configuration waits with any pending delivery: its probe need not be due.
   const oldestDue = db('webhook_deliveries as d')
     .min('d.next_attempt_at')
     .whereRaw('?? = ??', ['d.config_id', 'c.id'])
     .andWhere('d.status', 'pendente')
-    .andWhere('d.next_attempt_at', '<=', now);
+    .andWhere(
+      (due) =>
+        void due
+          .where('d.next_attempt_at', '<=', now)
+          .orWhere((halfOpen) => void halfOpen.whereNotNull('c.circuit_open_until').andWhere('c.circuit_open_until', '<=', now)),
+    );
   const configs = db('webhook_configs as c')
     .leftJoin('webhook_tenants as t', 't.usuario_id', 'c.usuario_id')
     .where((query) => void query.whereNull('c.circuit_open_until').orWhere('c.circuit_open_until', '<=', now))
@@ -255,4 +327,32 @@ export async function releaseClaims(db: Knex, owner: string, deliveryIds: readon
       .andWhere({ lease_owner: owner })
       .update({ lease_owner: null, lease_until: null, ...later });
   }
+}
+
+/**
+ * Gives up an ordered configuration's head that has held the rest for WEBHOOK_ORDERED_HOLD_MINUTES
+ * (issue 45), in the claim's transaction: `falhou`, with its `entrega.esgotada` (its last answer),
+ * unless an instance holds it now. Answers the configurations that got the event's delivery, or
+ * undefined when it was not given up.
+ */
+async function giveUpHead(trx: Knex.Transaction, deliveryId: string, now: number): Promise<Candidate[] | undefined> {
+  const updated = await notInFlight(trx('webhook_deliveries').where({ id: deliveryId, status: 'pendente' }), now).update({
+    status: 'falhou',
+    next_attempt_at: null,
+    failing_since: null,
+  });
+  if (updated !== 1) return undefined;
+  const [context] = await loadAttemptContexts(trx, [deliveryId]);
+  if (!context) return [];
+  const { delivery } = context;
+  const outcome: AttemptOutcome = {
+    startedAt: now,
+    durationMs: 0,
+    status: delivery.lastStatus,
+    body: null,
+    error: delivery.lastError,
+    outage: false,
+    requestHeaders: {},
+  };
+  return publishExhausted(trx, context, outcome, delivery.attempts);
 }

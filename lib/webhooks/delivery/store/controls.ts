@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { toBoolean, type DbRow } from '@/lib/db/dialect';
+import { dialectOf, lockForUpdate, toBoolean, type DbRow } from '@/lib/db/dialect';
 import { attemptCap } from '../circuit';
-import { allowance, type Allowance } from '../pacing';
+import { allowance, sendSlot, type Allowance } from '../pacing';
 import { optionalNumber } from './rows';
 
 /**
@@ -92,4 +92,23 @@ export async function advancePacing(trx: Knex.Transaction, picked: readonly { co
 export function earliest(times: readonly (number | null)[]): number | null {
   const known = times.filter((time): time is number => time !== null);
   return known.length > 0 ? Math.min(...known) : null;
+}
+
+/**
+ * Takes a rate-limited configuration's next send slot (pacing.ts) for a request about to leave, and
+ * answers when it may. The clock is read once the configuration's row is locked, so a slot is never
+ * one in the past that a wait for the lock made stale, and every instance's requests share the
+ * row's order. Its own short transaction, committed without waiting for the WAL flush on
+ * PostgreSQL: a slot lost in a crash costs only an earlier send.
+ */
+export async function takeSendSlot(db: Knex, configId: string, perSecond: number, clock: () => number): Promise<number> {
+  return db.transaction(async (trx) => {
+    if (dialectOf(trx) === 'postgres') await trx.raw('SET LOCAL synchronous_commit = off');
+    const [row] = (await lockForUpdate(trx, trx('webhook_configs').where({ id: configId }).select('rate_sent_tat'))) as DbRow[];
+    const now = clock();
+    if (!row) return now;
+    const slot = sendSlot({ perSecond, tat: optionalNumber(row.rate_sent_tat) }, now);
+    await trx('webhook_configs').where({ id: configId }).update({ rate_sent_tat: slot.tat });
+    return slot.sendAt;
+  });
 }

@@ -51,10 +51,20 @@ export async function findDelivery(db: Knex, configId: string, deliveryId: strin
   };
 }
 
-/** The head of a configuration's queue: its oldest pending delivery (publication order), the one ordered delivery sends next. */
-export async function queueHead(db: Knex, configId: string): Promise<string | null> {
-  const rows = await headOfQueue(db, configId).select<DbRow[]>('id');
-  return rows[0] ? String(rows[0].id) : null;
+/**
+ * The head of a configuration's queue: its oldest pending delivery (publication order), the one
+ * ordered delivery sends next; with its event's idEvento and since when it has been failing (since
+ * when it holds the others back, issue 45).
+ */
+export async function queueHead(db: Knex, configId: string): Promise<{ id: string; idEvento: string; failingSince: number | null } | null> {
+  const [head] = await headOfQueue(db, configId).select<DbRow[]>('id', 'event_id', 'failing_since');
+  if (!head) return null;
+  const [event] = await db('webhook_events').where({ id: head.event_id }).select<DbRow[]>('id_evento');
+  return {
+    id: String(head.id),
+    idEvento: optionalString(event?.id_evento) ?? String(head.event_id),
+    failingSince: optionalNumber(head.failing_since),
+  };
 }
 
 /** A configuration's latest attempt's error and status (why its receiver looks down), through (config_id, started_at). */
@@ -68,4 +78,32 @@ export async function lastAttemptOf(
     .limit(1)
     .select<DbRow[]>('error', 'status');
   return row ? { error: optionalString(row.error) as AttemptError | null, status: optionalNumber(row.status) } : undefined;
+}
+
+/**
+ * When the configuration's first attempt that delivered at or after `since` started, or null: a
+ * receiver confirmed back (issue 45). Through (config_id, started_at).
+ */
+export async function firstDeliveredSince(db: Knex | Knex.Transaction, configId: string, since: number): Promise<number | null> {
+  const [row] = await db('webhook_attempts')
+    .where({ config_id: configId })
+    .andWhere('started_at', '>=', since)
+    .whereNull('error')
+    .orderBy('started_at')
+    .limit(1)
+    .select<DbRow[]>('started_at');
+  return row ? toNumber(row.started_at) : null;
+}
+
+/**
+ * A configuration's skipped deliveries (switched off when their events came), kept for a recovery:
+ * how many, and when the oldest was created (the recovery's `desde`). Through (config_id, status, created_at).
+ */
+export async function skippedDeliveries(db: Knex | Knex.Transaction, configId: string): Promise<{ count: number; oldest: number | null }> {
+  const row = (await db('webhook_deliveries')
+    .where({ config_id: configId, status: 'ignorada' })
+    .count({ n: '*' })
+    .min({ oldest: 'created_at' })
+    .first()) as DbRow | undefined;
+  return { count: toNumber(row?.n ?? 0), oldest: optionalNumber(row?.oldest) };
 }

@@ -53,6 +53,7 @@ const CONTEXT_CONFIG_COLUMNS = [
   'failing_since',
   'circuit_failures',
   'circuit_open_until',
+  'rate_limit_per_second',
 ] as const;
 
 function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
@@ -72,6 +73,7 @@ function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
     failingSince: optionalNumber(row.failing_since),
     circuitFailures: toNumber(row.circuit_failures),
     circuitOpenUntil: optionalNumber(row.circuit_open_until),
+    ratePerSecond: optionalNumber(row.rate_limit_per_second),
   };
 }
 
@@ -103,18 +105,24 @@ async function recordOne(
   settings: CircuitSettings,
 ): Promise<Recorded> {
   const attemptNo = context.delivery.attempts + 1;
-  const updated = await trx('webhook_deliveries').where({ id: context.delivery.id, lease_owner: owner }).update({
-    status: decision.status,
-    attempts: attemptNo,
-    next_attempt_at: decision.nextAttemptAt,
-    lease_owner: null,
-    lease_until: null,
-    last_attempt_at: outcome.startedAt,
-    last_status: outcome.status,
-    last_duration_ms: outcome.durationMs,
-    last_body: outcome.body,
-    last_error: outcome.error,
-  });
+  const failed = decision.status === 'pendente';
+  const updated = await trx('webhook_deliveries')
+    .where({ id: context.delivery.id, lease_owner: owner })
+    .update({
+      status: decision.status,
+      attempts: attemptNo,
+      // Kept from the first failure of its current run while it stays pending (an ordered head holds the others since then).
+      failing_since: failed ? (context.delivery.failingSince ?? outcome.startedAt) : null,
+      ...(outcome.earlyProbe ? { early_probes: context.delivery.earlyProbes + 1 } : {}),
+      next_attempt_at: decision.nextAttemptAt,
+      lease_owner: null,
+      lease_until: null,
+      last_attempt_at: outcome.startedAt,
+      last_status: outcome.status,
+      last_duration_ms: outcome.durationMs,
+      last_body: outcome.body,
+      last_error: outcome.error,
+    });
   if (updated !== 1) return { written: false };
   await trx('webhook_attempts').insert({
     id: newId('att', outcome.startedAt),
@@ -174,7 +182,21 @@ async function recordOne(
   }
   // No attempt follows: the operator hears of it, with this outcome, under this lease (once).
   const queued = decision.status === 'falhou' ? await publishExhausted(trx, context, outcome, attemptNo) : [];
+  if (circuit?.change === 'closed') queued.push(...(await dueBehindClosedCircuit(trx, context, outcome.startedAt + outcome.durationMs)));
   return queued.length > 0 ? { written: true, circuit, queued } : { written: true, circuit };
+}
+
+/**
+ * The receiver is back (its circuit closed): every delivery waiting behind it for a later retry is
+ * due at once (issue 45), not when its backoff says, and the worker is woken for the configuration.
+ * Through (config_id, status, next_attempt_at).
+ */
+async function dueBehindClosedCircuit(trx: Knex.Transaction, { config, event }: AttemptContext, now: number) {
+  await trx('webhook_deliveries')
+    .where({ config_id: config.id, status: 'pendente' })
+    .andWhere('next_attempt_at', '>', now)
+    .update({ next_attempt_at: now });
+  return [{ configId: config.id, tenant: event.usuarioId }];
 }
 
 /** A delivery claimed for a configuration that is disabled now: skipped, to be recovered later. */

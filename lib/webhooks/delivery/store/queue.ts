@@ -147,6 +147,7 @@ export async function requeueDelivery(db: Knex, deliveryId: string, now: number)
     next_attempt_at: now,
     lease_owner: null,
     lease_until: null,
+    failing_since: null,
   });
   return updated === 1;
 }
@@ -156,7 +157,7 @@ export async function recoverDeliveries(db: Knex, configId: string, since: numbe
   return notInFlight(db('webhook_deliveries').where({ config_id: configId }), now)
     .whereIn('status', ['falhou', 'ignorada'])
     .andWhere('created_at', '>=', since)
-    .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null });
+    .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null, failing_since: null });
 }
 
 export function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {

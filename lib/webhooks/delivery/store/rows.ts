@@ -30,6 +30,10 @@ export type DeliveryRow = {
   lastError: AttemptError | null;
   /** While an attempt is in flight: until when the instance making it holds it. */
   leaseUntil: number | null;
+  /** When its current run of failed attempts began (null: none failed since it was last queued). */
+  failingSince: number | null;
+  /** Attempts that probed an open circuit before the delivery was due: not counted by its retry schedule. */
+  earlyProbes: number;
 };
 
 export const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
@@ -51,6 +55,8 @@ export function deliveryFromRow(row: DbRow): DeliveryRow {
     lastBody: optionalString(row.last_body),
     lastError: optionalString(row.last_error) as AttemptError | null,
     leaseUntil: optionalNumber(row.lease_until),
+    failingSince: optionalNumber(row.failing_since),
+    earlyProbes: optionalNumber(row.early_probes) ?? 0,
   };
 }
 
@@ -82,6 +88,8 @@ export type AttemptContext = {
     /** Its circuit when the attempt was claimed (openUntil set: the attempt is the probe). */
     circuitFailures: number;
     circuitOpenUntil: number | null;
+    /** Its rate limit, attempts a second (null or absent: none): the request waits for its send slot. */
+    ratePerSecond?: number | null;
   };
 };
 
@@ -95,6 +103,8 @@ export type AttemptOutcome = {
   outage: boolean;
   /** The receiver asked for a pause (429 or 503 with Retry-After): no attempt to this configuration before then. */
   pauseUntil?: number;
+  /** The attempt probed an open circuit before the delivery was due (its schedule stays as it was). */
+  earlyProbe?: boolean;
   requestHeaders: Record<string, string>;
 };
 

@@ -1,0 +1,49 @@
+'use client';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { ProblemMessage } from '@/components/console/problem-message';
+import { apiJson } from '@/lib/client/api';
+import { apiPath, recoverDeliveries } from '@/lib/api/routes';
+import { useLocale, useT } from '@/lib/i18n/client';
+import type { WebhookView } from '@/lib/webhooks/contract';
+
+/**
+ * Shown once deliveries are switched back on (issue 45): the receiver is not confirmed until a
+ * delivery to it succeeds, and the deliveries skipped while off can be sent again now (the recovery
+ * operation, from the oldest skipped one), with one click.
+ */
+export function RecoveryOffer({ id, offer }: { id: string; offer: NonNullable<WebhookView['recuperacaoSugerida']> }) {
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const recover = useMutation({
+    mutationFn: async () =>
+      (
+        await apiJson<{ reenviadas: number }>(locale, apiPath(recoverDeliveries, { id }), {
+          method: 'POST',
+          body: JSON.stringify({ desde: offer.desde }),
+        })
+      ).body,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'deliveries', id] }),
+  });
+  return (
+    <Alert
+      tone="info"
+      role="status"
+      title={t('delivery.recoveryOfferTitle')}
+      actions={
+        recover.data ? null : (
+          <Button variant="secondary" size="sm" onClick={() => recover.mutate()} disabled={recover.isPending}>
+            {t('delivery.recoveryOfferAction', { count: offer.ignoradas })}
+          </Button>
+        )
+      }
+    >
+      {recover.data
+        ? t('delivery.recovered', { count: recover.data.reenviadas })
+        : t('delivery.recoveryOfferBody', { count: offer.ignoradas })}
+      {recover.error ? <ProblemMessage error={recover.error} /> : null}
+    </Alert>
+  );
+}
