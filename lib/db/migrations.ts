@@ -687,6 +687,26 @@ const partnerPortal: Migration = {
   },
 };
 
+/**
+ * Payload control (issue 46): a configuration's content filter and field rules (JSON) and its
+ * transformation (code), and each attempt's body as sent (minimised and transformed, so the log
+ * shows what the receiver got). Filtered deliveries are rows with status `filtrada`: no new column.
+ */
+const payloadControl: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => {
+      t.text('payload_filter_json');
+      t.text('payload_fields_json');
+      t.text('payload_transform');
+    });
+    await db.schema.alterTable('webhook_attempts', (t) => t.text('request_body'));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_attempts', (t) => t.dropColumn('request_body'));
+    await db.schema.alterTable('webhook_configs', (t) => t.dropColumns('payload_filter_json', 'payload_fields_json', 'payload_transform'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -707,6 +727,7 @@ const migrations: Record<string, Migration> = {
   '017_operational_notifications': operationalNotifications,
   '018_broker_credentials': brokerCredentials,
   '019_partner_portal': partnerPortal,
+  '023_payload_control': payloadControl,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10,6 +10,7 @@ import {
   MAX_HEADERS_TOTAL_BYTES,
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
+import { payloadControlShape, payloadControlViewShape } from './payload-control/contract';
 import { normalizeWebhookUrl } from './url-form';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 
@@ -160,6 +161,7 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
     ...deliveryControlsShape,
     ...contactShape,
     ...credentialsShape,
+    ...payloadControlShape,
   });
 }
 
@@ -227,6 +229,7 @@ export const webhookViewSchema = webhookConfigurationSchema.extend({
     .object({ usuario: z.string().meta({ description: 'The user, masked: its last 2 characters.' }) })
     .nullable()
     .meta({ description: 'Beyond the contract: whether a broker target has a login (the password is never answered).' }),
+  ...payloadControlViewShape,
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

@@ -60,12 +60,15 @@ export const ATTEMPT_ERRORS = [
   'autenticacao-recusada',
   'sem-rota',
   'confirmacao-negativa',
+  // Payload control (issue 46): the configuration's transformation threw, hit a limit or returned
+  // something invalid; the attempt's `corpo` holds the reason.
+  'transformacao',
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
 const attemptErrorSchema = z.enum(ATTEMPT_ERRORS).nullable().meta({
   description:
-    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers (RabbitMQ, NATS JetStream): `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message). A broker attempt has no `status`.',
+    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers (RabbitMQ, NATS JetStream): `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message). A broker attempt has no `status`. `transformacao`: the configuration’s transformation threw, hit a limit or returned something invalid; the attempt’s `corpo` says why.',
 });
 
 export const deliveryListQuerySchema = z.strictObject({

@@ -37,6 +37,9 @@ import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 import { isBrokerUrl } from './broker-target';
 import { encryptCredentials, maskedCredentials, type BrokerCredentials } from './broker-credentials';
+import { NO_PAYLOAD_CONTROL, payloadControlView } from './payload-control/contract';
+import { assertTransformCompiles, payloadControlAfter, samePayloadControl } from './payload-control/settings';
+import { savePayloadControl } from './payload-control/store';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -62,6 +65,7 @@ export function viewOf(stored: StoredWebhook): WebhookView {
     entregaOrdenada: stored.controls.ordered,
     emailContato: stored.contactEmail,
     credenciais: maskedCredentials(stored.brokerCredentialsEnc),
+    ...payloadControlView(stored.payload),
   };
 }
 
@@ -137,6 +141,7 @@ export async function updateWebhook(
   update: WebhookUpdate,
   ifMatch: string | null,
 ): Promise<StoredWebhook> {
+  await assertTransformCompiles(update.transformacao);
   const db = await getDb();
   return db.transaction(async (trx) => {
     const current = await findWebhook(trx, id, { lock: true });
@@ -144,7 +149,8 @@ export async function updateWebhook(
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
       throw refuse.stale('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
     }
-    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, credenciais, ...fields } = update;
+    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, credenciais, filtro, campos, transformacao, ...fields } =
+      update;
     const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
     if (!(await saveWebhook(trx, next, current.version))) {
       throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
@@ -157,6 +163,8 @@ export async function updateWebhook(
     if (contactEmail !== current.contactEmail) await saveContactEmail(trx, id, contactEmail);
     const brokerCredentialsEnc = credentialsAfter(current.brokerCredentialsEnc, credenciais, next.url);
     if (brokerCredentialsEnc !== current.brokerCredentialsEnc) await saveBrokerCredentials(trx, id, brokerCredentialsEnc);
+    const payload = payloadControlAfter(current.payload, { filtro, campos, transformacao });
+    if (!samePayloadControl(payload, current.payload)) await savePayloadControl(trx, id, payload);
     let state =
       ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
     // A new receiver URL starts with a closed circuit and no pause: the old one's outage says nothing about it.
@@ -176,6 +184,7 @@ export async function updateWebhook(
         ...auditControls(current.controls),
         emailContato: current.contactEmail,
         credenciais: maskedCredentials(current.brokerCredentialsEnc),
+        ...payloadControlView(current.payload),
       },
       after: {
         ...auditView(next),
@@ -183,9 +192,10 @@ export async function updateWebhook(
         ...auditControls(controls),
         emailContato: contactEmail,
         credenciais: maskedCredentials(brokerCredentialsEnc),
+        ...payloadControlView(payload),
       },
     });
-    return { config: next, version: current.version + 1, state, controls, contactEmail, brokerCredentialsEnc };
+    return { config: next, version: current.version + 1, state, controls, contactEmail, brokerCredentialsEnc, payload };
   });
 }
 
@@ -226,7 +236,10 @@ async function switchDeliveries(
 }
 
 function definedOnly(
-  update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato' | 'credenciais'>,
+  update: Omit<
+    WebhookUpdate,
+    'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato' | 'credenciais' | 'filtro' | 'campos' | 'transformacao'
+  >,
 ): Partial<WebhookConfiguration> {
   return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
 }
@@ -255,6 +268,8 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const controls = controlsAfter(NO_CONTROLS, input);
   const contactEmail = input.emailContato ?? null;
   const brokerCredentialsEnc = credentialsAfter(null, input.credenciais, config.url);
+  await assertTransformCompiles(input.transformacao);
+  const payload = payloadControlAfter(NO_PAYLOAD_CONTROL, input);
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
@@ -262,6 +277,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
     await insertWebhook(trx, config, controls);
     if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail);
     if (brokerCredentialsEnc !== null) await saveBrokerCredentials(trx, config.id, brokerCredentialsEnc);
+    if (payload !== NO_PAYLOAD_CONTROL) await savePayloadControl(trx, config.id, payload);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
       principal,
@@ -275,6 +291,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
         ...auditControls(controls),
         emailContato: contactEmail,
         credenciais: maskedCredentials(brokerCredentialsEnc),
+        ...payloadControlView(payload),
       },
     });
   });
@@ -283,6 +300,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
     controls,
     contactEmail,
     brokerCredentialsEnc,
+    payload,
     version: 1,
     state: {
       enabled,

@@ -30,6 +30,7 @@ describe('the metrics’ outcome of an attempt', () => {
       'auth_refused',
       'no_route',
       'nack',
+      'transform_failed',
     ]);
   });
 });

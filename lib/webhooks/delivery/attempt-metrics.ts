@@ -17,6 +17,7 @@ const ERROR_OUTCOMES: Record<Exclude<AttemptError, 'status-http'>, string> = {
   'autenticacao-recusada': 'auth_refused',
   'sem-rota': 'no_route',
   'confirmacao-negativa': 'nack',
+  transformacao: 'transform_failed',
 };
 
 /** delivered, http_4xx, http_5xx, http_other, or the failure's outcome: a handful of values whatever the receiver does. */

@@ -42,6 +42,8 @@ export interface WorkerStore {
   release(owner: string, deliveryIds: readonly string[], retryAt?: number): Promise<void>;
   /** A delivery claimed for a configuration disabled since: skipped, for a later recovery. */
   skip(owner: string, deliveryId: string): Promise<void>;
+  /** A delivery its transformation cancelled: `filtrada` (payload-control/). */
+  cancel?(owner: string, deliveryId: string): Promise<void>;
 }
 
 export type WorkerDeps = {
@@ -92,6 +94,7 @@ export class DeliveryWorker {
       signingSecrets,
       credentials,
       record: (record) => this.outcomes.write(record),
+      cancel: async (context) => store.cancel?.(this.owner, context.delivery.id),
     };
   }
 

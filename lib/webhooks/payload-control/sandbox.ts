@@ -1,15 +1,9 @@
 import 'server-only';
-import { createHash } from 'node:crypto';
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  RELEASE_SYNC,
-  shouldInterruptAfterDeadline,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-} from 'quickjs-emscripten';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { TRANSFORM_MEMORY_LIMIT_BYTES, TRANSFORM_OUTPUT_LIMIT_BYTES, TRANSFORM_STACK_LIMIT_BYTES, TRANSFORM_TIME_LIMIT_MS } from './limits';
+import { SANDBOX_WORKER_SOURCE } from './sandbox-worker-source';
 
 /**
  * Runs a partner's transformation (issue 46 §3) in QuickJS compiled to WebAssembly: a JavaScript
@@ -17,13 +11,12 @@ import { TRANSFORM_MEMORY_LIMIT_BYTES, TRANSFORM_OUTPUT_LIMIT_BYTES, TRANSFORM_S
  * `require` or `process` (QuickJS has none of them unless a host adds them, and this one adds
  * nothing). Never node:vm, whose contexts share the host's heap and can reach it.
  *
- * Each configuration's code is compiled once per version (the cache's key is the configuration and
- * a hash of the code) into an engine of its own: its own WebAssembly memory, whose maximum is the
- * memory limit (QuickJS's own allocation limit is not enough under Emscripten: it does not count
- * what arrays grow by), its own stack limit and, per run, a deadline; the input and output cross as
- * JSON strings only. A run that fails in any way
- * throws the runtime away, so the next run starts from freshly compiled code. The key holds the
- * configuration too: two tenants with the same code never share a runtime (its globals).
+ * The engines run in worker threads (sandbox-worker-source.ts), never on the thread that serves
+ * requests and sends other deliveries: code that spins until its deadline, or a native loop
+ * (a huge Array fill) that the engine's interrupt does not reach until it ends, holds up only its
+ * worker. A worker that does not answer within BACKSTOP of a run's time limit is terminated and
+ * replaced; the run fails `tempo-esgotado`. A configuration's runs always go to the same worker,
+ * where its code stays compiled (keyed by the configuration and a hash of the code).
  */
 
 export type SandboxRun = { ok: true; output: string } | { ok: false; reason: string };
@@ -37,194 +30,118 @@ export const SANDBOX_LIMITS: SandboxLimits = {
   outputBytes: TRANSFORM_OUTPUT_LIMIT_BYTES,
 };
 
-/** Engines kept compiled; the least recently used goes first (each holds at most its memory limit). */
-const MAX_COMPILED = 32;
+/** Worker threads, and the engines each keeps compiled (least recently used goes first). */
+const POOL_SIZE = 2;
+const MAX_COMPILED_PER_WORKER = 32;
+/** How long past its time limit a run may take before its worker is terminated (a native loop, a memory bomb's last allocations). */
+const BACKSTOP_MS = 2_000;
 
-/** The engine's build starts with 16 MiB of memory; its memory may grow from there up to the limit. */
-const WASM_PAGE = 64 * 1024;
-const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
+type Job = { id: number; owner: string; code: string; input: string | null; limits: SandboxLimits };
+type Pending = { job: Job; resolve: (run: SandboxRun) => void };
+type Slot = { worker: Worker | null; queue: Pending[]; running: Pending | null; timer: NodeJS.Timeout | null; compiled: number };
 
-type Compiled = { runtime: QuickJSRuntime; context: QuickJSContext; run: QuickJSHandle };
+const holder = globalThis as typeof globalThis & { __payloadSandbox?: Slot[] };
+let nextId = 0;
 
-const compiled = new Map<string, Compiled>();
+function slots(): Slot[] {
+  holder.__payloadSandbox ??= Array.from({ length: POOL_SIZE }, () => ({
+    worker: null,
+    queue: [],
+    running: null,
+    timer: null,
+    compiled: 0,
+  }));
+  return holder.__payloadSandbox;
+}
 
-/**
- * The bridge, evaluated before the partner's code so that it holds the engine's own JSON: the
- * handler's input is parsed from a string, its result stringified inside the sandbox (counted in
- * its time and memory), and a thrown value becomes a reason there too.
- */
-const BRIDGE = `(function (JSON, String) {
-  return function (handler) {
-    if (typeof handler !== 'function') return undefined;
-    return function (input) {
-      try {
-        var result = handler(JSON.parse(input));
-        if (result && typeof result.then === 'function') return '!resultado-invalido: handler must return synchronously, not a Promise';
-        var json = JSON.stringify(result === undefined ? null : result);
-        return json === undefined ? '!resultado-invalido: the result is not JSON' : json;
-      } catch (error) {
-        var name = error && error.name ? String(error.name) : 'Error';
-        var message = error && error.message !== undefined ? String(error.message) : String(error);
-        return '!excecao: ' + name + ': ' + message;
-      }
-    };
-  };
-})(JSON, String)`;
+/** quickjs-emscripten as Node resolves it from the server's folder (standalone or the project's), for the worker to require. */
+function quickjsPath(): string {
+  const bases = [process.cwd(), path.dirname(process.argv[1] ?? process.cwd())];
+  for (const base of bases) {
+    try {
+      return createRequire(path.join(base, 'noop.js')).resolve('quickjs-emscripten');
+    } catch {
+      // Not there: the next folder.
+    }
+  }
+  throw new Error('quickjs-emscripten is not installed');
+}
 
-export function codeHash(code: string): string {
-  return createHash('sha256').update(code).digest('hex');
+function startWorker(slot: Slot): Worker {
+  const worker = new Worker(SANDBOX_WORKER_SOURCE, {
+    eval: true,
+    workerData: { quickjsPath: quickjsPath(), maxCompiled: MAX_COMPILED_PER_WORKER },
+  });
+  worker.on('message', (answer: { id: number; compiled?: number } & SandboxRun) => {
+    if (slot.running?.job.id !== answer.id) return;
+    slot.compiled = answer.compiled ?? slot.compiled;
+    const { resolve } = slot.running;
+    finish(slot);
+    resolve(answer.ok ? { ok: true, output: answer.output } : { ok: false, reason: answer.reason });
+  });
+  worker.on('error', () => replace(slot, 'erro-interno: the sandbox stopped'));
+  worker.unref();
+  return worker;
+}
+
+function finish(slot: Slot): void {
+  if (slot.timer) clearTimeout(slot.timer);
+  slot.timer = null;
+  slot.running = null;
+  pump(slot);
+}
+
+/** Terminates a worker that hung or died: its run fails with `reason`, the queue goes on in a new one. */
+function replace(slot: Slot, reason: string): void {
+  const running = slot.running;
+  void slot.worker?.terminate();
+  slot.worker = null;
+  slot.compiled = 0;
+  finish(slot);
+  running?.resolve({ ok: false, reason });
+}
+
+function pump(slot: Slot): void {
+  if (slot.running || slot.queue.length === 0) return;
+  const pending = slot.queue.shift()!;
+  slot.running = pending;
+  slot.worker ??= startWorker(slot);
+  const { limits } = pending.job;
+  slot.timer = setTimeout(() => replace(slot, `tempo-esgotado: the handler ran past ${limits.timeMs} ms`), limits.timeMs + BACKSTOP_MS);
+  slot.timer.unref();
+  slot.worker.postMessage(pending.job);
+}
+
+function slotOf(owner: string): Slot {
+  let hash = 0;
+  for (let i = 0; i < owner.length; i++) hash = (hash * 31 + owner.charCodeAt(i)) | 0;
+  const all = slots();
+  return all[Math.abs(hash) % all.length]!;
+}
+
+function submit(owner: string, code: string, input: string | null, limits: SandboxLimits): Promise<SandboxRun> {
+  const slot = slotOf(owner);
+  return new Promise((resolve) => {
+    slot.queue.push({ job: { id: ++nextId, owner, code, input, limits }, resolve });
+    pump(slot);
+  });
 }
 
 /** Runs `handler(input)` of `code` for `owner` (a configuration id, or a bench's own key). */
-export async function runInSandbox(
-  owner: string,
-  code: string,
-  input: string,
-  limits: SandboxLimits = SANDBOX_LIMITS,
-): Promise<SandboxRun> {
-  const key = `${owner}:${codeHash(code)}:${limits.memoryBytes}:${limits.stackBytes}`;
-  let entry = compiled.get(key);
-  if (entry) {
-    compiled.delete(key);
-  } else {
-    const made = compile(await newEngine(limits), code, limits, Date.now() + limits.timeMs);
-    if (!made.ok) return made;
-    entry = made.entry;
-  }
-  entry.runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + limits.timeMs));
-  const outcome = call(entry, input, limits);
-  if (outcome.ok) keep(key, entry);
-  else dispose(entry);
-  return outcome;
+export function runInSandbox(owner: string, code: string, input: string, limits: SandboxLimits = SANDBOX_LIMITS): Promise<SandboxRun> {
+  return submit(owner, code, input, limits);
 }
 
-async function newEngine(limits: SandboxLimits): Promise<QuickJSRuntime> {
-  const wasmMemory = new WebAssembly.Memory({
-    initial: INITIAL_MEMORY_BYTES / WASM_PAGE,
-    maximum: Math.max(INITIAL_MEMORY_BYTES, limits.memoryBytes) / WASM_PAGE,
-  });
-  const engine = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));
-  return engine.newRuntime();
+/**
+ * Why code would not run at all (it does not compile, defines no handler, or its top level hits a
+ * limit), or null: checked when a configuration is saved, in an engine thrown away at once.
+ */
+export async function compileFault(code: string, limits: SandboxLimits = SANDBOX_LIMITS): Promise<string | null> {
+  const run = await submit('compile-check', code, null, limits);
+  return run.ok ? null : run.reason;
 }
 
-function compile(
-  runtime: QuickJSRuntime,
-  code: string,
-  limits: SandboxLimits,
-  deadline: number,
-): { ok: true; entry: Compiled } | { ok: false; reason: string } {
-  runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
-  const context = runtime.newContext();
-  const fail = (reason: string) => {
-    context.dispose();
-    runtime.dispose();
-    return { ok: false as const, reason };
-  };
-  const bridge = context.evalCode(BRIDGE, 'bridge.js');
-  if (bridge.error) {
-    bridge.error.dispose();
-    return fail('erro-interno: the sandbox could not start');
-  }
-  const evaluated = context.evalCode(code, 'transformacao.js', { type: 'global', strict: true });
-  if (evaluated.error) {
-    const reason = describeError(context, evaluated.error, 'compilacao');
-    evaluated.error.dispose();
-    bridge.value.dispose();
-    return fail(reason);
-  }
-  evaluated.value.dispose();
-  const handler = context.getProp(context.global, 'handler');
-  const made = context.callFunction(bridge.value, context.undefined, handler);
-  handler.dispose();
-  bridge.value.dispose();
-  if (made.error) {
-    made.error.dispose();
-    return fail('erro-interno: the sandbox could not start');
-  }
-  if (context.typeof(made.value) !== 'function') {
-    made.value.dispose();
-    return fail('sem-handler: define a function named handler(webhook)');
-  }
-  return { ok: true, entry: { runtime, context, run: made.value } };
-}
-
-function call(entry: Compiled, input: string, limits: SandboxLimits): SandboxRun {
-  const { context } = entry;
-  const argument = context.newString(input);
-  const result = context.callFunction(entry.run, context.undefined, argument);
-  argument.dispose();
-  if (result.error) {
-    const reason = describeError(context, result.error, 'excecao');
-    result.error.dispose();
-    return { ok: false, reason };
-  }
-  const output = context.typeof(result.value) === 'string' ? context.getString(result.value) : '';
-  result.value.dispose();
-  if (output.startsWith('!excecao: ')) {
-    const [name = 'Error', ...message] = output.slice('!excecao: '.length).split(': ');
-    return { ok: false, reason: reasonOf(name, message.join(': '), 'excecao') };
-  }
-  if (output.startsWith('!')) return { ok: false, reason: clip(output.slice(1)) };
-  if (Buffer.byteLength(output) > limits.outputBytes) {
-    return { ok: false, reason: `resultado-grande-demais: the result has more than ${limits.outputBytes} bytes as JSON` };
-  }
-  return { ok: true, output };
-}
-
-/** What the engine threw, by the limit it hit where it is one; only a name and message, never a stack. */
-function describeError(context: QuickJSContext, error: QuickJSHandle, fallback: string): string {
-  let name = 'Error';
-  let message = '';
-  try {
-    const dumped: unknown = context.dump(error);
-    if (dumped && typeof dumped === 'object') {
-      const { name: thrownName, message: thrownMessage } = dumped as { name?: unknown; message?: unknown };
-      name = typeof thrownName === 'string' ? thrownName : 'Error';
-      message = typeof thrownMessage === 'string' ? thrownMessage : '';
-    } else message = typeof dumped === 'string' ? dumped : JSON.stringify(dumped);
-  } catch {
-    message = 'unreadable error';
-  }
-  return reasonOf(name, message, fallback);
-}
-
-/** A limit the engine hit, by its own words for it; anything else as the handler threw it. */
-function reasonOf(name: string, message: string, fallback: string): string {
-  if (name === 'InternalError' && message === 'interrupted') return `tempo-esgotado: the handler ran past ${SANDBOX_LIMITS.timeMs} ms`;
-  if (name === 'InternalError' && message === 'stack overflow') return 'pilha-esgotada: too deep a recursion';
-  if (/out of memory|string too long/i.test(message)) {
-    return `memoria-esgotada: more than ${SANDBOX_LIMITS.memoryBytes / (1024 * 1024)} MiB`;
-  }
-  return clip(`${fallback}: ${name}: ${message}`);
-}
-
-const MAX_REASON_LENGTH = 300;
-
-function clip(reason: string): string {
-  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH - 1)}…` : reason;
-}
-
-function keep(key: string, entry: Compiled): void {
-  compiled.set(key, entry);
-  while (compiled.size > MAX_COMPILED) {
-    const [oldest] = compiled.keys();
-    dispose(compiled.get(oldest!)!);
-    compiled.delete(oldest!);
-  }
-}
-
-function dispose(entry: Compiled): void {
-  try {
-    entry.run.dispose();
-    entry.context.dispose();
-    entry.runtime.dispose();
-  } catch {
-    // A runtime left inconsistent by a limit it hit: its memory is the module's to reclaim.
-  }
-}
-
-/** How many compiled runtimes are kept (for the unit tests: compiled once per version). */
+/** How many engines the workers keep compiled (for the unit tests: compiled once per version). */
 export function compiledCount(): number {
-  return compiled.size;
+  return slots().reduce((sum, slot) => sum + slot.compiled, 0);
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import { circuitFromRow } from '@/lib/webhooks/store';
+import { PAYLOAD_CONTROL_COLUMNS, payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
 import { afterAttempt, type CircuitSettings } from '../circuit';
 import { newId } from '../ids';
 import { publishExhausted } from './operational';
@@ -53,6 +54,7 @@ const CONTEXT_CONFIG_COLUMNS = [
   'failing_since',
   'circuit_failures',
   'circuit_open_until',
+  ...PAYLOAD_CONTROL_COLUMNS,
 ] as const;
 
 function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
@@ -72,6 +74,7 @@ function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
     failingSince: optionalNumber(row.failing_since),
     circuitFailures: toNumber(row.circuit_failures),
     circuitOpenUntil: optionalNumber(row.circuit_open_until),
+    payload: payloadControlFromRow(row),
   };
 }
 
@@ -127,6 +130,7 @@ async function recordOne(
     body_excerpt: outcome.body,
     error: outcome.error,
     request_headers_json: JSON.stringify(outcome.requestHeaders),
+    request_body: outcome.requestBody ?? null,
   });
   const configUpdate: Record<string, unknown> = {};
   let circuit: Recorded['circuit'];

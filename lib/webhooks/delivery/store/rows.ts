@@ -3,6 +3,7 @@ import { toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
 import type { CircuitState } from '../circuit';
 import type { Candidate } from '../fair-share';
+import type { PayloadControl } from '../../payload-control/contract';
 
 /** Rows of the delivery store's tables as the engine reads them, and what an attempt records. */
 
@@ -82,6 +83,8 @@ export type AttemptContext = {
     /** Its circuit when the attempt was claimed (openUntil set: the attempt is the probe). */
     circuitFailures: number;
     circuitOpenUntil: number | null;
+    /** Its payload control (issue 46); absent: none. */
+    payload?: PayloadControl;
   };
 };
 
@@ -96,6 +99,8 @@ export type AttemptOutcome = {
   /** The receiver asked for a pause (429 or 503 with Retry-After): no attempt to this configuration before then. */
   pauseUntil?: number;
   requestHeaders: Record<string, string>;
+  /** The body as sent (shaped by payload control), for the delivery log; null when nothing was sent. */
+  requestBody?: string | null;
 };
 
 /** What happens to the delivery and its configuration after an attempt (decided by the worker). */
