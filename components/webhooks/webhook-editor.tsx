@@ -29,6 +29,7 @@ import { AfterHydration } from '@/components/ui/after-hydration';
 import { useSurface } from '@/components/console/surface';
 import { PortalAccessCard } from '@/components/portal/portal-access-card';
 import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { PayloadControlCard } from './payload-control-card';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -148,6 +149,7 @@ export function WebhookEditor({
           reloading={query.isFetching}
         />
       </WithFormLibrary>
+      <PayloadControlCard key={`payload-${query.data.etag}`} loaded={query.data} />
       {surface.kind === 'console' && query.data.config.usuarioId !== OPERATOR_TENANT ? (
         <PortalAccessCard usuarioId={query.data.config.usuarioId} sistemaOrigem={query.data.config.sistemaOrigem} />
       ) : null}

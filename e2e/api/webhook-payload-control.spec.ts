@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import amqp from 'amqplib';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
@@ -154,7 +158,7 @@ test('a filter, field rules or code that would not work are refused at save, nam
   }
 });
 
-test('the saved filter, fields and code are answered by the GET and audited with before and after', async () => {
+test('the saved filter, fields and code are answered by the GET, and null removes them', async () => {
   const control = {
     filtro: { 'data.plano': 'OURO' },
     campos: [{ ponteiro: '/data/beneficiario/cpf', acao: 'mascarar', visiveis: 2 }],
@@ -298,6 +302,53 @@ test('minimised and transformed bodies arrive signed as sent, and the log shows 
   expect(receiver.at('/a4')).toHaveLength(1);
   await put('a3', { eventoAvaliacaoSaudeAprovada: false });
   await put('a4', { eventoAvaliacaoSaudeAprovada: false });
+});
+
+test('RabbitMQ and NATS JetStream get the same minimised and transformed body, signed, as HTTP does', async () => {
+  test.setTimeout(60_000);
+  const control = {
+    eventoAvaliacaoSaudeAprovada: true,
+    campos: [{ ponteiro: '/data/beneficiario/cpf', acao: 'mascarar', visiveis: 2 }],
+    transformacao:
+      'function handler(w) { return { payload: { tipo: w.type, cpf: w.payload.data.beneficiario.cpf }, headers: { "X-Transformado": "sim" } }; }',
+  };
+  const name = `ic-e2e-payload-${randomUUID()}`;
+  const connection = await amqp.connect('amqp://guest:guest@127.0.0.1:5672');
+  const channel = await connection.createChannel();
+  await channel.assertExchange(name, 'topic', { durable: false, autoDelete: false });
+  await channel.assertQueue(name, { durable: false });
+  await channel.bindQueue(name, name, 'payload');
+  const nc = await connect({ servers: '127.0.0.1:4222' });
+  const jsm = await jetstreamManager(nc);
+  const stream = `IC_E2E_PAYLOAD_${randomUUID().replaceAll('-', '')}`;
+  await jsm.streams.add({ name: stream, subjects: [`ic-e2e.${stream}`] });
+  try {
+    await put('a5', { ...control, url: `amqp://127.0.0.1:5672/?exchange=${name}&routingKey=payload` });
+    await put('a6', { ...control, url: `nats://127.0.0.1:4222?subject=ic-e2e.${stream}` });
+    await publish(TENANT_A.usuarioId, { beneficiario: { nome: 'Maria', cpf: '12345678901' } });
+    for (const key of ['a5', 'a6'] as const) {
+      await expect.poll(async () => (await deliveries(key)).map((d) => d.status), { timeout: 20_000 }).toEqual(['entregue']);
+    }
+    const rabbit = await channel.get(name, { noAck: true });
+    expect(rabbit).not.toBe(false);
+    const rabbitHeaders = Object.fromEntries(
+      Object.entries((rabbit as amqp.GetMessage).properties.headers ?? {}).map(([k, v]) => [k, String(v)]),
+    );
+    const natsMessage = await jsm.streams.getMessage(stream, { seq: 1 });
+    const natsHeaders = Object.fromEntries([...natsMessage!.header.keys()].map((key) => [key, natsMessage!.header.get(key)]));
+    const expected = { tipo: 'avaliacao-saude.aprovada', cpf: '••••••••01' };
+    expect(new Webhook(await secretOf('a5')).verify((rabbit as amqp.GetMessage).content.toString('utf8'), rabbitHeaders)).toEqual(expected);
+    expect(new Webhook(await secretOf('a6')).verify(natsMessage!.string(), natsHeaders)).toEqual(expected);
+    expect([rabbitHeaders['X-Transformado'], natsHeaders['X-Transformado']]).toEqual(['sim', 'sim']);
+  } finally {
+    await put('a5', { eventoAvaliacaoSaudeAprovada: false, url: receiver.url('/a5'), campos: null, transformacao: null });
+    await put('a6', { eventoAvaliacaoSaudeAprovada: false, url: receiver.url('/a6'), campos: null, transformacao: null });
+    await channel.deleteQueue(name).catch(() => undefined);
+    await channel.deleteExchange(name).catch(() => undefined);
+    await connection.close();
+    await jsm.streams.delete(stream).catch(() => undefined);
+    await nc.close();
+  }
 });
 
 const HOSTILE: Record<string, string> = {
