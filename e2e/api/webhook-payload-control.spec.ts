@@ -6,7 +6,9 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
 import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
+import { issueLink, portalSession } from '../support/portal';
 import { Receiver } from '../support/receiver';
+import { PORTAL_API_PREFIX } from '@/lib/portal/cookie';
 import { privateDatabase } from '../support/databases';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
 import { PRODUCER, TENANT_A, TENANT_B, WEBHOOK_IDS } from '../support/test-seed';
@@ -158,7 +160,7 @@ test('a filter, field rules or code that would not work are refused at save, nam
   }
 });
 
-test('the saved filter, fields and code are answered by the GET, and null removes them', async () => {
+test('the saved filter, fields and code are answered by the GET, seen but not changed by a read-only portal session, and null removes them', async () => {
   const control = {
     filtro: { 'data.plano': 'OURO' },
     campos: [{ ponteiro: '/data/beneficiario/cpf', acao: 'mascarar', visiveis: 2 }],
@@ -168,6 +170,18 @@ test('the saved filter, fields and code are answered by the GET, and null remove
   expect(saved).toMatchObject(control);
   const read = await api.get(configPath('a10'), { headers: tenantA });
   expect(await read.json()).toMatchObject(control);
+  // A read-only portal session sees them, and can neither change nor try them.
+  const readOnly = await portalSession(server.url, await issueLink(api, tenantA, { somenteLeitura: true }));
+  const seen = await api.get(`${PORTAL_API_PREFIX}${configPath('a10')}`, { headers: readOnly.headers });
+  expect(await seen.json()).toMatchObject(control);
+  const change = await api.put(`${PORTAL_API_PREFIX}${configPath('a10')}`, { headers: readOnly.headers, data: { filtro: null } });
+  expect(change.status()).toBe(403);
+  const trial = await api.post(`${PORTAL_API_PREFIX}${apiPath(routes.testPayloadControl, { id: WEBHOOK_IDS.a10 })}`, {
+    headers: readOnly.headers,
+    data: {},
+  });
+  expect(trial.status()).toBe(403);
+  expect(await (await api.get(configPath('a10'), { headers: tenantA })).json()).toMatchObject(control);
   const removed = await put('a10', { filtro: null, campos: null, transformacao: null });
   expect(removed).toMatchObject({ filtro: null, campos: [], transformacao: null });
 });
@@ -247,6 +261,9 @@ test('a filtered event is not queued: its delivery is recorded as filtrada, whic
   const filtered = await deliveries('a2', '?status=filtrada');
   expect(filtered.map((d) => d.tentativas)).toEqual([0, 0]);
   expect(receiver.at('/a2')).toHaveLength(1);
+  // The configuration's figures count them too.
+  const health = await api.get(apiPath(routes.deliveryHealth, { id: WEBHOOK_IDS.a2 }), { headers: tenantA });
+  expect(((await health.json()) as { totais: unknown }).totais).toMatchObject({ entregues: 1, falhas: 0, filtradas: 2 });
   await put('a2', { eventoAvaliacaoSaudeAprovada: false });
 });
 

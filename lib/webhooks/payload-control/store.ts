@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import type { DbRow } from '@/lib/db/dialect';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
 import type { FieldRule } from './fields';
 import { NO_PAYLOAD_CONTROL, type PayloadControl } from './contract';
 
@@ -24,6 +24,15 @@ export function payloadControlRow(control: PayloadControl): Record<(typeof PAYLO
 
 export async function savePayloadControl(trx: Knex.Transaction, id: string, control: PayloadControl): Promise<void> {
   await trx('webhook_configs').where({ id }).update(payloadControlRow(control));
+}
+
+/** How many of a configuration's deliveries created since `since` are `filtrada`: its health's figure. */
+export async function countFiltered(db: Knex, configId: string, since: number): Promise<number> {
+  const rows: DbRow[] = await db('webhook_deliveries')
+    .where({ config_id: configId, status: 'filtrada' })
+    .andWhere('created_at', '>=', since)
+    .count({ n: '*' });
+  return toNumber(rows[0]?.n ?? 0);
 }
 
 /** A delivery its transformation cancelled: `filtrada`, as a filtered event's, under this instance's lease. */
