@@ -1,5 +1,6 @@
 import 'server-only';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { TRANSFORM_MEMORY_LIMIT_BYTES, TRANSFORM_OUTPUT_LIMIT_BYTES, TRANSFORM_STACK_LIMIT_BYTES, TRANSFORM_TIME_LIMIT_MS } from './limits';
@@ -30,8 +31,12 @@ export const SANDBOX_LIMITS: SandboxLimits = {
   outputBytes: TRANSFORM_OUTPUT_LIMIT_BYTES,
 };
 
-/** Worker threads, and the engines each keeps compiled (least recently used goes first). */
-const POOL_SIZE = 2;
+/**
+ * Worker threads: one core fewer than the machine has (at least one, at most two), so that code
+ * spinning to its deadline in every thread still leaves a core to the thread serving requests and
+ * other deliveries. Each keeps engines compiled (least recently used goes first).
+ */
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 const MAX_COMPILED_PER_WORKER = 32;
 /** How long past its time limit a run may take before its worker is terminated (a native loop, a memory bomb's last allocations). */
 const BACKSTOP_MS = 2_000;
