@@ -20,6 +20,16 @@ const nextConfig = {
     '@opentelemetry/exporter-trace-otlp-http',
     '@opentelemetry/exporter-trace-otlp-proto',
   ],
+  // The transformation sandbox's worker thread requires quickjs-emscripten at run time (no import a
+  // trace could follow: lib/webhooks/payload-control/sandbox.ts), and its engine reads its .wasm.
+  outputFileTracingIncludes: {
+    '/**': [
+      './node_modules/quickjs-emscripten/**',
+      './node_modules/quickjs-emscripten-core/**',
+      './node_modules/@jitl/quickjs-ffi-types/**',
+      './node_modules/@jitl/quickjs-wasmfile-release-sync/**',
+    ],
+  },
   // A self-contained server (.next/standalone) for containers: see Dockerfile.
   output: 'standalone',
   poweredByHeader: false,

@@ -41,6 +41,7 @@ const SITUATION_TONE: Record<Situation, Tone> = {
   entregue: 'success',
   falhou: 'danger',
   ignorada: 'neutral',
+  filtrada: 'neutral',
 };
 
 export function DeliveriesPanel({ id, retentionDays }: { id: string; retentionDays: number }) {

@@ -32,6 +32,7 @@ import { PortalAccessCard } from '@/components/portal/portal-access-card';
 import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { SectionNav } from './section-nav';
 import type { EditorSectionId } from './editor-sections';
+import { PayloadControlCard } from './payload-control-card';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -153,6 +154,7 @@ export function WebhookEditor({
           reloading={query.isFetching}
         />
       </WithFormLibrary>
+      <PayloadControlCard key={`payload-${query.data.etag}`} loaded={query.data} />
       {surface.kind === 'console' && query.data.config.usuarioId !== OPERATOR_TENANT ? (
         <PortalAccessCard usuarioId={query.data.config.usuarioId} sistemaOrigem={query.data.config.sistemaOrigem} />
       ) : null}

@@ -16,7 +16,7 @@ test.describe.configure({ mode: 'serial' });
 type Health = {
   janela: string;
   horas: { inicio: string; entregues: number; falhas: number; latenciaMediaMs: number | null }[];
-  totais: { entregues: number; falhas: number; taxaSucesso: number | null };
+  totais: { entregues: number; falhas: number; taxaSucesso: number | null; filtradas?: number };
   situacao: { estado: string; desde: string | null; ate: string | null; devidas: number };
 };
 type TriageItem = { id: string; usuarioId: string; situacao: { estado: string }; totais: Health['totais']; horas: unknown[] };
@@ -94,7 +94,7 @@ test('a healthy configuration: every attempt delivered this hour, with the recei
     .toBe(3);
   expect(body!.janela).toBe('24h');
   expect(body!.horas).toHaveLength(24);
-  expect(body!.totais).toEqual({ entregues: 3, falhas: 0, taxaSucesso: 1 });
+  expect(body!.totais).toEqual({ entregues: 3, falhas: 0, taxaSucesso: 1, filtradas: 0 });
   const current = body!.horas.at(-1)!;
   expect(Date.now() - Date.parse(current.inicio)).toBeLessThan(3_600_000);
   expect(current).toMatchObject({ entregues: 3, falhas: 0 });

@@ -30,7 +30,7 @@ test.describe('webhook configuration (§4.1)', () => {
     tenantB = bearer(await tokenFor(request, TENANT_B));
   });
 
-  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, whether the receiver is paused, the delivery controls and whether a broker login is stored', async ({
+  test('GET answers the §2.1 object, plus only whether deliveries go out, why not, whether the receiver is paused, the delivery controls, whether a broker login is stored and the payload control', async ({
     request,
   }) => {
     const response = await request.get(webhookPath(WEBHOOK_IDS.a6), { headers: tenantA });
@@ -47,6 +47,9 @@ test.describe('webhook configuration (§4.1)', () => {
         'emailContato',
         'emailContatoConfirmado',
         'credenciais',
+        'filtro',
+        'campos',
+        'transformacao',
       ].sort(),
     );
     expect(config).toMatchObject({
@@ -58,6 +61,9 @@ test.describe('webhook configuration (§4.1)', () => {
       emailContato: null,
       emailContatoConfirmado: false,
       credenciais: null,
+      filtro: null,
+      campos: [],
+      transformacao: null,
     });
     expect(config).toMatchObject({ id: WEBHOOK_IDS.a6, usuarioId: TENANT_A.usuarioId, sistemaOrigem: 3, clientId: TENANT_A.clientId });
   });

@@ -2,6 +2,7 @@ import 'server-only';
 import { accountOperations } from './operations/account';
 import { administrationOperations } from './operations/administration';
 import { deliveryOperations } from './operations/deliveries';
+import { payloadControlOperations } from './operations/payload-control';
 import { platformOperations } from './operations/platform';
 import { portalOperations } from './operations/portal';
 import { schedulingOperations } from './operations/scheduling';
@@ -20,6 +21,7 @@ export const operations = {
   ...platformOperations(openApiDocument),
   ...webhookOperations,
   ...deliveryOperations,
+  ...payloadControlOperations,
   ...portalOperations,
   ...schedulingOperations,
   ...waitlistOperations,

@@ -55,6 +55,10 @@ export const rotateWebhookSecret = {
   method: 'POST',
   path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/segredo/rotacao',
 } as const satisfies Route;
+export const testPayloadControl = {
+  method: 'POST',
+  path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/payload/teste',
+} as const satisfies Route;
 export const issuePortalLink = { method: 'POST', path: '/api/v2/avaliacao-saude/portal/links' } as const satisfies Route;
 export const listPortalAccess = { method: 'GET', path: '/api/v2/avaliacao-saude/portal/acessos' } as const satisfies Route;
 export const revokePortalLink = { method: 'DELETE', path: '/api/v2/avaliacao-saude/portal/links/{linkId}' } as const satisfies Route;

@@ -903,6 +903,26 @@ const deliveryUnderLoad: Migration = {
   },
 };
 
+/**
+ * Payload control (issue 46): a configuration's content filter and field rules (JSON) and its
+ * transformation (code), and each attempt's body as sent (minimised and transformed, so the log
+ * shows what the receiver got). Filtered deliveries are rows with status `filtrada`: no new column.
+ */
+const payloadControl: Migration = {
+  async up(db) {
+    await db.schema.alterTable('webhook_configs', (t) => {
+      t.text('payload_filter_json');
+      t.text('payload_fields_json');
+      t.text('payload_transform');
+    });
+    await db.schema.alterTable('webhook_attempts', (t) => t.text('request_body'));
+  },
+  async down(db) {
+    await db.schema.alterTable('webhook_attempts', (t) => t.dropColumn('request_body'));
+    await db.schema.alterTable('webhook_configs', (t) => t.dropColumns('payload_filter_json', 'payload_fields_json', 'payload_transform'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -926,6 +946,7 @@ const migrations: Record<string, Migration> = {
   '020_bound_ciphertexts': boundCiphertexts,
   '021_contact_confirmation': contactConfirmation,
   '022_delivery_under_load': deliveryUnderLoad,
+  '023_payload_control': payloadControl,
   '024_waitlist': waitlist,
 };
 

@@ -42,6 +42,7 @@ import {
   staffViewSchema,
 } from '@/lib/staff/contract';
 import { livenessSchema, readinessSchema } from '@/lib/health/contract';
+import { payloadBenchResultSchema, payloadBenchSchema } from '@/lib/webhooks/payload-control/bench-contract';
 import {
   portalAccessSchema,
   portalLinkCreateSchema,
@@ -107,6 +108,8 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   PortalSessionOpen: [portalSessionOpenSchema, 'input'],
   PortalSession: [portalSessionSchema, 'output'],
   PortalAccess: [portalAccessSchema, 'output'],
+  PayloadBench: [payloadBenchSchema, 'input'],
+  PayloadBenchResult: [payloadBenchResultSchema, 'output'],
 };
 
 /** What receivers get (lib/webhooks/message-contract.ts): one component per event type, `proposta.cancelada` as `NotificacaoPropostaCancelada`. */

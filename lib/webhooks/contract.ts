@@ -11,6 +11,7 @@ import {
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
 import { BROKER_KINDS, KINDS } from './delivery/destinations/kinds';
+import { payloadControlShape, payloadControlViewShape } from './payload-control/contract';
 import { normalizeWebhookUrl } from './url-form';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 
@@ -165,6 +166,7 @@ export function webhookUpdateSchemaFor(policy: UrlPolicy) {
     ...deliveryControlsShape,
     ...contactShape,
     ...credentialsShape,
+    ...payloadControlShape,
   });
 }
 
@@ -247,6 +249,7 @@ export const webhookViewSchema = webhookConfigurationSchema.extend({
       description:
         'Only in the answer of a PUT with `ativo: true`, when deliveries were skipped while off: what a recovery would send again. The receiver is not confirmed until a delivery to it succeeds.',
     }),
+  ...payloadControlViewShape,
 });
 export type WebhookView = z.infer<typeof webhookViewSchema>;
 

@@ -69,12 +69,15 @@ export const ATTEMPT_ERRORS = [
   'confirmacao-negativa',
   // This process's cap of open broker connections per tenant reached, every one in use (issue 43).
   'limite-conexoes',
+  // Payload control (issue 46): the configuration's transformation threw, hit a limit or returned
+  // something invalid; the attempt's `corpo` holds the reason.
+  'transformacao',
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
 const attemptErrorSchema = z.enum(ATTEMPT_ERRORS).nullable().meta({
   description:
-    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers: `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message), `limite-conexoes` (the tenant’s connections to brokers are all in use: retried, not counted as an outage). A broker attempt has no `status`.',
+    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers: `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message), `limite-conexoes` (the tenant’s connections to brokers are all in use: retried, not counted as an outage). A broker attempt has no `status`. `transformacao`: the configuration’s transformation threw, hit a limit or returned something invalid; the attempt’s `corpo` says why.',
 });
 
 export const deliveryListQuerySchema = z.strictObject({

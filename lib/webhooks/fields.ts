@@ -41,7 +41,8 @@ export const TEST_EVENT_TYPE = 'webhook.teste';
 /** The highest rate limit a configuration may ask for (`limiteEntregasPorSegundo`, issue 31). */
 export const MAX_DELIVERIES_PER_SECOND = 10_000;
 
-export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada'] as const;
+// `filtrada` (issue 46): the configuration's filter let the event pass by, or its transformation cancelled it; never sent.
+export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada', 'filtrada'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Delivery health's periods (health-contract.ts): the last 24 hours or 7 days, hour by hour. */

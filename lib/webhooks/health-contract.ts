@@ -28,6 +28,10 @@ export const healthTotalsSchema = z.object({
   entregues: count,
   falhas: count,
   taxaSucesso: z.number().min(0).max(1).nullable().meta({ description: 'entregues / (entregues + falhas); null without attempts.' }),
+  filtradas: count.optional().meta({
+    description:
+      'Events of the window its payload control did not send (`filtrada`: its filter, or its transformation cancelled them); one configuration’s health only.',
+  }),
 });
 
 export const healthStatusSchema = z.object({

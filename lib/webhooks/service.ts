@@ -39,6 +39,9 @@ import { isBrokerUrl } from './broker-target';
 import { OPERATOR_CONFIG_ID } from './operational/names';
 import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
 import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
+import { NO_PAYLOAD_CONTROL, payloadControlView } from './payload-control/contract';
+import { assertTransformCompiles, payloadControlAfter, samePayloadControl } from './payload-control/settings';
+import { savePayloadControl } from './payload-control/store';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own
@@ -65,6 +68,7 @@ export function viewOf(stored: StoredWebhook): WebhookView {
     emailContato: stored.contactEmail,
     emailContatoConfirmado: stored.contactConfirmed,
     credenciais: maskedCredentials(stored.config.id, stored.brokerCredentialsEnc),
+    ...payloadControlView(stored.payload),
   };
 }
 
@@ -165,6 +169,7 @@ export async function updateWebhook(
   update: WebhookUpdate,
   ifMatch: string | null,
 ): Promise<UpdatedWebhook> {
+  await assertTransformCompiles(update.transformacao);
   const db = await getDb();
   let contactLink: NewContactLink | null = null;
   const updated = await db.transaction(async (trx) => {
@@ -173,7 +178,8 @@ export async function updateWebhook(
     if (ifMatch !== null && !etagMatches(ifMatch, etagOf(current))) {
       throw refuse.stale('The configuration was changed by someone else since you read it. Reload it and apply your change again.');
     }
-    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, credenciais, ...fields } = update;
+    const { ativo, limiteEntregasPorSegundo, entregaOrdenada, emailContato, credenciais, filtro, campos, transformacao, ...fields } =
+      update;
     const next: WebhookConfiguration = { ...current.config, ...definedOnly(fields) };
     if (!(await saveWebhook(trx, next, current.version))) {
       throw refuse.stale('The configuration was changed at the same time. Reload it and apply your change again.');
@@ -192,6 +198,8 @@ export async function updateWebhook(
     const brokerCredentialsEnc = credentialsAfter(id, keptCredentials, credenciais, next.url);
     const credentialsDropped = credenciais === undefined && current.brokerCredentialsEnc !== null && brokerCredentialsEnc === null;
     if (brokerCredentialsEnc !== current.brokerCredentialsEnc) await saveBrokerCredentials(trx, id, brokerCredentialsEnc);
+    const payload = payloadControlAfter(current.payload, { filtro, campos, transformacao });
+    if (!samePayloadControl(payload, current.payload)) await savePayloadControl(trx, id, payload);
     let state =
       ativo === undefined || ativo === current.state.enabled ? current.state : await switchDeliveries(trx, id, ativo, current.state);
     // A new receiver URL starts with a closed circuit and no pause: the old one's outage says nothing about it.
@@ -211,6 +219,7 @@ export async function updateWebhook(
         ...auditControls(current.controls),
         emailContato: current.contactEmail,
         credenciais: maskedCredentials(id, current.brokerCredentialsEnc),
+        ...payloadControlView(current.payload),
       },
       after: {
         ...auditView(next),
@@ -218,6 +227,7 @@ export async function updateWebhook(
         ...auditControls(controls),
         emailContato: contactEmail,
         credenciais: maskedCredentials(id, brokerCredentialsEnc),
+        ...payloadControlView(payload),
       },
     });
     return {
@@ -229,6 +239,7 @@ export async function updateWebhook(
       contactConfirmed,
       brokerCredentialsEnc,
       credentialsDropped,
+      payload,
     };
   });
   if (contactLink && updated.contactEmail) await mailContactConfirmation(updated.contactEmail, updated.config, contactLink);
@@ -272,7 +283,10 @@ async function switchDeliveries(
 }
 
 function definedOnly(
-  update: Omit<WebhookUpdate, 'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato' | 'credenciais'>,
+  update: Omit<
+    WebhookUpdate,
+    'ativo' | 'limiteEntregasPorSegundo' | 'entregaOrdenada' | 'emailContato' | 'credenciais' | 'filtro' | 'campos' | 'transformacao'
+  >,
 ): Partial<WebhookConfiguration> {
   return Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined));
 }
@@ -306,6 +320,8 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
   const contactEmail = input.emailContato ?? null;
   const contactLink = contactEmail === null ? null : newContactLink(Date.now());
   const brokerCredentialsEnc = credentialsAfter(config.id, null, input.credenciais, config.url);
+  await assertTransformCompiles(input.transformacao);
+  const payload = payloadControlAfter(NO_PAYLOAD_CONTROL, input);
   const db = await getDb();
   await ensureTenantRow(db, config.usuarioId);
   await db.transaction(async (trx) => {
@@ -313,6 +329,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
     await insertWebhook(trx, config, controls);
     if (contactEmail !== null) await saveContactEmail(trx, config.id, contactEmail, contactLink);
     if (brokerCredentialsEnc !== null) await saveBrokerCredentials(trx, config.id, brokerCredentialsEnc);
+    if (payload !== NO_PAYLOAD_CONTROL) await savePayloadControl(trx, config.id, payload);
     if (!enabled) await saveDeliveryState(trx, config.id, false, 'manual', Date.now());
     await recordAudit(trx, {
       principal,
@@ -326,6 +343,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
         ...auditControls(controls),
         emailContato: contactEmail,
         credenciais: maskedCredentials(config.id, brokerCredentialsEnc),
+        ...payloadControlView(payload),
       },
     });
   });
@@ -336,6 +354,7 @@ export async function createWebhook(principal: Principal, input: WebhookCreate):
     contactEmail,
     contactConfirmed: false,
     brokerCredentialsEnc,
+    payload,
     version: 1,
     state: {
       enabled,

@@ -4,6 +4,8 @@ import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } fro
 import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from '@/lib/webhooks/contract';
 import { newEncryptedSecret } from '@/lib/webhooks/secrets';
 import type { CircuitState } from '@/lib/webhooks/delivery/circuit';
+import type { PayloadControl } from '@/lib/webhooks/payload-control/contract';
+import { payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
 
 /** Whether deliveries go out, and if not, why and since when (issue 10 §3); the receiver's circuit (issue 18). */
 export type DeliveryState = {
@@ -45,6 +47,8 @@ export type StoredWebhook = {
   contactConfirmed: boolean;
   /** A broker target's login, encrypted (broker-credentials.ts); null: none. */
   brokerCredentialsEnc: string | null;
+  /** Its content filter, field rules and transformation (issue 46, payload-control/). */
+  payload: PayloadControl;
 };
 
 function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
@@ -55,6 +59,7 @@ function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
     contactEmail: typeof row.contact_email === 'string' ? row.contact_email : null,
     contactConfirmed: typeof row.contact_email === 'string' && optionalNumber(row.contact_confirmed_at) !== null,
     brokerCredentialsEnc: typeof row.broker_credentials_enc === 'string' ? row.broker_credentials_enc : null,
+    payload: payloadControlFromRow(row),
     state: {
       enabled: toBoolean(row.enabled),
       disabledReason: typeof row.disabled_reason === 'string' ? row.disabled_reason : null,

@@ -27,11 +27,15 @@
 //      configuration as fast as it takes them, pointed in turn at the HTTP receiver, at a RabbitMQ
 //      exchange (127.0.0.1:5672, guest/guest; publisher confirms) and at a NATS JetStream subject
 //      (127.0.0.1:4222; the stream's acknowledgement); deliveries/s each, in the same run.
+//   8. payload control (issue 46), on the embedded default: --rate-events events to one configuration
+//      as fast as it takes them, plain and then with a content filter (every event passes) and a
+//      small transformation (QuickJS, on the sandbox's worker threads), twice each in turn, same run;
+//      deliveries/s each and the controlled ones' share of the plain ones'.
 // With --before DIR (another checkout, built), sections 1-2 run on its build and on this one in turn,
 // --rounds times each, so that a change's effect on throughput is read in one run.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
-//     [--only throughput|isolation|many-down|rate-limit|ordered|brokers] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
+//     [--only throughput|isolation|many-down|rate-limit|ordered|brokers|payload] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
 //     [--rate-limit 50] [--rate-events 2000] [--before ../other-checkout] [--rounds 2]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -524,6 +528,62 @@ async function ordering(label, server) {
   );
 }
 
+/** One configuration's deliveries a second: `count` events published as fast as CONCURRENCY connections allow, until all arrived. */
+async function drainRate(server, producer, count, tag) {
+  limitedArrivals.length = 0;
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) {
+        const i = next++;
+        const answer = await call(`${server.url}/api/v2/avaliacao-saude/eventos`, {
+          method: 'POST',
+          headers: { authorization: producer, 'content-type': 'application/json' },
+          body: publishBody(`${tag}-${i}`, TENANT.usuarioId, LIMITED.tipo),
+        });
+        if (answer.status !== 202) throw new Error(`publish answered ${answer.status}`);
+      }
+    }),
+  );
+  const deadline = Date.now() + 300_000;
+  while (limitedArrivals.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return limitedArrivals.length / ((performance.now() - started) / 1000);
+}
+
+/** Payload control's cost: the same configuration plain and with a filter and a transformation, in turn. */
+async function payloadControl(label, server) {
+  await ready(server);
+  const producer = await token(server.url, PRODUCER.clientId, PRODUCER.clientSecret);
+  const tenant = await token(server.url, TENANT.clientId, TENANT.clientSecret);
+  const count = Number(values['rate-events']);
+  const control = {
+    filtro: { 'data.sentAt': { $gt: 0 }, type: { $startsWith: 'avaliacao-saude.' } },
+    // The receiver reads data.idEvento and data.sentAt: the transformation keeps them.
+    transformacao:
+      "function handler(w) { return { payload: { type: w.type, data: { idEvento: w.payload.data.idEvento, sentAt: w.payload.data.sentAt } }, headers: { 'X-Bench': 'sim' } }; }",
+  };
+  const rates = { plain: [], controlled: [] };
+  for (let round = 0; round < 2; round++) {
+    for (const kind of ['plain', 'controlled']) {
+      const body = kind === 'plain' ? { filtro: null, transformacao: null } : control;
+      const { status, text } = await call(`${server.url}/api/v2/avaliacao-saude/configuracao-web-hook/${LIMITED.id}`, {
+        method: 'PUT',
+        headers: { authorization: tenant, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (status !== 200) throw new Error(`PUT answered ${status}: ${text}`);
+      rates[kind].push(await drainRate(server, producer, count, `${label}-payload-${kind}-${round}`));
+    }
+  }
+  const mean = (list) => list.reduce((sum, rate) => sum + rate, 0) / list.length;
+  console.log(
+    `payload control, ${label}: ${count} events to one configuration, twice each: plain ${rates.plain.map((r) => r.toFixed(0)).join(', ')} deliveries/s, ` +
+      `with a filter and a transformation ${rates.controlled.map((r) => r.toFixed(0)).join(', ')} deliveries/s ` +
+      `(${((mean(rates.controlled) / mean(rates.plain)) * 100).toFixed(0)} % of plain)`,
+  );
+}
+
 /**
  * The same configuration, one kind at a time: `count` events published as fast as CONCURRENCY
  * connections allow, then the time until the destination holds them all. Each broker run has its
@@ -655,6 +715,14 @@ try {
     const embedded = startServer(port, {});
     try {
       await ordering('embedded SQLite', embedded);
+    } finally {
+      await stop(embedded);
+    }
+  }
+  if (runs('payload')) {
+    const embedded = startServer(port, {});
+    try {
+      await payloadControl('embedded SQLite', embedded);
     } finally {
       await stop(embedded);
     }

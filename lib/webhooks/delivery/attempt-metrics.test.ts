@@ -31,6 +31,7 @@ describe('the metrics’ outcome of an attempt', () => {
       'no_route',
       'nack',
       'connection_limit',
+      'transform_failed',
     ]);
   });
 });

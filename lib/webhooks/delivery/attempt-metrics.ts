@@ -18,6 +18,7 @@ const ERROR_OUTCOMES: Record<Exclude<AttemptError, 'status-http'>, string> = {
   'sem-rota': 'no_route',
   'confirmacao-negativa': 'nack',
   'limite-conexoes': 'connection_limit',
+  transformacao: 'transform_failed',
 };
 
 /** delivered, http_4xx, http_5xx, http_other, or the failure's outcome: a handful of values whatever the receiver does. */

@@ -5,7 +5,9 @@ import { inSpan } from '@/lib/observability/tracing';
 import { recordAttemptMetrics } from './attempt-metrics';
 import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
 import type { Credentials, Destinations, Route, Sent, SendSettings } from './destinations';
-import { loggedHeaders, outgoingMessage } from './message';
+import { NO_PAYLOAD_CONTROL } from '../payload-control/contract';
+import { shapeMessage } from '../payload-control/pipeline';
+import { loggedHeaders, messageOf, outgoingMessage } from './message';
 import { decide, type Decision, type RetrySettings } from './retry-policy';
 import type { AttemptContext, AttemptRecord, Recorded } from './store';
 
@@ -26,6 +28,8 @@ export type AttemptDeps = {
   credentials?: (context: AttemptContext) => Credentials;
   /** Records the outcome (batched with other attempts' by the worker). */
   record: (record: AttemptRecord) => Promise<Recorded>;
+  /** Records a delivery its transformation cancelled (`filtrada`): nothing was sent. */
+  cancel?: (context: AttemptContext) => Promise<void>;
 };
 
 export async function attempt(deps: AttemptDeps, context: AttemptContext): Promise<void> {
@@ -43,7 +47,13 @@ async function sendAndRecord(
   attemptNo: number,
   span: Span,
 ): Promise<void> {
-  const { sent, requestHeaders } = await sendGuarded(deps, context, route);
+  const guarded = await sendGuarded(deps, context, route);
+  if (guarded === 'cancelled') {
+    await deps.cancel?.(context);
+    log.info('webhook.attempt_cancelled', { deliveryId: context.delivery.id, configId: context.config.id, attempt: attemptNo });
+    return;
+  }
+  const { sent, requestHeaders, requestBody } = guarded;
   recordAttemptMetrics(sent, context.event.createdAt);
   const { verdict } = sent;
   const earlyProbe = isEarlyProbe(context, sent);
@@ -56,6 +66,7 @@ async function sendAndRecord(
     error: verdict.result === 'delivered' ? null : verdict.reason,
     outage: verdict.result === 'retry' && verdict.outage,
     requestHeaders,
+    requestBody,
     ...pauseOf(sent, deps.retry),
     ...(earlyProbe ? { earlyProbe } : {}),
   };
@@ -114,32 +125,41 @@ function pauseOf(sent: Sent, retry: RetrySettings): { pauseUntil?: number } {
   return seconds > 0 ? { pauseUntil: sent.startedAt + sent.durationMs + Math.round(seconds * 1000) } : {};
 }
 
+type Guarded = { sent: Sent; requestHeaders: Record<string, string>; requestBody: string | null };
+
 /**
- * Signs and sends one attempt. Whatever is thrown on the way (an unreadable secret, a target no
- * kind accepts, a destination's bug) becomes this attempt's failure, `erro-interno`, an outage, so
- * it is recorded, retried by the schedule and counted by the circuit like any other: an exception
- * never leaves a delivery leased and unrecorded.
+ * Shapes (payload control: minimise → transform), signs and sends one attempt. A transformation
+ * that fails is this attempt's failure, `transformacao`, its reason as the body, counted by the
+ * circuit like an outage (no request could be made); one that cancels sends nothing. Whatever is
+ * thrown on the way (an unreadable secret, a target no kind accepts, a destination's bug) becomes
+ * this attempt's failure, `erro-interno`, an outage, so it is recorded, retried by the schedule and
+ * counted by the circuit like any other: an exception never leaves a delivery leased and unrecorded.
  */
-async function sendGuarded(
-  deps: AttemptDeps,
-  context: AttemptContext,
-  route: Route | undefined,
-): Promise<{ sent: Sent; requestHeaders: Record<string, string> }> {
+async function sendGuarded(deps: AttemptDeps, context: AttemptContext, route: Route | undefined): Promise<Guarded | 'cancelled'> {
   const startedAt = deps.clock();
   let requestHeaders: Record<string, string> = {};
   try {
+    const control = context.config.payload ?? NO_PAYLOAD_CONTROL;
+    const shaped = await shapeMessage(context.config.id, messageOf(context.event), control, context.config.headers);
+    if (shaped.outcome === 'cancelled') return 'cancelled';
+    if (shaped.outcome === 'failed') {
+      const verdict = { result: 'retry', reason: 'transformacao', outage: true } as const;
+      const sent: Sent = { startedAt, durationMs: Math.max(0, deps.clock() - startedAt), verdict, status: null, body: shaped.reason };
+      return { sent, requestHeaders, requestBody: null };
+    }
     const message = outgoingMessage(
       context.delivery.id,
       context.event,
       context.config.headers,
       deps.signingSecrets(context, startedAt),
       startedAt,
+      shaped,
     );
     requestHeaders = loggedHeaders(message);
     if (!route) throw new Error('no destination kind accepts this target');
     const credentials = deps.credentials?.(context) ?? null;
     const sent = await route.send(message, deps.send, credentials, context.event.usuarioId);
-    return { sent, requestHeaders };
+    return { sent, requestHeaders, requestBody: message.body };
   } catch (error) {
     log.error('webhook.attempt_not_sent', { deliveryId: context.delivery.id, ...redactError(error) });
     const sent: Sent = {
@@ -149,7 +169,7 @@ async function sendGuarded(
       status: null,
       body: null,
     };
-    return { sent, requestHeaders };
+    return { sent, requestHeaders, requestBody: null };
   }
 }
 
@@ -164,7 +184,7 @@ async function recordOrFallBack(deps: AttemptDeps, record: AttemptRecord): Promi
     return await deps.record(record);
   } catch (error) {
     log.error('webhook.outcome_not_recorded', { deliveryId: record.context.delivery.id, ...redactError(error) });
-    const bare = { ...record.outcome, body: null, requestHeaders: {} };
+    const bare = { ...record.outcome, body: null, requestHeaders: {}, requestBody: null };
     return deps.record({ ...record, outcome: bare });
   }
 }

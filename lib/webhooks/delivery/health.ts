@@ -11,6 +11,7 @@ import {
 } from '../health-contract';
 import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '@/lib/webhooks/store';
 import { getWebhook } from '../service';
+import { countFiltered } from '../payload-control/store';
 import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';
 import { backlogByConfig, dueDeliveriesOf, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';
@@ -76,7 +77,12 @@ export async function deliveryHealth(principal: Principal, id: string, window: H
   const now = Date.now();
   const hours = windowHours(WINDOW_HOURS[window], now);
   const db = await getDb();
-  const [rows, backlogs] = await Promise.all([hourlyAttempts(db, [id], hours[0]! * HOUR_MS), backlogByConfig(db, [id], now)]);
+  const since = hours[0]! * HOUR_MS;
+  const [rows, backlogs, filtradas] = await Promise.all([
+    hourlyAttempts(db, [id], since),
+    backlogByConfig(db, [id], now),
+    countFiltered(db, id, since),
+  ]);
   const byHour = new Map(rows.map((row) => [row.hour, row]));
   const points = hours.map((hour) => {
     const row = byHour.get(hour);
@@ -91,7 +97,7 @@ export async function deliveryHealth(principal: Principal, id: string, window: H
   return {
     janela: window,
     horas: points,
-    totais: totalsOf(rows),
+    totais: { ...totalsOf(rows), filtradas },
     situacao: situationOf(stored, backlogs.get(id) ?? NO_BACKLOG, now),
   };
 }

@@ -21,14 +21,18 @@ export function eventType(tipo: string): string {
   return tipo === TEST_EVENT_TYPE ? TEST_EVENT_TYPE : (EVENT_TYPE_OF_FLAG[tipo as WebhookEventFlag] ?? tipo);
 }
 
-/** The signed body: a WebhookMessage, the shape the OpenAPI document's `webhooks` section publishes (message-contract.ts). */
-export function messageBody(event: EventRow): string {
-  const message: WebhookMessage = {
+/** The message: a WebhookMessage, the shape the OpenAPI document's `webhooks` section publishes (message-contract.ts). */
+export function messageOf(event: EventRow): WebhookMessage {
+  return {
     type: eventType(event.tipo),
     timestamp: new Date(event.createdAt).toISOString(),
     data: { ...event.dados, idEvento: event.idEvento ?? event.id, usuarioId: event.usuarioId },
   };
-  return JSON.stringify(message);
+}
+
+/** The signed body where no payload control shapes it (payload-control/pipeline.ts). */
+export function messageBody(event: EventRow): string {
+  return JSON.stringify(messageOf(event));
 }
 
 /**
@@ -41,8 +45,11 @@ export function outgoingMessage(
   customHeaders: readonly { chave: string; valor: string }[],
   secrets: readonly string[],
   now: number,
+  /** The body as payload control shaped it, and the headers its transformation adds (custom headers' rules). */
+  shaped?: { body: string; headers: Record<string, string> },
 ): OutgoingMessage {
-  const body = messageBody(event);
+  const body = shaped?.body ?? messageBody(event);
+  const added = Object.entries(shaped?.headers ?? {}).map(([chave, valor]) => ({ chave, valor }));
   const timestamp = Math.floor(now / 1000);
   return {
     id: deliveryId,
@@ -54,7 +61,7 @@ export function outgoingMessage(
       'webhook-signature': signatureHeader(deliveryId, timestamp, body, secrets),
       'user-agent': USER_AGENT,
     },
-    customHeaders: customHeaders.filter(({ chave }) => !(OWN_HEADERS as readonly string[]).includes(chave.toLowerCase())),
+    customHeaders: [...customHeaders, ...added].filter(({ chave }) => !(OWN_HEADERS as readonly string[]).includes(chave.toLowerCase())),
   };
 }
 

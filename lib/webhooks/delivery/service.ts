@@ -145,7 +145,11 @@ export async function deliveryDetail(principal: Principal, configId: string, del
   const { event } = context;
   return {
     ...deliveryView(context.delivery, { tipo: event.tipo, idEvento: event.idEvento ?? event.id, eventId: event.id }, holds, Date.now()),
-    requisicao: { url: context.config.url, corpo: messageBody(event) },
+    // The body as the latest attempt sent it (payload control shapes it); before any, as it would go unshaped.
+    requisicao: {
+      url: context.config.url,
+      corpo: attempts.findLast((attempt) => attempt.requestBody !== null)?.requestBody ?? messageBody(event),
+    },
     tentativasDetalhadas: attempts.map((attempt) => ({
       numero: attempt.number,
       em: new Date(attempt.startedAt).toISOString(),

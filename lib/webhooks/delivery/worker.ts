@@ -46,6 +46,8 @@ export interface WorkerStore {
   skip(owner: string, deliveryId: string): Promise<void>;
   /** Takes a rate-limited configuration's next send slot (pacing.ts): when the request may leave. */
   sendSlot(configId: string, perSecond: number, clock: () => number): Promise<number>;
+  /** A delivery its transformation cancelled: `filtrada` (payload-control/). */
+  cancel?(owner: string, deliveryId: string): Promise<void>;
 }
 
 export type WorkerDeps = {
@@ -96,6 +98,7 @@ export class DeliveryWorker {
       signingSecrets,
       credentials,
       record: (record) => this.outcomes.write(record),
+      cancel: async (context) => store.cancel?.(this.owner, context.delivery.id),
     };
   }
 

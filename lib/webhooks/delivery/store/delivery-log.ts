@@ -47,6 +47,7 @@ export async function findDelivery(db: Knex, configId: string, deliveryId: strin
       body: optionalString(row.body_excerpt),
       error: optionalString(row.error) as AttemptError | null,
       headers: JSON.parse(String(row.request_headers_json)) as Record<string, string>,
+      requestBody: optionalString(row.request_body),
     })),
   };
 }

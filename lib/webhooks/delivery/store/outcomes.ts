@@ -2,6 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import { circuitFromRow } from '@/lib/webhooks/store';
+import { PAYLOAD_CONTROL_COLUMNS, payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
 import { afterAttempt, type CircuitSettings } from '../circuit';
 import { newId } from '../ids';
 import { publishExhausted } from './operational';
@@ -54,6 +55,7 @@ const CONTEXT_CONFIG_COLUMNS = [
   'circuit_failures',
   'circuit_open_until',
   'rate_limit_per_second',
+  ...PAYLOAD_CONTROL_COLUMNS,
 ] as const;
 
 function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
@@ -74,6 +76,7 @@ function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
     circuitFailures: toNumber(row.circuit_failures),
     circuitOpenUntil: optionalNumber(row.circuit_open_until),
     ratePerSecond: optionalNumber(row.rate_limit_per_second),
+    payload: payloadControlFromRow(row),
   };
 }
 
@@ -135,6 +138,7 @@ async function recordOne(
     body_excerpt: outcome.body,
     error: outcome.error,
     request_headers_json: JSON.stringify(outcome.requestHeaders),
+    request_body: outcome.requestBody ?? null,
   });
   const configUpdate: Record<string, unknown> = {};
   let circuit: Recorded['circuit'];

@@ -7,6 +7,9 @@ import { TEST_MESSAGE_TEXT } from '../../message-contract';
 import type { Candidate } from '../fair-share';
 import { newId } from '../ids';
 import { ensureTenantRow } from './tenants';
+import { matchesFilter } from '../../payload-control/filter';
+import type { WebhookMessage } from '../../message-contract';
+import { messageOf } from '../message';
 
 /** Putting deliveries in the queue: an event's fan-out, a test event, a redelivery, a recovery. */
 
@@ -21,7 +24,8 @@ export type Published = {
 /**
  * Records an event and its fan-out in one transaction: a delivery for each configuration of the
  * tenant subscribed to the event (webhook_subscriptions); `pendente` when the configuration is enabled, `ignorada`
- * (kept for a later recovery) when it is not. The same idEvento from the same producer answers the
+ * (kept for a later recovery) when it is not, `filtrada` when its content filter does not let the event
+ * through (payload control, issue 46: recorded, never queued). The same idEvento from the same producer answers the
  * first event and creates nothing.
  */
 export async function publishEvent(
@@ -50,7 +54,16 @@ export async function publishEvent(
         dados_json: JSON.stringify(input.dados),
         created_at: now,
       });
-      const { count, waiting } = await insertDeliveries(trx, eventId, await subscribedConfigs(trx, input.usuarioId, input.tipo), now);
+      const subscribers = await subscribedConfigs(trx, input.usuarioId, input.tipo);
+      const message = messageOf({
+        id: eventId,
+        idEvento: input.idEvento ?? null,
+        tipo: input.tipo,
+        usuarioId: input.usuarioId,
+        dados: input.dados,
+        createdAt: now,
+      });
+      const { count, waiting } = await insertDeliveries(trx, eventId, subscribers, now, message);
       return { id: eventId, entregas: count, repeated: false, waiting };
     });
   } catch (error) {
@@ -63,28 +76,43 @@ export async function publishEvent(
   }
 }
 
-/** A fan-out's targets: the tenant's configurations subscribed to `tipo` (webhook_subscriptions), and whether each is enabled. */
-export type Subscriber = { configId: string; tenant: string; enabled: boolean };
+/** A fan-out's targets: the tenant's configurations subscribed to `tipo` (webhook_subscriptions), whether each is enabled, and its content filter. */
+export type Subscriber = { configId: string; tenant: string; enabled: boolean; filter?: unknown };
 
 export async function subscribedConfigs(trx: Knex.Transaction, usuarioId: string, tipo: string): Promise<Subscriber[]> {
   const configs: DbRow[] = await trx('webhook_configs as c')
     .join('webhook_subscriptions as s', 's.config_id', 'c.id')
     .where({ 'c.usuario_id': usuarioId, 's.event_type': tipo })
-    .select('c.id', 'c.enabled');
-  return configs.map((config) => ({ configId: String(config.id), tenant: usuarioId, enabled: toBoolean(config.enabled) }));
+    .select('c.id', 'c.enabled', 'c.payload_filter_json');
+  return configs.map((config) => ({
+    configId: String(config.id),
+    tenant: usuarioId,
+    enabled: toBoolean(config.enabled),
+    filter: typeof config.payload_filter_json === 'string' ? (JSON.parse(config.payload_filter_json) as unknown) : null,
+  }));
 }
 
-/** A delivery of the event to each subscriber: `pendente` when it is enabled, `ignorada` when not; the ones the worker may take. */
+/**
+ * A delivery of the event to each subscriber: `pendente` when it is enabled, `ignorada` when not,
+ * `filtrada` when its filter does not let `message` through; the ones the worker may take.
+ */
 export async function insertDeliveries(
   trx: Knex.Transaction,
   eventId: string,
   subscribers: readonly Subscriber[],
   now: number,
+  message?: WebhookMessage,
 ): Promise<{ count: number; waiting: Candidate[] }> {
-  const rows = subscribers.map((subscriber) => newDeliveryRow(eventId, subscriber.configId, subscriber.enabled, now));
+  const statuses = subscribers.map((subscriber) => statusAtPublish(subscriber, message));
+  const rows = subscribers.map((subscriber, index) => newDeliveryRow(eventId, subscriber.configId, statuses[index]!, now));
   for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
-  const waiting = subscribers.filter((subscriber) => subscriber.enabled).map(({ configId, tenant }) => ({ configId, tenant }));
+  const waiting = subscribers.filter((_, index) => statuses[index] === 'pendente').map(({ configId, tenant }) => ({ configId, tenant }));
   return { count: rows.length, waiting };
+}
+
+function statusAtPublish(subscriber: Subscriber, message: WebhookMessage | undefined): 'pendente' | 'ignorada' | 'filtrada' {
+  if (!subscriber.enabled) return 'ignorada';
+  return message === undefined || matchesFilter(subscriber.filter, message) ? 'pendente' : 'filtrada';
 }
 
 async function findPublished(db: Knex | Knex.Transaction, producer: string, idEvento: string): Promise<Published | undefined> {
@@ -95,15 +123,15 @@ async function findPublished(db: Knex | Knex.Transaction, producer: string, idEv
   return { id, entregas: toNumber(counted[0]?.count), repeated: true, waiting: [] };
 }
 
-function newDeliveryRow(eventId: string, configId: string, enabled: boolean, now: number) {
+function newDeliveryRow(eventId: string, configId: string, status: 'pendente' | 'ignorada' | 'filtrada', now: number) {
   return {
     id: newId('msg', now),
     event_id: eventId,
     config_id: configId,
-    status: enabled ? 'pendente' : 'ignorada',
+    status,
     attempts: 0,
     created_at: now,
-    next_attempt_at: enabled ? now : null,
+    next_attempt_at: status === 'pendente' ? now : null,
   };
 }
 
@@ -130,7 +158,7 @@ export async function createTestDelivery(
       dados_json: JSON.stringify({ mensagem: TEST_MESSAGE_TEXT }),
       created_at: now,
     });
-    const row = newDeliveryRow(eventId, configId, true, now);
+    const row = newDeliveryRow(eventId, configId, 'pendente', now);
     await trx('webhook_deliveries').insert(row);
     return row.id;
   });

@@ -3,6 +3,7 @@ import { toNumber, type DbRow } from '@/lib/db/dialect';
 import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
 import type { CircuitState } from '../circuit';
 import type { Candidate } from '../fair-share';
+import type { PayloadControl } from '../../payload-control/contract';
 
 /** Rows of the delivery store's tables as the engine reads them, and what an attempt records. */
 
@@ -90,6 +91,8 @@ export type AttemptContext = {
     circuitOpenUntil: number | null;
     /** Its rate limit, attempts a second (null or absent: none): the request waits for its send slot. */
     ratePerSecond?: number | null;
+    /** Its payload control (issue 46); absent: none. */
+    payload?: PayloadControl;
   };
 };
 
@@ -106,6 +109,8 @@ export type AttemptOutcome = {
   /** The attempt probed an open circuit before the delivery was due (its schedule stays as it was). */
   earlyProbe?: boolean;
   requestHeaders: Record<string, string>;
+  /** The body as sent (shaped by payload control), for the delivery log; null when nothing was sent. */
+  requestBody?: string | null;
 };
 
 /** What happens to the delivery and its configuration after an attempt (decided by the worker). */
