@@ -8,6 +8,7 @@ import {
   type DeliveryStatus,
   type WebhookEventFlag,
 } from './fields';
+import { KINDS } from './delivery/destinations/kinds';
 
 /**
  * Webhook deliveries (issue 10, following the Standard Webhooks specification): what a producer
@@ -75,10 +76,12 @@ export const ATTEMPT_ERRORS = [
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 
-const attemptErrorSchema = z.enum(ATTEMPT_ERRORS).nullable().meta({
-  description:
-    'Why the attempt failed (null: it did not). HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`. Any kind: `tempo-esgotado`, `conexao-recusada`, `dns`, `tls`, `erro-rede`, `destino-bloqueado` (a private address), `erro-interno`. Brokers: `autenticacao-recusada` (login or permission refused), `sem-rota` (no exchange, no queue for the routing key, or no stream for the subject), `confirmacao-negativa` (the broker refused the message), `limite-conexoes` (the tenant’s connections to brokers are all in use: retried, not counted as an outage). A broker attempt has no `status`. `transformacao`: the configuration’s transformation threw, hit a limit or returned something invalid; the attempt’s `corpo` says why.',
-});
+const attemptErrorSchema = z
+  .enum(ATTEMPT_ERRORS)
+  .nullable()
+  .meta({
+    description: `Why the attempt failed (null: it did not). Any kind: \`tempo-esgotado\`, \`conexao-recusada\`, \`dns\`, \`tls\`, \`erro-rede\`, \`destino-bloqueado\` (a private address), \`erro-interno\`. ${KINDS.map((kind) => kind.failuresDescription).join(' ')} A broker attempt has no \`status\`. Payload control: \`transformacao\` (the configuration’s transformation threw, hit a limit or returned something invalid; the attempt’s \`corpo\` says why).`,
+  });
 
 export const deliveryListQuerySchema = z.strictObject({
   status: z.enum(DELIVERY_STATUSES).optional(),

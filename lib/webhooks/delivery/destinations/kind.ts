@@ -36,6 +36,13 @@ export interface KindDescriptor<T extends ParsedTarget = ParsedTarget> {
   helpKeys(plainAllowed: boolean): readonly MessageKey[];
   /** Its target in the contract's description of `url` (OpenAPI). */
   readonly urlDescription: string;
+  /**
+   * The failure reasons this kind gives beyond every kind's: each an AttemptError with its messages
+   * (kinds.test.ts checks it; the contract imports this list, so it cannot import the contract).
+   */
+  readonly failures: readonly string[];
+  /** Those reasons in the contract's description of an attempt's `erro` (OpenAPI). */
+  readonly failuresDescription: string;
   /** A broker: how it is reached without `credenciais`, in the contract's description. */
   readonly withoutCredentials?: string;
   /** Where the path and query are wrong for this kind (a broker's destination), else undefined. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messagesFor } from '@/lib/i18n';
 import { isBrokerUrl, normalizeBrokerUrl } from '../../broker-target';
+import { ATTEMPT_ERRORS } from '../../delivery-contract';
 import { KINDS, kindOf } from './kinds';
 
 /** The kinds list as the rest of the product reads it (issue 43). */
@@ -18,6 +19,17 @@ describe('the destination kinds', () => {
       for (const descriptor of KINDS) {
         const keys = [descriptor.labelKey, ...descriptor.helpKeys(false), ...descriptor.helpKeys(true)];
         for (const key of keys) expect(messages[key], `${locale} ${key}`).toBeTruthy();
+      }
+    }
+  });
+
+  it('each failure reason a kind gives is in the delivery log’s catalogue, in words in both languages', () => {
+    for (const descriptor of KINDS) {
+      for (const reason of descriptor.failures) {
+        expect(ATTEMPT_ERRORS as readonly string[], `${descriptor.kind} ${reason}`).toContain(reason);
+        for (const locale of ['pt-BR', 'en'] as const)
+          expect((messagesFor(locale) as Record<string, string>)[`delivery.error.${reason}`], `${locale} ${reason}`).toBeTruthy();
+        expect(descriptor.failuresDescription).toContain(`\`${reason}\``);
       }
     }
   });

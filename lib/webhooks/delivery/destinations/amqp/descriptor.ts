@@ -69,6 +69,9 @@ export const amqpKind: KindDescriptor<AmqpTarget> = {
     'server.address': target.hostname,
     'server.port': target.port,
   }),
+  failures: ['autenticacao-recusada', 'sem-rota', 'confirmacao-negativa', 'limite-conexoes'],
+  failuresDescription:
+    'RabbitMQ: `autenticacao-recusada` (login, vhost or permission refused), `sem-rota` (no exchange, or no queue for the routing key), `confirmacao-negativa` (the broker refused the message), `limite-conexoes` (the tenant’s broker connections are all in use: retried, not counted as an outage).',
   withoutCredentials: 'RabbitMQ is reached as guest',
   connectionScope: (target) => target.vhost,
 };

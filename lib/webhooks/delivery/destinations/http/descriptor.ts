@@ -18,6 +18,8 @@ export const httpKind: KindDescriptor<HttpTarget> = {
   labelKey: 'webhook.kind.http',
   helpKeys: (plainAllowed) => [plainAllowed ? 'webhook.urlHelpHttpAllowed' : 'webhook.urlHelp'],
   urlDescription: 'an HTTP receiver, absolute https URL',
+  failures: ['status-http', 'redirecionamento', 'cabecalho-invalido'],
+  failuresDescription: 'HTTP: `status-http` (a non-2xx answer, see `status`), `redirecionamento`, `cabecalho-invalido`.',
   destinationProblem: () => undefined,
   parse(raw) {
     if (!URL.canParse(raw)) return undefined;

@@ -39,6 +39,9 @@ export const natsKind: KindDescriptor<NatsTarget> = {
     if (!scheme || !url) return undefined;
     return { kind: 'nats', tls: scheme.tls, ...endpointOf(url, scheme), subject: url.searchParams.get('subject') ?? '' };
   },
+  failures: ['autenticacao-recusada', 'sem-rota', 'confirmacao-negativa', 'limite-conexoes'],
+  failuresDescription:
+    'NATS JetStream: `autenticacao-recusada` (login refused), `sem-rota` (no stream takes the subject), `confirmacao-negativa` (the stream refused the message), `limite-conexoes` (as for RabbitMQ).',
   withoutCredentials: 'NATS without a login',
   spanAttributes: (target) => ({
     'messaging.system': 'nats',
