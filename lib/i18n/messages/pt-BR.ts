@@ -769,7 +769,8 @@ export const ptBR = {
   'operational.event.configuracao.recuperada': 'Configuração recuperada',
   'operational.eventHelp.configuracao.recuperada': 'Um dos casos acima terminou: uma entrega chegou de novo ao receptor.',
   'operational.event.configuracao.religada': 'Configuração religada',
-  'operational.eventHelp.configuracao.religada': 'As entregas de um parceiro desativado foram religadas; o receptor ainda não foi confirmado.',
+  'operational.eventHelp.configuracao.religada':
+    'As entregas de um parceiro desativado foram religadas; o receptor ainda não foi confirmado.',
   'operational.event.entrega.esgotada': 'Entrega esgotada',
   'operational.eventHelp.entrega.esgotada': 'Uma entrega esgotou as tentativas e não será tentada de novo.',
   'portal.title': 'Portal do parceiro',
