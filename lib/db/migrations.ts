@@ -639,7 +639,7 @@ const operationalNotifications: Migration = {
 };
 
 /**
- * Broker destinations (issue 29): the credentials a RabbitMQ or NATS target is reached with, a
+ * Broker destinations (issue 29): the credentials a broker target is reached with, a
  * secret of the configuration, encrypted as its signing secret is (lib/webhooks/secrets.ts).
  */
 const brokerCredentials: Migration = {

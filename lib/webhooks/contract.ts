@@ -10,7 +10,7 @@ import {
   MAX_HEADERS_TOTAL_BYTES,
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
-import { BROKER_KINDS, KINDS } from './delivery/destinations/kinds';
+import { BROKER_KINDS, BROKER_SCHEMES_TEXT, KINDS } from './delivery/destinations/kinds';
 import { payloadControlShape, payloadControlViewShape } from './payload-control/contract';
 import { normalizeWebhookUrl } from './url-form';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
@@ -126,7 +126,7 @@ const credentialsShape = {
     .nullable()
     .optional()
     .meta({
-      description: `Beyond the contract: the user and password a broker target (${BROKER_KINDS.map((kind) => `${kind.schemes[0]!.scheme}//`).join(', ')}) is reached with; stored encrypted, never answered (answers show the user masked); null removes them. Refused for an https receiver: use a custom header there. Without them ${BROKER_KINDS.map((kind) => kind.withoutCredentials).join(' and ')}.`,
+      description: `Beyond the contract: the user and password a broker target (${BROKER_SCHEMES_TEXT}) is reached with; stored encrypted, never answered (answers show the user masked); null removes them. Refused for an https receiver: use a custom header there. Without them ${BROKER_KINDS.map((kind) => kind.withoutCredentials).join(' and ')}.`,
     }),
 };
 

@@ -36,6 +36,7 @@ import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
 import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 import { isBrokerUrl } from './broker-target';
+import { BROKER_SCHEMES_TEXT } from './delivery/destinations/kinds';
 import { OPERATOR_CONFIG_ID } from './operational/names';
 import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
 import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
@@ -85,7 +86,7 @@ function credentialsAfter(
   url: string,
 ): string | null {
   if (!isBrokerUrl(url)) {
-    if (given) throw new FieldRejected('credenciais', 'brokerOnly', 'credenciais are only for a broker target (amqps://, tls://).');
+    if (given) throw new FieldRejected('credenciais', 'brokerOnly', `credenciais are only for a broker target (${BROKER_SCHEMES_TEXT}).`);
     return null;
   }
   if (given === undefined) return current;

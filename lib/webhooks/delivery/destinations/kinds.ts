@@ -38,3 +38,6 @@ export function parseTarget(raw: string): ParsedTarget | undefined {
 
 /** The kinds reached with the configuration's `credenciais`. */
 export const BROKER_KINDS: readonly KindDescriptor[] = ANY_KINDS.filter((descriptor) => descriptor.broker);
+
+/** The brokers' first (TLS) schemes as the contract and refusals name them: `amqps://, tls://`. */
+export const BROKER_SCHEMES_TEXT = BROKER_KINDS.map((kind) => `${kind.schemes[0]!.scheme}//`).join(', ');
