@@ -84,6 +84,7 @@ test('lets anonymous callers into the public operations only, and the others ans
     'GET /api/health/ready',
     'POST /api/v1/auth/definir-senha',
     'POST /api/v1/auth/token',
+    'POST /api/v2/avaliacao-saude/contato-tecnico/confirmacao',
     'POST /api/v2/avaliacao-saude/portal/sessao',
   ]);
 });
