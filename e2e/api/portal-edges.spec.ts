@@ -43,6 +43,18 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
+test('a staff sign-in on a server without NEXTAUTH_URL (a supported set-up) logs no NEXTAUTH_URL warning', async () => {
+  const logged = await loggedDuring(async () => {
+    const staff = await request.newContext({ baseURL: server.url });
+    expect(await signInWithPassword(staff, STAFF.webhooks.email, STAFF.webhooks.password)).toBeNull();
+    expect((await staff.get('/api/auth/session')).status()).toBe(200);
+    await staff.dispose();
+  });
+  expect(logged).toContain('"event":"auth.sign_in"');
+  expect(logged).not.toContain('NEXTAUTH_URL');
+  expect(logged).not.toMatch(ERROR_LINE);
+});
+
 test('an address in the portal that is not the partner’s: its own 404 page, and nothing logged', async () => {
   const { headers } = await portalSession(server.url, await issueLink(api, tenantA));
   const logged = await loggedDuring(async () => {
