@@ -43,6 +43,20 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
+test('a staff sign-in on a server without NEXTAUTH_URL (a supported set-up) logs no NEXTAUTH_URL warning', async () => {
+  const before = server.logs().length;
+  const staff = await request.newContext({ baseURL: server.url });
+  expect(await signInWithPassword(staff, STAFF.webhooks.email, STAFF.webhooks.password)).toBeNull();
+  expect((await staff.get('/api/auth/session')).status()).toBe(200);
+  await staff.dispose();
+  // The sign-in's own line is written once it is done; next-auth's warning would come with it.
+  await expect.poll(() => server.logs().slice(before)).toContain('"event":"auth.sign_in"');
+  await api.get('/api/health');
+  const logged = server.logs().slice(before);
+  expect(logged).not.toContain('NEXTAUTH_URL');
+  expect(logged).not.toMatch(ERROR_LINE);
+});
+
 test('an address in the portal that is not the partner’s: its own 404 page, and nothing logged', async () => {
   const { headers } = await portalSession(server.url, await issueLink(api, tenantA));
   const logged = await loggedDuring(async () => {
