@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { waitingFor, waitlistEntryCreateSchema, type WaitlistEntry } from './waitlist-contract';
+import { waitlistEntryCreateSchema, type WaitlistEntry } from './waitlist-contract';
+import { waitingFor } from './waitlist-match';
 
 const entry = (cdAgendas: number[] | null, de: string, ate: string) => ({ cdAgendas, de, ate }) as WaitlistEntry;
 
