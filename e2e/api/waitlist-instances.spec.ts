@@ -24,7 +24,7 @@ let servers: RunningServer[] = [];
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   if (!adminUrl) return;
-  databaseUrl = await createDatabase(adminUrl, 'waitlist-multi');
+  databaseUrl = await createDatabase(adminUrl, 'waitlist_multi');
   const shared = {
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: randomBytes(32).toString('base64url'),
@@ -97,6 +97,7 @@ test('two instances and a kill -9 during the offers: exactly one hold per freed 
     ),
   );
   await a.stop('SIGKILL');
+  const killedMidOffer = (a.logs().match(/waitlist\.offered/g) ?? []).length;
 
   // The survivor settles: no entry stays half-offered, and every freed slot is held again once.
   const settled = async () => {
@@ -141,4 +142,9 @@ test('two instances and a kill -9 during the offers: exactly one hold per freed 
   );
   const activeTokens = new Set(active.map((row) => row.token));
   expect(offers.every((offer) => activeTokens.has(offer.token))).toBe(true);
+  // Whether the kill landed between a claim and its answer varies run by run: said, not asserted.
+  const abandoned = (b.logs().match(/waitlist\.claim_abandoned/g) ?? []).length;
+  test
+    .info()
+    .annotations.push({ type: 'offers', description: `killed instance made ${killedMidOffer}; claims it abandoned: ${abandoned}` });
 });
