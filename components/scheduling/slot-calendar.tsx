@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { schedulingKeys, useAgendas, useSlotGrids } from '@/lib/client/slot-queries';
 import { useWaitlistLines } from '@/lib/client/waitlist-queries';
-import { waitingFor } from '@/lib/scheduling/waitlist-contract';
+import { waitingFor } from '@/lib/scheduling/waitlist-match';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDay, columnsOf, openingDay, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
 import type { FreeSlot } from '@/lib/scheduling/contract';

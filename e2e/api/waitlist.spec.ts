@@ -7,7 +7,7 @@ import { SCHEDULING_EVENT_FLAGS } from '@/lib/webhooks/fields';
 import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
-import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
 import { PROCEDURES, slotOf, TENANT_A, TENANT_B, THROTTLE_CLIENT } from '../support/test-seed';
 import { buildTestSeed } from '../support/test-seed';
 
@@ -318,4 +318,47 @@ test('bad input is a 400 naming the field', async ({ request }) => {
   expect(await fieldsOf({ ...entryFor(slotOf(918, 0), 48_500), ate: '2020-01-01T00:00:00Z' })).toEqual(['ate']);
   expect(await fieldsOf({ ...entryFor(slotOf(918, 0), 48_500), cdAgendas: [] })).toEqual(['cdAgendas']);
   expect(await fieldsOf({ ...entryFor(slotOf(918, 0), 48_500), nrSeqProcInterno: '70001' })).toEqual(['nrSeqProcInterno']);
+});
+
+test('a scheduling back-end that cannot be reached leaves entries waiting, with nothing reserved for them', async ({ request }) => {
+  test.setTimeout(90_000);
+  // The hospital's Oracle procedure and free-slot view, on a port nothing listens on.
+  const database = await privateDatabase('waitlist_outage');
+  const down = await startServer({
+    dataDir: newDataDir('waitlist-outage'),
+    env: {
+      ...database.env,
+      SCHEDULING_BACKEND: 'oracle',
+      ORACLE_CONNECT_STRING: `127.0.0.1:${await freePort()}/FREEPDB1`,
+      ORACLE_USER: 'integracao',
+      ORACLE_PASSWORD: 'segredo-de-teste',
+      ORACLE_PROCEDURE: 'TASY.AGENDA_PCK.RESERVAR_HORARIO',
+      ORACLE_FREE_SLOTS_VIEW: 'TASY.VW_HORARIOS_LIVRES',
+      ORACLE_CONNECT_TIMEOUT_SECONDS: '1',
+      WAITLIST_SCAN_SECONDS: '1',
+    },
+  });
+  try {
+    const response = await request.post(`${down.url}${apiPath(routes.issueToken)}`, {
+      form: { grant_type: 'client_credentials', client_id: TENANT_A.clientId, client_secret: TENANT_A.clientSecret },
+    });
+    const auth = (await response.json()).access_token as string;
+    const created = await request.post(`${down.url}${apiPath(routes.addWaitlistEntry)}`, {
+      headers: bearer(auth),
+      data: entryFor(slotOf(918, 1), 48_600),
+    });
+    expect(created.status()).toBe(201);
+    const { id } = await created.json();
+    // The passes cannot list the free slots: they say so in the log, and the entry keeps waiting.
+    await expect.poll(() => (down.logs().match(/waitlist\.slots_unavailable/g) ?? []).length, { timeout: 30_000 }).toBeGreaterThan(1);
+    const entry = (await (
+      await request.get(`${down.url}${apiPath(routes.getWaitlistEntry, { id })}`, { headers: bearer(auth) })
+    ).json()) as EntryView;
+    expect(entry).toMatchObject({ situacao: 'aguardando', oferta: null });
+    expect(down.logs()).not.toContain('segredo-de-teste');
+    expect(down.logs()).not.toContain(entryFor(slotOf(918, 1), 48_600).cdUsuarioConvenio);
+  } finally {
+    await down.stop();
+    await database.drop();
+  }
 });

@@ -5,7 +5,7 @@ import { log, redactError } from '@/lib/log';
 import type { SlotReservationRequest, SlotReservationResponse } from '@/lib/scheduling/contract';
 import type { WebhookEventFlag } from '@/lib/webhooks/fields';
 import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
-import { publishEvent } from '@/lib/webhooks/delivery/store';
+import { hasSubscribers, publishEvent } from '@/lib/webhooks/delivery/store';
 import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 import { markAnnounced, unannouncedOffers, type OfferRow } from './store';
 
@@ -103,6 +103,9 @@ export async function announceReservation(
 ): Promise<void> {
   if (principal.kind !== 'api-client') return;
   const usuarioId = principal.usuarioId.toLowerCase();
+  const flag = request.ieOpcao === 'R' ? 'eventoAgendamentoReservado' : 'eventoAgendamentoLiberado';
+  // The reservation's hot path: no event row is written for a tenant that receives none.
+  if (!(await hasSubscribers(db, usuarioId, flag).catch(() => false))) return;
   const slot = { nrSeqAgenda: request.nrSeqAgenda, nrSeqProcInterno: request.nrSeqProcInterno };
   try {
     if (request.ieOpcao === 'R' && answer.CODIGO_P === '0') {

@@ -1,5 +1,5 @@
 import type { FreeSlot } from '@/lib/scheduling/contract';
-import { slotSuits } from '@/lib/scheduling/waitlist-contract';
+import { slotSuits } from '@/lib/scheduling/waitlist-match';
 
 /**
  * Who gets a freed slot (issue 48). Pure rules, no server imports.

@@ -92,6 +92,15 @@ export async function subscribedConfigs(trx: Knex.Transaction, usuarioId: string
   }));
 }
 
+/** Whether any configuration of the tenant is subscribed to `tipo`: an event nobody receives need not be recorded. */
+export async function hasSubscribers(db: Knex, usuarioId: string, tipo: string): Promise<boolean> {
+  const row: unknown = await db('webhook_configs as c')
+    .join('webhook_subscriptions as s', 's.config_id', 'c.id')
+    .where({ 'c.usuario_id': usuarioId, 's.event_type': tipo })
+    .first('c.id');
+  return row !== undefined;
+}
+
 /**
  * A delivery of the event to each subscriber: `pendente` when it is enabled, `ignorada` when not,
  * `filtrada` when its filter does not let `message` through; the ones the worker may take.
