@@ -26,6 +26,7 @@ import {
   saveControls,
   saveContactEmail,
   saveBrokerCredentials,
+  savePayloadControl,
   NO_CONTROLS,
   type DeliveryControls,
   type StoredWebhook,
@@ -42,7 +43,6 @@ import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCred
 import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
 import { NO_PAYLOAD_CONTROL, payloadControlView } from './payload-control/contract';
 import { assertTransformCompiles, payloadControlAfter, samePayloadControl } from './payload-control/settings';
-import { savePayloadControl } from './payload-control/store';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own

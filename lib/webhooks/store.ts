@@ -5,7 +5,7 @@ import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, 
 import { newEncryptedSecret } from '@/lib/webhooks/secrets';
 import type { CircuitState } from '@/lib/webhooks/delivery/circuit';
 import type { PayloadControl } from '@/lib/webhooks/payload-control/contract';
-import { payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
+import { payloadControlFromRow, payloadControlRow } from '@/lib/webhooks/payload-control/store';
 
 /** Whether deliveries go out, and if not, why and since when (issue 10 §3); the receiver's circuit (issue 18). */
 export type DeliveryState = {
@@ -340,6 +340,11 @@ export async function confirmContactEmail(db: Knex, tokenHash: string, now: numb
 }
 
 /** A broker target's login, encrypted (null: none); beyond the contract, not part of the version. */
+/** A configuration's payload control (filter, field rules, transformation), saved with its PUT. */
+export async function savePayloadControl(trx: Knex.Transaction, id: string, control: PayloadControl): Promise<void> {
+  await trx('webhook_configs').where({ id }).update(payloadControlRow(control));
+}
+
 export async function saveBrokerCredentials(trx: Knex.Transaction, id: string, encrypted: string | null): Promise<void> {
   await trx('webhook_configs').where({ id }).update({ broker_credentials_enc: encrypted });
 }

@@ -11,10 +11,9 @@ import {
 } from '../health-contract';
 import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '@/lib/webhooks/store';
 import { getWebhook } from '../service';
-import { countFiltered } from '../payload-control/store';
 import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';
-import { backlogByConfig, dueDeliveriesOf, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';
+import { backlogByConfig, countFiltered, dueDeliveriesOf, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';
 
 /**
  * Delivery health (issue 20 §3): each configuration's attempts hour by hour from the delivery log,

@@ -2,7 +2,6 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import { decryptCredentials } from '../broker-credentials';
-import { cancelDelivery } from '../payload-control/store';
 import { decryptSigningSecret } from '../secrets';
 import { resolverFor } from './checked-lookup';
 import { registerDestinations } from './destinations';
@@ -33,7 +32,7 @@ function createWorker(): DeliveryWorker {
     release: async (owner, ids, retryAt) => store.releaseClaims(await getDb(), owner, ids, retryAt),
     skip: async (owner, id) => store.skipDelivery(await getDb(), owner, id),
     sendSlot: async (configId, perSecond, clock) => store.takeSendSlot(await getDb(), configId, perSecond, clock),
-    cancel: async (owner, id) => cancelDelivery(await getDb(), owner, id),
+    cancel: async (owner, id) => store.cancelDelivery(await getDb(), owner, id),
   };
   return new DeliveryWorker({
     store: databaseStore,

@@ -1,10 +1,13 @@
 import 'server-only';
-import type { Knex } from 'knex';
-import { toNumber, type DbRow } from '@/lib/db/dialect';
+import type { DbRow } from '@/lib/db/dialect';
 import type { FieldRule } from './fields';
 import { NO_PAYLOAD_CONTROL, type PayloadControl } from './contract';
 
-/** A configuration's payload control in webhook_configs (migration 023): JSON text, and the code as it was saved. */
+/**
+ * A configuration's payload control as webhook_configs holds it (migration 023): JSON text, and the
+ * code as it was saved. The queries are the tables' owners': the configurations store saves it,
+ * the delivery store reads it with the attempt's row.
+ */
 export const PAYLOAD_CONTROL_COLUMNS = ['payload_filter_json', 'payload_fields_json', 'payload_transform'] as const;
 
 export function payloadControlFromRow(row: DbRow): PayloadControl {
@@ -20,24 +23,4 @@ export function payloadControlRow(control: PayloadControl): Record<(typeof PAYLO
     payload_fields_json: control.fields.length === 0 ? null : JSON.stringify(control.fields),
     payload_transform: control.transform,
   };
-}
-
-export async function savePayloadControl(trx: Knex.Transaction, id: string, control: PayloadControl): Promise<void> {
-  await trx('webhook_configs').where({ id }).update(payloadControlRow(control));
-}
-
-/** How many of a configuration's deliveries created since `since` are `filtrada`: its health's figure. */
-export async function countFiltered(db: Knex, configId: string, since: number): Promise<number> {
-  const rows: DbRow[] = await db('webhook_deliveries')
-    .where({ config_id: configId, status: 'filtrada' })
-    .andWhere('created_at', '>=', since)
-    .count({ n: '*' });
-  return toNumber(rows[0]?.n ?? 0);
-}
-
-/** A delivery its transformation cancelled: `filtrada`, as a filtered event's, under this instance's lease. */
-export async function cancelDelivery(db: Knex, owner: string, deliveryId: string): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: deliveryId, lease_owner: owner })
-    .update({ status: 'filtrada', next_attempt_at: null, lease_owner: null, lease_until: null });
 }

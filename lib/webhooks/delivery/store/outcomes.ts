@@ -209,3 +209,10 @@ export async function skipDelivery(db: Knex, owner: string, deliveryId: string):
     .where({ id: deliveryId, lease_owner: owner })
     .update({ status: 'ignorada', next_attempt_at: null, lease_owner: null, lease_until: null });
 }
+
+/** A delivery its transformation cancelled: `filtrada`, as a filtered event's, under this instance's lease. */
+export async function cancelDelivery(db: Knex, owner: string, deliveryId: string): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: deliveryId, lease_owner: owner })
+    .update({ status: 'filtrada', next_attempt_at: null, lease_owner: null, lease_until: null });
+}

@@ -80,3 +80,12 @@ export async function hourlyAttempts(db: Knex, configIds: readonly string[], sin
     };
   });
 }
+
+/** How many of a configuration's deliveries created since `since` are `filtrada`: its health's figure. */
+export async function countFiltered(db: Knex, configId: string, since: number): Promise<number> {
+  const rows: DbRow[] = await db('webhook_deliveries')
+    .where({ config_id: configId, status: 'filtrada' })
+    .andWhere('created_at', '>=', since)
+    .count({ n: '*' });
+  return toNumber(rows[0]?.n ?? 0);
+}
