@@ -109,8 +109,15 @@ function replace(slot: Slot, reason: string): void {
 function pump(slot: Slot): void {
   if (slot.running || slot.queue.length === 0) return;
   const pending = slot.queue.shift()!;
+  try {
+    slot.worker ??= startWorker(slot);
+  } catch {
+    // No engine to run it on (a build without the package): this run fails, the queue is not left stuck.
+    pending.resolve({ ok: false, reason: 'erro-interno: the sandbox could not start' });
+    pump(slot);
+    return;
+  }
   slot.running = pending;
-  slot.worker ??= startWorker(slot);
   const { limits } = pending.job;
   slot.timer = setTimeout(() => replace(slot, `tempo-esgotado: the handler ran past ${limits.timeMs} ms`), limits.timeMs + BACKSTOP_MS);
   slot.timer.unref();
