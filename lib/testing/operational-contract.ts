@@ -3,8 +3,10 @@ import { getDb } from '@/lib/db/handle';
 import type { DbRow } from '@/lib/db/dialect';
 import type { StaffPrincipal } from '@/lib/auth/principal';
 import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
-import { findWebhook } from '@/lib/webhooks/store';
-import { deleteWebhook, updateWebhook } from '@/lib/webhooks/service';
+import { deleteWebhookRow, findWebhook } from '@/lib/webhooks/store';
+import { updateWebhook } from '@/lib/webhooks/service';
+import { deleteDeliveriesOf } from '@/lib/webhooks/delivery/store';
+import { deleteAlertsOf } from '@/lib/webhooks/alerts/store';
 import {
   awaitingDelivery,
   confirmDelivered,
@@ -244,7 +246,13 @@ export function operationalContract(): void {
     await recordIncident(db, own, now, async (trx, alertId) => void (await publishIncident(trx, alertId, own, now)));
     expect(await operationalEvents('circuito.aberto')).toEqual([]);
 
-    await deleteWebhook(staff, OPERATOR_CONFIG_ID);
+    // The service refuses to delete it (the setting makes it again at each start): the scene is
+    // cleared at the store, as a deployment that unset OPERATIONAL_WEBHOOK_URL would leave it.
+    await db.transaction(async (trx) => {
+      await deleteDeliveriesOf(trx, OPERATOR_CONFIG_ID);
+      await deleteAlertsOf(trx, OPERATOR_CONFIG_ID);
+      await deleteWebhookRow(trx, OPERATOR_CONFIG_ID);
+    });
     await db('webhook_alerts').where({ config_id: WEBHOOK_IDS.b1 }).delete();
     await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
     expect(await findWebhook(db, WEBHOOK_IDS.b1)).toMatchObject({ state: { enabled: true, failingSince: null } });
