@@ -204,7 +204,7 @@ export function PayloadControlCard({ loaded }: { loaded: LoadedWebhook }) {
             ) : null}
             {invalid.length > 0 ? <p className="text-sm text-red-700">{t('payload.notJson')}</p> : null}
             <Button type="button" className="ml-auto" disabled={save.isPending || invalid.length > 0} onClick={() => save.mutate()}>
-              {save.isPending ? t('common.saving') : t('payload.save')}
+              {save.isPending ? t('payload.saving') : t('payload.save')}
             </Button>
           </div>
         )}

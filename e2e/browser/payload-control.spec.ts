@@ -55,8 +55,8 @@ test('staff try a filter, field rules and a transformation on the bench, then sa
 
   // Saved as written: the API answers it.
   await page.getByLabel('Transformação (JavaScript)').fill('function handler(w) { return { payload: w.payload }; }');
-  await page.getByRole('button', { name: 'Salvar controle do payload' }).click();
-  await expect(page.getByText('Controle do payload salvo.')).toBeVisible();
+  await page.getByRole('button', { name: 'Aplicar controle do payload' }).click();
+  await expect(page.getByText('Controle do payload aplicado.')).toBeVisible();
   const stored = await api.get(apiPath(routes.getWebhookConfiguration, { id: WEBHOOK_IDS.a5 }), {
     headers: bearer(await tokenFor(api, TENANT_A)),
   });

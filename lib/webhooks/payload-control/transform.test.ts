@@ -90,6 +90,16 @@ describe('transform', { timeout: 20_000 }, () => {
     expect(await failure('function handler() { fetch("http://127.0.0.1/"); }')).toMatch(/ReferenceError/);
   });
 
+  it('a run a native loop holds past its deadline is ended (the backstop terminates its worker, or the memory cap), and the next run goes on', async () => {
+    // A memory limit far above what the loop reaches in time, so only the backstop can end it.
+    const limits = { timeMs: 10, memoryBytes: 2048 * 1024 * 1024, stackBytes: 256 * 1024, outputBytes: 1024 };
+    const code = 'function handler() { var a = []; for (;;) a.push(new Array(3000000).fill(1)); }';
+    const run = await runInSandbox('cfg-native-loop', code, JSON.stringify(input), limits);
+    expect(run).toEqual({ ok: false, reason: expect.stringMatching(/^(tempo-esgotado|memoria-esgotada)/) as unknown });
+    const after = await runInSandbox('cfg-native-loop', 'function handler(w) { return { payload: 1 }; }', JSON.stringify(input));
+    expect(after).toEqual({ ok: true, output: '{"payload":1}' });
+  });
+
   it('keeps working after hostile runs', async () => {
     await failure('function handler() { var s = "x"; for (;;) s = s + s; }');
     const run = await runInSandbox('cfg-after', 'function handler(w) { return { payload: w.payload }; }', JSON.stringify(input));
