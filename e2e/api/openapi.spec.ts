@@ -80,6 +80,7 @@ test('lets anonymous callers into the public operations only, and the others ans
   expect(refused).toBeGreaterThan(30);
   // The documented ones of the operations that say capability 'public' (lib/api/dispatch.test.ts pins them all).
   expect(anonymous.sort()).toEqual([
+    'DELETE /api/v2/avaliacao-saude/portal/sessao',
     'GET /api/health',
     'GET /api/health/ready',
     'POST /api/v1/auth/definir-senha',

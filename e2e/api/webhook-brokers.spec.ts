@@ -11,7 +11,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
-import { EVENT_TYPE_OF_FLAG, WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import { EVENT_TYPE_OF_FLAG, PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { OtlpReceiver } from '../support/otlp-receiver';
@@ -241,8 +241,9 @@ async function waitForPort(port: number, open: boolean): Promise<void> {
   }
 }
 
-const ALL_FLAGS = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, true])) as Record<WebhookEventFlag, boolean>;
-const ALL_TYPES = [...Object.values(EVENT_TYPE_OF_FLAG), 'webhook.teste'].sort();
+// The event types a producer publishes (the scheduling ones are the product's own, lib/waitlist).
+const ALL_FLAGS = Object.fromEntries(PUBLISHED_EVENT_FLAGS.map((flag) => [flag, true])) as Partial<Record<WebhookEventFlag, boolean>>;
+const ALL_TYPES = [...PUBLISHED_EVENT_FLAGS.map((flag) => EVENT_TYPE_OF_FLAG[flag]), 'webhook.teste'].sort();
 
 test('RabbitMQ: every event type and the test event arrive persistent, signed, with the custom header; a routing key no queue takes is “sem-rota”', async () => {
   test.setTimeout(60_000);
@@ -252,7 +253,7 @@ test('RabbitMQ: every event type and the test event arrive persistent, signed, w
     const id = WEBHOOK_IDS.a1;
     const saved = await pointAt(id, `amqp://127.0.0.1:5672/?exchange=${queue.name}&routingKey=avaliacoes.parceiro`, login, ALL_FLAGS);
     expect(saved.credenciais).toEqual({ usuario: expect.stringMatching(/^•+[0-9a-f]{2}$/) as unknown });
-    for (const flag of WEBHOOK_EVENT_FLAGS) await publish(flag, `rabbit-${flag}`);
+    for (const flag of PUBLISHED_EVENT_FLAGS) await publish(flag, `rabbit-${flag}`);
     expect((await api.post(apiPath(routes.sendTestEvent, { id }), { headers: tenantA })).status()).toBe(202);
     await expect.poll(async () => (await deliveries(id)).filter((d) => d.status === 'entregue').length, { timeout: 20_000 }).toBe(6);
     const messages = await queue.drain();
@@ -285,7 +286,7 @@ test('NATS JetStream: every event type and the test event are stored once, signe
     const id = WEBHOOK_IDS.a2;
     const saved = await pointAt(id, `nats://127.0.0.1:4222?subject=${stream.subject}`, null, ALL_FLAGS);
     expect(saved.credenciais).toBeNull();
-    for (const flag of WEBHOOK_EVENT_FLAGS) await publish(flag, `nats-${flag}`);
+    for (const flag of PUBLISHED_EVENT_FLAGS) await publish(flag, `nats-${flag}`);
     expect((await api.post(apiPath(routes.sendTestEvent, { id }), { headers: tenantA })).status()).toBe(202);
     await expect.poll(async () => (await deliveries(id)).filter((d) => d.status === 'entregue').length, { timeout: 20_000 }).toBe(6);
     const messages = await stream.all();

@@ -26,7 +26,7 @@ const FLAGS = {
 /** The scheduling events the product publishes itself (issue 48): e2e/api/waitlist.spec.ts receives them for real. */
 const SCHEDULING = ['agendamento.reservado', 'agendamento.liberado', 'agendamento.ofertado', 'agendamento.oferta-expirada'];
 
-const OPERATIONAL = ['configuracao.desativada', 'circuito.aberto', 'configuracao.recuperada', 'entrega.esgotada'];
+const OPERATIONAL = ['configuracao.desativada', 'circuito.aberto', 'configuracao.recuperada', 'configuracao.religada', 'entrega.esgotada'];
 
 type Operation = {
   parameters: { name: string; in: string; required: boolean; schema: { pattern?: string } }[];
