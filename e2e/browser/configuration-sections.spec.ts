@@ -1,6 +1,6 @@
 import { request, type Browser, type Page } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
-import { OPERATOR_CONFIG_ID } from '@/lib/webhooks/operational/names';
+import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_CONFIG_ID } from '@/lib/webhooks/operational/names';
 import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, horizontalFit, signIn } from '../support/console';
@@ -87,7 +87,6 @@ test('at 390 px the portal names its tenant, labels usuarioId and clientId apart
   expect(fit.cutOff).toEqual([]);
   expect(fit.scrollWidth).toBeLessThanOrEqual(fit.viewport);
   await expectNoSeriousA11yViolations(page);
-  await page.screenshot({ path: '/tmp/edges-shots/portal-390.png', fullPage: true });
 
   await page.getByRole('button', { name: 'Sair' }).click();
   await expect(page).toHaveURL(/\/portal\/entrar\?saiu=1$/);
@@ -133,7 +132,6 @@ test('the portal’s configuration page: sections to jump between, the URL keepi
   await expect(since).toHaveAttribute('aria-invalid', 'false');
   await expect(page.getByRole('button', { name: 'Recuperar', exact: true })).toBeEnabled();
   await expectNoSeriousA11yViolations(page);
-  await page.screenshot({ path: '/tmp/edges-shots/portal-sections-390.png' });
   await page.context().close();
 });
 
@@ -156,7 +154,6 @@ test('the console: a partner’s configuration has its portal section; the opera
   await nav.getByRole('link', { name: 'Entregas e teste' }).click();
   await expect(page).toHaveURL(/#entregas$/);
   await expect(page.getByRole('region', { name: 'Registro de entregas' })).toBeInViewport();
-  await page.screenshot({ path: '/tmp/edges-shots/console-sections-1280.png' });
 
   // Saved from the top of the page, where the Cancel and Save bar sticks to the bottom: the toast stays clear of it.
   await page.goto(`/webhooks/${WEBHOOK_IDS.a1}`);
@@ -169,11 +166,10 @@ test('the console: a partner’s configuration has its portal section; the opera
   expect(barBox.y + barBox.height, 'the bar sticks to the bottom').toBeGreaterThan(850);
   const overlaps = toastBox.y < barBox.y + barBox.height && barBox.y < toastBox.y + toastBox.height;
   expect(overlaps, `toast ${JSON.stringify(toastBox)}, bar ${JSON.stringify(barBox)}`).toBe(false);
-  await page.screenshot({ path: '/tmp/edges-shots/console-saved-1280.png' });
 
   await page.goto(`/webhooks/${OPERATOR_CONFIG_ID}`);
   const events = page.getByRole('region', { name: 'Eventos operacionais' });
-  await expect(events.getByRole('listitem')).toHaveCount(4);
+  await expect(events.getByRole('listitem')).toHaveCount(OPERATIONAL_EVENT_TYPE_LIST.length);
   await expect(events).toContainText('circuito.aberto');
   await expect(page.locator('#eventoPropostaCancelada')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Excluir configuração' })).toHaveCount(0);
@@ -181,5 +177,4 @@ test('the console: a partner’s configuration has its portal section; the opera
     page.getByRole('navigation', { name: 'Seções da configuração' }).getByRole('link', { name: 'Portal do parceiro' }),
   ).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
-  await events.screenshot({ path: '/tmp/edges-shots/operator-events.png' });
 });
