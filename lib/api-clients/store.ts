@@ -1,6 +1,6 @@
 import 'server-only';
-import type { Knex } from 'knex';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
+import { rowReader, toOptionalNumber, toOptionalText, type Db } from '@/lib/db/rows';
 
 /**
  * The one module that reads and writes `api_clients`: the admin screens (lib/api-clients/service.ts),
@@ -24,25 +24,19 @@ export type ApiClientRow = {
   lastTokenAt: number | null;
 };
 
-type Db = Knex | Knex.Transaction;
-
-const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
-
-function fromRow(row: DbRow): ApiClientRow {
-  return {
-    clientId: String(row.client_id),
-    name: String(row.name),
-    usuarioId: String(row.usuario_id),
-    sistemaOrigem: toNumber(row.sistema_origem),
-    scopes: typeof row.scopes === 'string' ? row.scopes : null,
-    secretHash: String(row.secret_hash),
-    previousSecretHash: typeof row.previous_secret_hash === 'string' ? row.previous_secret_hash : null,
-    previousSecretUntil: optionalNumber(row.previous_secret_until),
-    createdAt: toNumber(row.created_at),
-    revokedAt: optionalNumber(row.revoked_at),
-    lastTokenAt: optionalNumber(row.last_token_at),
-  };
-}
+const fromRow = rowReader<ApiClientRow>({
+  clientId: String,
+  name: String,
+  usuarioId: String,
+  sistemaOrigem: toNumber,
+  scopes: toOptionalText,
+  secretHash: String,
+  previousSecretHash: toOptionalText,
+  previousSecretUntil: toOptionalNumber,
+  createdAt: toNumber,
+  revokedAt: toOptionalNumber,
+  lastTokenAt: toOptionalNumber,
+});
 
 export async function findApiClient(db: Db, clientId: string): Promise<ApiClientRow | undefined> {
   const row = (await db(TABLE).where({ client_id: clientId }).first()) as DbRow | undefined;

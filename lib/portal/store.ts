@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { rowReader, toOptionalNumber } from '@/lib/db/rows';
 
 /**
  * The portal's links and sessions (portal_links, portal_sessions; migration 019). Tokens and
@@ -29,34 +30,28 @@ export type StoredPortalSession = {
   revokedAt: number | null;
 };
 
-const nullableNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
+const linkOf = rowReader<StoredPortalLink>({
+  id: String,
+  usuarioId: String,
+  sistemaOrigem: toNumber,
+  readOnly: toBoolean,
+  issuedBy: String,
+  createdAt: toNumber,
+  expiresAt: toNumber,
+  usedAt: toOptionalNumber,
+  revokedAt: toOptionalNumber,
+});
 
-function linkOf(row: DbRow): StoredPortalLink {
-  return {
-    id: String(row.id),
-    usuarioId: String(row.usuario_id),
-    sistemaOrigem: toNumber(row.sistema_origem),
-    readOnly: toBoolean(row.read_only),
-    issuedBy: String(row.issued_by),
-    createdAt: toNumber(row.created_at),
-    expiresAt: toNumber(row.expires_at),
-    usedAt: nullableNumber(row.used_at),
-    revokedAt: nullableNumber(row.revoked_at),
-  };
-}
-
-function sessionOf(row: DbRow): StoredPortalSession {
-  return {
-    id: String(row.id),
-    linkId: String(row.link_id),
-    usuarioId: String(row.usuario_id),
-    sistemaOrigem: toNumber(row.sistema_origem),
-    readOnly: toBoolean(row.read_only),
-    createdAt: toNumber(row.created_at),
-    expiresAt: toNumber(row.expires_at),
-    revokedAt: nullableNumber(row.revoked_at),
-  };
-}
+const sessionOf = rowReader<StoredPortalSession>({
+  id: String,
+  linkId: String,
+  usuarioId: String,
+  sistemaOrigem: toNumber,
+  readOnly: toBoolean,
+  createdAt: toNumber,
+  expiresAt: toNumber,
+  revokedAt: toOptionalNumber,
+});
 
 export async function insertPortalLink(db: Knex, link: Omit<StoredPortalLink, 'usedAt' | 'revokedAt'>, tokenHash: string): Promise<void> {
   await db('portal_links').insert({

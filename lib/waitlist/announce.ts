@@ -7,7 +7,7 @@ import type { WebhookEventFlag } from '@/lib/webhooks/fields';
 import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
 import { hasSubscribers, publishEvent } from '@/lib/webhooks/delivery/store';
 import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
-import { markAnnounced, unannouncedOffers, type OfferRow } from './store';
+import { markAnnounced, unannouncedOffers, type OfferRow } from './offers-store';
 
 /**
  * The scheduling events (issue 48), published by the product itself through the delivery engine:

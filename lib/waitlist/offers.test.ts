@@ -12,7 +12,9 @@ import { FakeOraclePool, oracleError, outBinds } from '@/lib/scheduling/oracle/t
 import { OracleScheduler } from '@/lib/scheduling/oracle/oracle-scheduler';
 import { logTo, resetEnv } from '@/lib/testing/hooks';
 import { waitlistPass } from './offers';
-import { addEntry, declineOffer, getEntry } from './service';
+import { declineOffer } from './offer-answers';
+import { addEntry } from './service';
+import { getEntry } from './views';
 
 /**
  * The waitlist's offers through the Oracle adapter (the production path), on a fake pool that

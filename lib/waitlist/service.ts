@@ -1,7 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '@/lib/audit/store';
-import { maskIdentifier, maskToken } from '@/lib/audit/masking';
 import { actorId, ownerKey, type Principal } from '@/lib/auth/principal';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
@@ -15,38 +14,21 @@ import {
   type WaitlistEntryCreate,
   type WaitlistLine,
   type WaitlistMove,
-  type WaitlistOffer,
   type WaitlistQuery,
 } from '@/lib/scheduling/waitlist-contract';
 import { announceReservation } from './announce';
+import { entryRequestView } from './audit-views';
+import { countOpenEntries, insertEntry, linePositions, listEntries, moveEntryState, type EntryRow } from './entries-store';
 import { positionAt } from './line';
-import { releaseOffer } from './offers';
-import {
-  countOpenEntries,
-  findEntry,
-  findOffer,
-  insertEntry,
-  latestOffers,
-  linePositions,
-  listEntries,
-  moveEntryState,
-  moveOfferState,
-  type EntryRow,
-  type OfferRow,
-} from './store';
+import { releaseOffer } from './release-offer';
+import { currentOffer, getEntry, viewsOf, visibleEntry } from './views';
 import { wakeWaitlist } from './worker';
 
 /**
- * The waitlist as callers see it (issue 48). Entries belong to their tenant like every other
- * object: an API client sees and acts on its own tenant's only, and any other id answers exactly
- * like an unknown one (404); staff with the scheduling role act for every tenant.
+ * The waitlist's entries as callers change them (issue 48): put a patient on the list, take one
+ * off, move one in line (staff). Who sees which entry: views.ts; answers to an offer: offer-answers.ts.
  */
 export const QUOTA_PROBLEM = 'waitlist-quota';
-
-function visibleTo(principal: Principal, entry: EntryRow | undefined): entry is EntryRow {
-  if (!entry) return false;
-  return principal.kind === 'staff' || entry.usuarioId === principal.usuarioId.toLowerCase();
-}
 
 function tenantOf(principal: Principal, input: WaitlistEntryCreate): string {
   if (principal.kind === 'api-client') {
@@ -58,90 +40,6 @@ function tenantOf(principal: Principal, input: WaitlistEntryCreate): string {
   }
   if (input.usuarioId === undefined) throw new FieldRejected('usuarioId', 'required', 'usuarioId is required.');
   return input.usuarioId;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function offerView(offer: OfferRow): WaitlistOffer {
-  const holds = offer.status === 'ofertada' || offer.status === 'aceita';
-  return {
-    id: offer.id,
-    nrSeqAgenda: offer.nrSeqAgenda,
-    cdAgenda: offer.cdAgenda,
-    dtAgenda: offer.dtAgenda,
-    tokenReserva: holds ? offer.token : null,
-    prazo: offer.deadline === null ? null : iso(offer.deadline),
-    situacao: offer.status,
-    criadaEm: iso(offer.createdAt),
-  };
-}
-
-function entryView(entry: EntryRow, offer: OfferRow | undefined, place: number | null): WaitlistEntry {
-  return {
-    id: entry.id,
-    usuarioId: entry.usuarioId,
-    nrSeqProcInterno: entry.nrSeqProcInterno,
-    ieLado: entry.ieLado,
-    nrMinDuracao: entry.nrMinDuracao,
-    cdAgendas: entry.agendas,
-    de: iso(entry.windowFrom),
-    ate: iso(entry.windowTo),
-    cdPessoaFisica: maskIdentifier(entry.cdPessoaFisica) ?? '',
-    cdUsuarioConvenio: maskIdentifier(entry.cdUsuarioConvenio, 4) ?? '',
-    cdConvenio: entry.cdConvenio,
-    cdCategoria: entry.cdCategoria,
-    cdPlano: entry.cdPlano,
-    nmUsuario: entry.nmUsuario,
-    situacao: entry.status,
-    posicao: place,
-    criadaEm: iso(entry.createdAt),
-    oferta: offer ? offerView(offer) : null,
-  };
-}
-
-/** Views of entries, each with its latest offer and its place among its tenant's waiting entries for the exam. */
-async function viewsOf(entries: readonly EntryRow[]): Promise<WaitlistEntry[]> {
-  const db = await getDb();
-  const offers = await latestOffers(
-    db,
-    entries.map((entry) => entry.id),
-  );
-  const places = new Map<string, number>();
-  const lines = new Map<string, EntryRow[]>();
-  for (const entry of entries.filter((candidate) => candidate.status === 'aguardando')) {
-    const key = `${entry.usuarioId}:${entry.nrSeqProcInterno}`;
-    if (!lines.has(key)) {
-      lines.set(
-        key,
-        await listEntries(db, {
-          usuarioId: entry.usuarioId,
-          nrSeqProcInterno: entry.nrSeqProcInterno,
-          statuses: ['aguardando'],
-          limit: 100_000,
-        }),
-      );
-    }
-    places.set(entry.id, lines.get(key)!.findIndex((other) => other.id === entry.id) + 1);
-  }
-  return entries.map((entry) => entryView(entry, offers.get(entry.id), places.get(entry.id) ?? null));
-}
-
-function entryAuditView(entry: EntryRow) {
-  return {
-    usuarioId: entry.usuarioId,
-    nrSeqProcInterno: entry.nrSeqProcInterno,
-    ieLado: entry.ieLado,
-    nrMinDuracao: entry.nrMinDuracao,
-    cdAgendas: entry.agendas,
-    de: iso(entry.windowFrom),
-    ate: iso(entry.windowTo),
-    cdPessoaFisica: maskIdentifier(entry.cdPessoaFisica),
-    cdUsuarioConvenio: maskIdentifier(entry.cdUsuarioConvenio, 4),
-    cdConvenio: entry.cdConvenio,
-    cdCategoria: entry.cdCategoria,
-    cdPlano: entry.cdPlano,
-    nmUsuario: entry.nmUsuario,
-  };
 }
 
 /**
@@ -197,7 +95,7 @@ export async function addEntry(principal: Principal, input: WaitlistEntryCreate)
       target: `waitlist:${entry.id}`,
       outcome: 'created',
       httpStatus: 201,
-      after: entryAuditView(entry),
+      after: entryRequestView(entry),
     });
   });
   wakeWaitlist();
@@ -212,20 +110,6 @@ export async function listWaitlist(principal: Principal, query: WaitlistQuery): 
     limit: query.limite,
   });
   return viewsOf(entries);
-}
-
-async function visibleEntry(principal: Principal, id: string): Promise<EntryRow> {
-  const entry = await findEntry(await getDb(), id);
-  if (!visibleTo(principal, entry)) throw refuse.notFound('No waitlist entry of yours has this id.');
-  return entry;
-}
-
-export async function getEntry(principal: Principal, id: string): Promise<WaitlistEntry> {
-  return (await viewsOf([await visibleEntry(principal, id)]))[0]!;
-}
-
-async function currentOffer(entry: EntryRow): Promise<OfferRow | undefined> {
-  return (await latestOffers(await getDb(), [entry.id])).get(entry.id);
 }
 
 /**
@@ -245,7 +129,7 @@ export async function removeEntry(principal: Principal, id: string): Promise<voi
         target: `waitlist:${entry.id}`,
         outcome: 'removed',
         httpStatus: 204,
-        before: { ...entryAuditView(entry), situacao: entry.status },
+        before: { ...entryRequestView(entry), situacao: entry.status },
       });
     }
     return moved;
@@ -258,66 +142,6 @@ export async function removeEntry(principal: Principal, id: string): Promise<voi
   const offer = await currentOffer(entry);
   if (offer?.status === 'ofertada') await releaseOffer(db, offer, 'removida', ['ofertada']);
   wakeWaitlist();
-}
-
-/** The entry's offer out, or 409 naming why there is none to answer. */
-async function offerOut(entry: EntryRow): Promise<OfferRow> {
-  const offer = await currentOffer(entry);
-  if (!offer || offer.status !== 'ofertada' || entry.status !== 'ofertada') {
-    throw refuse.conflict(
-      'waitlist-no-offer',
-      'This entry has no offer out: it was never offered a slot, or its offer was already answered or expired.',
-    );
-  }
-  return offer;
-}
-
-/**
- * The partner confirmed the offer in its own flow: the hold is theirs, the entry leaves the line.
- * Refused (409) once the deadline has passed, even before a pass has released it.
- */
-export async function acceptOffer(principal: Principal, id: string): Promise<WaitlistEntry> {
-  const entry = await visibleEntry(principal, id);
-  const offer = await offerOut(entry);
-  const now = Date.now();
-  if (offer.deadline !== null && offer.deadline <= now) {
-    throw refuse.conflict('waitlist-offer-expired', 'The offer’s deadline has passed: its slot goes to the next in line.');
-  }
-  const db = await getDb();
-  const accepted = await db.transaction(async (trx) => {
-    if (!(await moveOfferState(trx, offer.id, ['ofertada'], 'aceita', { ended: now }))) return false;
-    await moveEntryState(trx, entry.id, ['ofertada'], 'aceita', now);
-    await recordAudit(trx, {
-      principal,
-      action: 'waitlist.accept',
-      target: `slot:${offer.nrSeqAgenda}`,
-      outcome: 'accepted',
-      httpStatus: 200,
-      after: { entradaId: entry.id, ofertaId: offer.id, nrSeqAgenda: offer.nrSeqAgenda, tokenReserva: maskToken(offer.token) },
-    });
-    return true;
-  });
-  if (!accepted) throw refuse.conflict('waitlist-no-offer', 'This entry’s offer was answered or expired meanwhile.');
-  return getEntry(principal, id);
-}
-
-/** The partner declined: the slot is released (CR) and offered to the next in line; the entry leaves the line. */
-export async function declineOffer(principal: Principal, id: string): Promise<WaitlistEntry> {
-  const entry = await visibleEntry(principal, id);
-  const offer = await offerOut(entry);
-  const db = await getDb();
-  await recordAudit(db, {
-    principal,
-    action: 'waitlist.decline',
-    target: `slot:${offer.nrSeqAgenda}`,
-    outcome: 'declined',
-    httpStatus: 200,
-    after: { entradaId: entry.id, ofertaId: offer.id, nrSeqAgenda: offer.nrSeqAgenda, tokenReserva: maskToken(offer.token) },
-  });
-  const claimed = await findOffer(db, offer.id);
-  if (claimed?.status === 'ofertada') await releaseOffer(db, claimed, 'recusada', ['ofertada']);
-  wakeWaitlist();
-  return getEntry(principal, id);
 }
 
 /**

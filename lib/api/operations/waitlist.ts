@@ -10,7 +10,9 @@ import {
   waitlistMoveSchema,
   waitlistQuerySchema,
 } from '@/lib/scheduling/waitlist-contract';
-import { acceptOffer, addEntry, declineOffer, getEntry, listWaitlist, moveEntry, removeEntry, waitlistLines } from '@/lib/waitlist/service';
+import { acceptOffer, declineOffer } from '@/lib/waitlist/offer-answers';
+import { addEntry, listWaitlist, moveEntry, removeEntry, waitlistLines } from '@/lib/waitlist/service';
+import { getEntry } from '@/lib/waitlist/views';
 import { apiPath } from '@/lib/http/paths';
 import { routes } from '@/lib/api/routes';
 import { answer } from '@/lib/http/answers';
