@@ -24,6 +24,24 @@ async function offerOut(entry: EntryRow): Promise<OfferRow> {
   return offer;
 }
 
+/** The audit entry of a partner's answer to an offer; the token masked, as a reservation's is. */
+function answerAudit(
+  principal: Principal,
+  action: 'waitlist.accept' | 'waitlist.decline',
+  outcome: string,
+  entry: EntryRow,
+  offer: OfferRow,
+) {
+  return {
+    principal,
+    action,
+    target: `slot:${offer.nrSeqAgenda}`,
+    outcome,
+    httpStatus: 200,
+    after: { entradaId: entry.id, ofertaId: offer.id, nrSeqAgenda: offer.nrSeqAgenda, tokenReserva: maskToken(offer.token) },
+  };
+}
+
 /**
  * The partner confirmed the offer in its own flow: the hold is theirs, the entry leaves the line.
  * Refused (409) once the deadline has passed, even before a pass has released it.
@@ -39,14 +57,7 @@ export async function acceptOffer(principal: Principal, id: string): Promise<Wai
   const accepted = await db.transaction(async (trx) => {
     if (!(await moveOfferState(trx, offer.id, ['ofertada'], 'aceita', { ended: now }))) return false;
     await moveEntryState(trx, entry.id, ['ofertada'], 'aceita', now);
-    await recordAudit(trx, {
-      principal,
-      action: 'waitlist.accept',
-      target: `slot:${offer.nrSeqAgenda}`,
-      outcome: 'accepted',
-      httpStatus: 200,
-      after: { entradaId: entry.id, ofertaId: offer.id, nrSeqAgenda: offer.nrSeqAgenda, tokenReserva: maskToken(offer.token) },
-    });
+    await recordAudit(trx, answerAudit(principal, 'waitlist.accept', 'accepted', entry, offer));
     return true;
   });
   if (!accepted) throw refuse.conflict('waitlist-no-offer', 'This entry’s offer was answered or expired meanwhile.');
@@ -58,14 +69,7 @@ export async function declineOffer(principal: Principal, id: string): Promise<Wa
   const entry = await visibleEntry(principal, id);
   const offer = await offerOut(entry);
   const db = await getDb();
-  await recordAudit(db, {
-    principal,
-    action: 'waitlist.decline',
-    target: `slot:${offer.nrSeqAgenda}`,
-    outcome: 'declined',
-    httpStatus: 200,
-    after: { entradaId: entry.id, ofertaId: offer.id, nrSeqAgenda: offer.nrSeqAgenda, tokenReserva: maskToken(offer.token) },
-  });
+  await recordAudit(db, answerAudit(principal, 'waitlist.decline', 'declined', entry, offer));
   const claimed = await findOffer(db, offer.id);
   if (claimed?.status === 'ofertada') await releaseOffer(db, claimed, 'recusada', ['ofertada']);
   wakeWaitlist();
