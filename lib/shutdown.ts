@@ -7,13 +7,16 @@ import { stopAlerts } from '@/lib/webhooks/alerts/service';
 import { log, redactError } from '@/lib/log';
 import { stopTracing } from '@/lib/observability/tracing';
 import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
+import { stopWaitlist } from '@/lib/waitlist/worker';
 
 /**
  * A deploy (SIGTERM, or SIGINT by hand) ends the process without losing or doubling anything
  * (issue 18): readiness answers 503 at once, so a load balancer stops sending; the HTTP servers stop
  * accepting, close their idle kept-alive connections and answer the requests they have read, each
  * with `Connection: close` (issue 27); the delivery worker claims nothing more and waits
- * for its attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS) and records them; then the
+ * for its attempts in flight (each bounded by WEBHOOK_TIMEOUT_MS) and records them; the waitlist's
+ * worker starts no offer and completes the one it is making (issue 48: never a slot held without
+ * its offer, nor an entry left mid-offer); then the
  * database pool closes, the spans still queued are sent (tracing on) and the process exits 0. An attempt still unfinished after that keeps its
  * lease, and another instance sends it when the lease runs out.
  *
@@ -43,14 +46,19 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   const started = Date.now();
   try {
     const requests = closeServers();
-    const worker = await deliveryWorker().stop(env().WEBHOOK_TIMEOUT_MS + 5_000);
+    const [worker, waitlist] = await Promise.all([deliveryWorker().stop(env().WEBHOOK_TIMEOUT_MS + 5_000), stopWaitlist()]);
     stopRetention();
     stopAlerts();
     await requests;
     await closeDb();
     // The last spans (the drained attempts') leave before the process does.
     await stopTracing();
-    log.info('server.stopped', { signal, unfinishedAttempts: worker.unfinished, durationMs: Date.now() - started });
+    log.info('server.stopped', {
+      signal,
+      unfinishedAttempts: worker.unfinished,
+      waitlistDrained: waitlist.drained,
+      durationMs: Date.now() - started,
+    });
     process.exit(0);
   } catch (error) {
     log.error('server.stop_failed', redactError(error));

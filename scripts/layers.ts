@@ -107,7 +107,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'shutdown',
     holds: "a deploy's orderly stop: drain workers, close pools",
-    may: [...BASE, 'retention', 'scheduling', 'webhooks'],
+    may: [...BASE, 'retention', 'scheduling', 'waitlist', 'webhooks'],
   },
   { folder: 'health', holds: 'readiness, liveness and the metrics scrape', may: [...BASE, 'scheduling', 'shutdown', 'webhooks'] },
   {

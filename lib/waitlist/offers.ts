@@ -31,8 +31,9 @@ import { turnsOf } from './turns-store';
  */
 
 /** Offers whose deadline passed, and claims whose instance stopped mid-call. */
-async function settle(db: Knex): Promise<void> {
+async function settle(db: Knex, stop: AbortSignal | undefined): Promise<void> {
   for (const offer of await offersToSettle(db, Date.now(), 100)) {
+    if (stop?.aborted) return;
     if (offer.status === 'ofertada') await releaseOffer(db, offer, 'expirada', ['ofertada']);
     else if (offer.status === 'liberando') await releaseOffer(db, offer, offer.releaseAs as ReleaseAs, ['liberando']);
     else if (offer.status === 'reservando') {
@@ -58,7 +59,7 @@ async function freeSlotsFor(line: readonly EntryRow[], now: number): Promise<Fre
 }
 
 /** Offers free slots to waiting entries, exam by exam (the exam whose first entry has waited longest first). */
-async function offerFreeSlots(db: Knex): Promise<number> {
+async function offerFreeSlots(db: Knex, stop: AbortSignal | undefined): Promise<number> {
   const now = Date.now();
   const byExam = new Map<number, EntryRow[]>();
   for (const entry of await waitingEntries(db, now, 1000)) {
@@ -84,6 +85,8 @@ async function offerFreeSlots(db: Knex): Promise<number> {
         turns,
       );
       if (!entry) continue;
+      // Stopping (a deploy): the offer just made is complete; no other is started.
+      if (stop?.aborted) return offered;
       remaining = remaining.filter((candidate) => candidate.id !== entry.id);
       const result = await offerSlot(db, entry, slot);
       if (result === 'offered') {
@@ -97,12 +100,16 @@ async function offerFreeSlots(db: Knex): Promise<number> {
   return offered;
 }
 
-/** One pass of the waitlist (see the module's comment); errors are logged, the next pass tries again. */
-export async function waitlistPass(): Promise<void> {
+/**
+ * One pass of the waitlist (see the module's comment); errors are logged, the next pass tries
+ * again. Once `stop` is aborted it starts no other settling or offer, and publishes the events of
+ * what it did.
+ */
+export async function waitlistPass(stop?: AbortSignal): Promise<void> {
   const db = await getDb();
   try {
-    await settle(db);
-    await offerFreeSlots(db);
+    await settle(db, stop);
+    await offerFreeSlots(db, stop);
   } catch (error) {
     log.error('waitlist.pass_failed', { ...redactError(error) });
   }
