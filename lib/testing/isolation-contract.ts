@@ -14,7 +14,7 @@ import { resetEnv } from '@/lib/testing/hooks';
 
 /**
  * Isolation against hostile and broken tenants (issue 27), on each database of the repository
- * contract (repository-contract.ts): the quotas hold when requests race, and the staff lists put
+ * contract (store-contract.ts): the quotas hold when requests race, and the staff lists put
  * every tenant's incident within reach of the first page. Tenants of their own, cleaned up after.
  */
 const staff: StaffPrincipal = { kind: 'staff', userId: 'u-isolation', email: 'admin@e2e.exemplo.com.br', name: 'Ana', roles: ['admin'] };

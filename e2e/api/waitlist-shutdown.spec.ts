@@ -1,0 +1,143 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiPath, routes } from '@/lib/api/routes';
+import { bearer, reservationBody, RESERVE_PATH } from '../support/api';
+import { privateDatabase } from '../support/databases';
+import { apiServerEntry } from '../support/deployment';
+import { withDatabaseAt } from '../support/server-db';
+import { newDataDir, startServer, type RunningServer } from '../support/server';
+import { buildTestSeed, PROCEDURES, slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
+
+/**
+ * A deploy while the waitlist makes offers (issue 48, lib/shutdown.ts): twelve held slots of agenda
+ * 932 are released at once while twelve entries wait for any of them, and the server gets SIGTERM
+ * as soon as the releases are answered, its worker offering the freed slots. It drains: it exits 0
+ * saying so, and what it leaves is consistent before anything settles it: no entry or offer
+ * mid-offer, every slot held is held by an offer out (and each offer out holds its slot), and every
+ * release answered as done stays released. Started again, it offers every freed slot once. On a
+ * server (and, in a PostgreSQL run, a database) of its own.
+ */
+const COUNT = 12;
+const AGENDA = 932;
+
+type Snapshot = {
+  entries: Record<string, number>;
+  offers: { status: string; nr_seq_agenda: number; token: string | null }[];
+  active: { token: string; nr_seq_agenda: number }[];
+};
+
+async function tokenAt(request: APIRequestContext, server: RunningServer, client: typeof TENANT_A): Promise<string> {
+  const response = await request.post(`${server.url}${apiPath(routes.issueToken)}`, {
+    form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()).access_token;
+}
+
+test('SIGTERM while offers are being made: the worker drains, no slot held without its offer, no answered release lost', async ({
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const database = await privateDatabase('waitlist_drain');
+  const options = {
+    dataDir: newDataDir('waitlist-drain'),
+    entry: apiServerEntry(),
+    env: { ...database.env, WAITLIST_SCAN_SECONDS: '1', WAITLIST_OFFER_MINUTES: '30' },
+  };
+  const where = { dataDir: options.dataDir, databaseUrl: database.env.DATABASE_URL };
+  const snapshot = () =>
+    withDatabaseAt<Snapshot>(where, async (db) => {
+      const entries = (await db('waitlist_entries').select('status').count({ n: '*' }).groupBy('status')) as {
+        status: string;
+        n: unknown;
+      }[];
+      const offers = (await db('waitlist_offers').select('status', 'nr_seq_agenda', 'token')) as Snapshot['offers'];
+      const active = (await db('reservations')
+        .where({ cd_agenda: AGENDA, status: 'active' })
+        .select('token', 'nr_seq_agenda')) as Snapshot['active'];
+      return { entries: Object.fromEntries(entries.map((row) => [row.status, Number(row.n)])), offers, active };
+    });
+  let server = await startServer(options);
+  try {
+    const slots = Array.from({ length: COUNT }, (_, i) => slotOf(AGENDA, i));
+    const starts = buildTestSeed()
+      .slots.filter((slot) => slots.includes(slot.nrSeqAgenda))
+      .map((slot) => Date.parse(slot.start));
+    const holder = await tokenAt(request, server, TENANT_A);
+    const held = await Promise.all(
+      slots.map(async (slot, i) => {
+        const response = await request.post(`${server.url}${RESERVE_PATH}`, {
+          headers: bearer(holder),
+          data: reservationBody({ nrSeqAgenda: slot, cdPessoaFisica: 932_000 + i }),
+        });
+        const body = await response.json();
+        expect(body.CODIGO_P, JSON.stringify(body)).toBe('0');
+        return body.TOKEN_RESERVA_P as string;
+      }),
+    );
+
+    // Twelve patients of two tenants wait for any of the twelve slots.
+    const tenants = [holder, await tokenAt(request, server, TENANT_B)];
+    for (let i = 0; i < COUNT; i++) {
+      const response = await request.post(`${server.url}${apiPath(routes.addWaitlistEntry)}`, {
+        headers: bearer(tenants[i % 2]!),
+        data: {
+          nrSeqProcInterno: PROCEDURES.ultrassom,
+          nrMinDuracao: 30,
+          cdAgendas: [AGENDA],
+          de: new Date(Math.min(...starts) - 60_000).toISOString(),
+          ate: new Date(Math.max(...starts) + 60_000).toISOString(),
+          cdPessoaFisica: 932_500 + i,
+          cdConvenio: 12,
+          cdCategoria: 1,
+          cdPlano: 3,
+          cdUsuarioConvenio: `00123${932_500 + i}`,
+          nmUsuario: 'lista-espera',
+        },
+      });
+      expect(response.status()).toBe(201);
+    }
+
+    // Every slot released at once (each release wakes the worker), then the deploy's SIGTERM.
+    const released = await Promise.all(
+      slots.map(async (slot, i) => {
+        const response = await request.post(`${server.url}${RESERVE_PATH}`, {
+          headers: bearer(holder),
+          data: reservationBody({ nrSeqAgenda: slot, cdPessoaFisica: 932_000 + i, ieOpcao: 'CR', tokenReservaCanc: held[i] }),
+        });
+        return (await response.json()).CODIGO_P as string;
+      }),
+    );
+    expect(released).toEqual(Array.from({ length: COUNT }, () => '1'));
+    await server.stop('SIGTERM');
+    expect(server.process.exitCode).toBe(0);
+    expect(server.logs()).toMatch(/"waitlistDrained":true[^\n]*"event":"server\.stopped"/);
+    const offeredBeforeStop = (server.logs().match(/waitlist\.offered/g) ?? []).length;
+
+    // What the stopped server left, before any pass or lease settles it.
+    const left = await snapshot();
+    expect(left.entries.reservando, 'an entry left mid-offer').toBeUndefined();
+    expect(left.offers.filter((offer) => offer.status === 'reservando' || offer.status === 'liberando')).toEqual([]);
+    expect((left.entries.aguardando ?? 0) + (left.entries.ofertada ?? 0)).toBe(COUNT);
+    const out = left.offers.filter((offer) => offer.status === 'ofertada');
+    // Each offer it answered as made (logged) is recorded, and holds its slot; nothing else holds one.
+    expect(out).toHaveLength(offeredBeforeStop);
+    expect(left.entries.ofertada ?? 0).toBe(out.length);
+    expect(new Set(left.active.map((hold) => hold.token))).toEqual(new Set(out.map((offer) => offer.token)));
+    // The releases answered as done stay done: none of the holder's tokens holds a slot again.
+    expect(left.active.filter((hold) => held.includes(hold.token))).toEqual([]);
+
+    // Started again, it offers every freed slot, each to one entry, once.
+    server = await startServer(options);
+    await expect.poll(async () => (await snapshot()).entries.ofertada ?? 0, { timeout: 60_000, intervals: [500] }).toBe(COUNT);
+    const settled = await snapshot();
+    expect(settled.active.map((hold) => Number(hold.nr_seq_agenda)).sort((a, b) => a - b)).toEqual(slots);
+    expect(new Set(settled.offers.filter((offer) => offer.status === 'ofertada').map((offer) => Number(offer.nr_seq_agenda))).size).toBe(
+      COUNT,
+    );
+    // Whether the signal landed mid-pass varies run by run: said, not asserted.
+    test.info().annotations.push({ type: 'offers', description: `made before the SIGTERM: ${offeredBeforeStop} of ${COUNT}` });
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+});
