@@ -2,6 +2,7 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import { signingSecret } from '@/lib/auth/signing-secret';
+import { registerCallerLookups } from '@/lib/api/callers';
 import { startRetention } from '@/lib/retention';
 import { installShutdown } from '@/lib/shutdown';
 import { adviseFirstAdmin } from '@/lib/staff/first-admin';
@@ -37,6 +38,8 @@ async function start(): Promise<void> {
     await startTracing();
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.
     signingSecret();
+    // Before any page checks a console session (lib/auth/console-session.ts) without the API's router.
+    registerCallerLookups();
     // Nothing seeds accounts unless asked to: an empty database's log says how to make the first
     // admin, and one the demo seeded earlier says which public credentials still open it.
     const db = await getDb();

@@ -37,8 +37,6 @@ export const LAYERS: readonly Layer[] = [
     holds: 'settings read from the environment and files (env()), each section validated',
     may: [],
     exceptions: {
-      'lib/auth/sso-config.ts': 'the SSO settings section, kept beside the roles and claim paths it maps',
-      'lib/auth/platform-token-config.ts': "the platform tokens' settings section, beside their claim paths",
       'lib/webhooks/operational/config.ts': "OPERATIONAL_WEBHOOK_URL, checked by the webhooks' URL policy",
     },
   },
@@ -65,11 +63,6 @@ export const LAYERS: readonly Layer[] = [
     folder: 'auth',
     holds: 'passwords, tokens, principals, capabilities, sessions, throttling',
     may: [...BASE],
-    exceptions: {
-      'lib/api-clients/store.ts': 'a token is honoured only while its client is active (client-state.ts)',
-      'lib/api-clients/revocation.ts': "and for the revocation's delay after it is not",
-      'lib/staff/store.ts': 'a console session is honoured only while its account is (staff-session.ts)',
-    },
   },
   { folder: 'audit', holds: 'the audit trail (store) and its masking', may: [...BASE, 'auth'] },
   { folder: 'staff', holds: 'staff accounts: store, service, first administrator, create-admin', may: [...BASE, 'audit', 'auth', 'mail'] },
@@ -85,14 +78,20 @@ export const LAYERS: readonly Layer[] = [
     may: [...BASE, 'audit', 'auth', 'idempotency', 'mail', 'staff'],
   },
   {
+    folder: 'http',
+    holds: 'the route wrapper and its callers (authenticators, policies), the operation type, answers, bodies, problem+json',
+    may: [...BASE, 'auth', 'idempotency'],
+    exceptions: { 'lib/webhooks/url-policy.ts': "the URL policy's type: the one server setting a body schema depends on" },
+  },
+  {
     folder: 'waitlist',
     holds: 'the scheduling waitlist: entries, offers of freed slots, their worker and scheduling events',
     may: [...BASE, 'audit', 'auth', 'scheduling', 'webhooks'],
   },
   {
     folder: 'portal',
-    holds: "the partner portal's single-use links and sessions, a session as its tenant's API client",
-    may: [...BASE, 'audit', 'auth', 'webhooks'],
+    holds: "the partner portal's single-use links and sessions, a session as its tenant's API client, its callers",
+    may: [...BASE, 'audit', 'auth', 'http', 'webhooks'],
   },
   {
     folder: 'retention',
@@ -110,12 +109,6 @@ export const LAYERS: readonly Layer[] = [
     may: [...BASE, 'retention', 'scheduling', 'waitlist', 'webhooks'],
   },
   { folder: 'health', holds: 'readiness, liveness and the metrics scrape', may: [...BASE, 'scheduling', 'shutdown', 'webhooks'] },
-  {
-    folder: 'http',
-    holds: 'the route wrapper, the operation type, answers, bodies, problem+json',
-    may: [...BASE, 'auth', 'idempotency', 'portal'],
-    exceptions: { 'lib/webhooks/url-policy.ts': "the URL policy's type: the one server setting a body schema depends on" },
-  },
   {
     folder: 'sign-in',
     holds: 'how staff and partners sign in: NextAuth options, SSO, the token endpoint',
@@ -149,7 +142,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'startup',
     holds: 'what a server does before it answers: settings, migrate, seed, start workers',
-    may: [...BASE, 'auth', 'retention', 'scheduling', 'seed', 'shutdown', 'staff', 'waitlist', 'webhooks'],
+    may: [...BASE, 'api', 'auth', 'retention', 'scheduling', 'seed', 'shutdown', 'staff', 'waitlist', 'webhooks'],
   },
   { folder: 'api-server', holds: 'the lean API server (npm run start:api)', may: [...BASE, 'api', 'http', 'shutdown', 'startup'] },
   {

@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiPath, createApiClient, listApiClients, revokeApiClient, rotateApiClientSecret } from '@/lib/api/routes';
 import type { ApiClientView, ApiClientWithSecret } from '@/lib/api-clients/contract';
-import { REVOCATION_DELAY_SECONDS } from '@/lib/api-clients/revocation';
+import { REVOCATION_DELAY_SECONDS } from '@/lib/auth/revocation-delay';
 import { KNOWN_SCOPES } from '@/lib/auth/scopes';
 import { apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';

@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
-import type { StaffRole } from '@/lib/auth/roles';
+import type { StaffRole } from '@/lib/config/staff-roles';
 import { useT } from '@/lib/i18n/client';
 import { LanguageSwitch } from './language-switch';
 

@@ -11,7 +11,7 @@ import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiPath, createStaff, listStaff, resetStaffPassword, updateStaff } from '@/lib/api/routes';
-import { STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
+import { STAFF_ROLES, type StaffRole } from '@/lib/config/staff-roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { adminKeys } from '@/lib/client/admin-query-keys';

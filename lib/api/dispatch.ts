@@ -8,6 +8,7 @@ import { apiRoute, publicRoute, refusedRoute, type BoundHandler } from '@/lib/ht
 import { replyHeaders, toResponse, type Reply } from '@/lib/http/reply';
 import { metrics } from '@/lib/observability/metrics';
 import { inApiSpan, type Answered } from '@/lib/observability/api-span';
+import { callersOf, registerCallerLookups } from './callers';
 
 /**
  * The API's one router: every request under /api (and /metrics), from Next's catch-all routes
@@ -45,7 +46,7 @@ function bind(id: OperationId): BoundHandler {
   const handler = operations[id].handler as never;
   const { capability } = operation as { capability: unknown };
   if (capability === PUBLIC) return publicRoute(operation, handler, id);
-  if (isCapability(capability)) return apiRoute({ ...operation, capability }, handler, id);
+  if (isCapability(capability)) return apiRoute({ ...operation, capability }, handler, callersOf, id);
   throw new Error(
     `API operation ${id} (${operation.method} ${operation.path}) declares no capability: give it the one its callers need, or '${PUBLIC}' if anyone may call it.`,
   );
@@ -92,6 +93,7 @@ function compile(): PathRoute[] {
     .sort(compareSpecificity);
 }
 
+registerCallerLookups();
 const routes = compile();
 /** Paths without parameters, by their text: most requests are answered without walking the list. */
 const staticRoutes = new Map(

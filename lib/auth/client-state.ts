@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDb } from '@/lib/db/handle';
-import { findApiClient } from '@/lib/api-clients/store';
-import { REVOCATION_DELAY_SECONDS } from '@/lib/api-clients/revocation';
+import { accountLookups } from './account-lookups';
+import { REVOCATION_DELAY_SECONDS } from './revocation-delay';
 
 /**
  * Whether an embedded client may still use the tokens it holds: revoking a client must stop them
@@ -14,7 +14,7 @@ const cache = new Map<string, { active: boolean; until: number }>();
 export async function clientIsActive(clientId: string, now = Date.now()): Promise<boolean> {
   const cached = cache.get(clientId);
   if (cached && cached.until > now) return cached.active;
-  const client = await findApiClient(await getDb(), clientId);
+  const client = await accountLookups().apiClient(await getDb(), clientId);
   const active = client !== undefined && client.revokedAt === null;
   if (cache.size > 10_000) cache.clear();
   cache.set(clientId, { active, until: now + CACHE_MS });

@@ -4,7 +4,7 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
 import { claimAt } from './claim-path';
-import type { PlatformTokenConfig } from './platform-token-config';
+import type { PlatformTokenConfig } from '@/lib/config/platform-tokens';
 import type { ApiClientPrincipal } from './principal';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StaffRole } from '@/lib/auth/roles';
+import type { StaffRole } from '@/lib/config/staff-roles';
 import { SCOPES } from './scopes';
 
 /**

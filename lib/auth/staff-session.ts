@@ -1,8 +1,8 @@
 import 'server-only';
 import { decode, encode, type JWT } from 'next-auth/jwt';
 import { getDb } from '@/lib/db/handle';
-import { findStaffById } from '@/lib/staff/store';
-import { STAFF_ROLES, type StaffRole } from './roles';
+import { STAFF_ROLES, type StaffRole } from '@/lib/config/staff-roles';
+import { accountLookups } from './account-lookups';
 import { signingSecret } from './signing-secret';
 import type { ConsoleSession, StaffPrincipal } from './principal';
 
@@ -72,7 +72,7 @@ export async function staffFromSession(request: Request): Promise<StaffPrincipal
   const userId = payload?.sub;
   if (!payload || !userId) return undefined;
   const session = consoleSessionOf(payload);
-  const row = await findStaffById(await getDb(), userId);
+  const row = await accountLookups().staffAccount(await getDb(), userId);
   // A disabled user's open sessions, and those a password change ended, end with their next request.
   if (!row || row.disabledAt !== null || row.sessionVersion !== session.version) return undefined;
   return {

@@ -7,14 +7,9 @@ import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
 import { checkMailEnv, mailEnvShape } from '@/lib/config/mail';
 import { checkOperationalEnv, operationalEnvShape } from '@/lib/webhooks/operational/config';
 import { portalEnvShape } from './portal';
-import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from '@/lib/auth/sso-config';
+import { checkSsoEnv, ssoConfigFrom, ssoEnvShape, type SsoConfig } from './sso';
 import { checkOracleEnv, oracleConfigFrom, oracleEnvShape, type OracleSchedulingConfig } from '@/lib/config/oracle';
-import {
-  checkPlatformTokenEnv,
-  platformTokenConfigFrom,
-  platformTokenEnvShape,
-  type PlatformTokenConfig,
-} from '@/lib/auth/platform-token-config';
+import { checkPlatformTokenEnv, platformTokenConfigFrom, platformTokenEnvShape, type PlatformTokenConfig } from './platform-tokens';
 
 /**
  * Every setting the server reads, validated once. Other modules import `env()` instead of touching
@@ -212,9 +207,9 @@ const envSchema = z
     ...operationalEnvShape,
     /** PORTAL_*: the partner portal's links, sessions and framing origins (lib/config/portal.ts). */
     ...portalEnvShape,
-    /** OIDC_*, PASSWORD_SIGN_IN: staff single sign-on (lib/auth/sso-config.ts). */
+    /** OIDC_*, PASSWORD_SIGN_IN: staff single sign-on (lib/config/sso.ts). */
     ...ssoEnvShape,
-    /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/auth/platform-token-config.ts). */
+    /** AUTH_EMBEDDED_ISSUER, PLATFORM_*: which access tokens are accepted (lib/config/platform-tokens.ts). */
     ...platformTokenEnvShape,
   })
   .superRefine((value, ctx) => {

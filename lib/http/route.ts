@@ -2,12 +2,7 @@ import 'server-only';
 import { trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { env } from '@/lib/config/env';
-import { verifyAccessToken } from '@/lib/auth/access-tokens';
-import { readCookie, staffFromSession } from '@/lib/auth/staff-session';
-import { hasCapability, isPortalSession, type Capability, type Principal } from '@/lib/auth/principal';
-import { isPortalRequest } from '@/lib/portal/surface';
-import { PORTAL_COOKIE } from '@/lib/portal/cookie';
-import { portalPrincipalOf, recordPortalRequest } from '@/lib/portal/service';
+import { hasCapability, type Capability } from '@/lib/auth/principal';
 import { bodySettings } from '@/lib/http/body-settings';
 import type { AuthenticatedHandler, BodyOf, Operation, ParamsOf, PublicHandler, QueryOf, RefusedHook } from '@/lib/http/operation';
 import type { AnyAnswer } from '@/lib/http/answers';
@@ -18,22 +13,22 @@ import { messagesFor, translator } from '@/lib/i18n';
 import { Refusal } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { isDatabaseUnavailable, unavailabilityCode } from '@/lib/db/availability';
-import { metrics } from '@/lib/observability/metrics';
 import { readJsonBody } from './body';
+import { authenticateCaller, changesOrReadsSecret, type Call, type Callers, type CallersOf } from './callers';
 import { checkingAnswers } from './answer-check';
 import { ApiError, problemOf, problems, refusalHeaders, refusalStatus } from './errors';
 import { JSON_CONTENT_TYPE, jsonReply, problemReply } from './problem';
 import { headerOf, replyHeaders, replyOf, setHeader, type Reply } from './reply';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { pathnameOf } from './request-path';
-import { isSameOrigin } from './same-origin';
 import { SENT_METHOD_HEADER } from './entry-headers';
 import { strictTransportSecurity } from './security-headers';
 
 /**
  * The one wrapper every API operation is served through (lib/api/dispatch.ts binds each handler
- * with it): it authenticates (Bearer token or console session), checks the caller's capability and,
- * for cookie-authenticated changes, the origin; it gives the handler size-limited JSON parsing and
+ * with it): it authenticates the caller by the authenticators the request's path admits
+ * (callers.ts: a Bearer token, the console's session, the portal's), checks the caller's
+ * capability and runs the path's policies around the handler; it gives the handler size-limited JSON parsing and
  * schema validation with localized field errors; it renders the handler's declared answer; and it
  * turns every error into problem+json (or the body a contract fixes for a refusal), so no handler
  * ever leaks a stack trace or database text. In tests and development every answer is checked
@@ -43,7 +38,6 @@ import { strictTransportSecurity } from './security-headers';
  * handler serves Next's catch-all route and the lean API path.
  */
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** What a handler reading a body its operation does not declare gets: nothing passes. */
 const NO_BODY = z.never();
 
@@ -54,22 +48,24 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
 export type BoundHandler = (request: Request, params: Record<string, string>) => Promise<Reply>;
 
 /**
- * An authenticated operation: the caller needs the operation's capability; its query schema is
- * applied. `operationId` names it in the log line of an answer that does not match its declaration.
+ * An authenticated operation: the caller, recognised by the callers its path admits (`callersOf`,
+ * the composition root's), needs the operation's capability; its query schema is applied.
+ * `operationId` names it in the log line of an answer that does not match its declaration.
  */
 export function apiRoute<O extends Operation & { capability: Capability }>(
   operation: O & { onRefused?: RefusedHook<O> },
   handler: AuthenticatedHandler<O>,
+  callersOf: CallersOf,
   operationId = `${operation.method} ${operation.path}`,
 ): BoundHandler {
   return traced(
     checkingAnswers(operation, operationId, async (request, params) => {
       const locale = negotiateLocale(request.headers.get('accept-language'));
-      let portal: Principal | undefined;
-      const response = await answerAuthenticated(request, params, locale, (principal) => (portal = principal));
-      // A partner's every change, and every read of a secret, in the audit trail with what was answered.
-      if (portal && isPortalSession(portal) && (!SAFE_METHODS.has(request.method) || operation.sensitive))
-        await recordPortalRequest(portal, operationId, params, response.status);
+      const callers = callersOf(request);
+      let call: Call | undefined;
+      const response = await answerAuthenticated(request, params, locale, callers, (authenticated) => (call = authenticated));
+      // Once the caller is known, the path's after-policies see the call with what was answered, a refusal included.
+      if (call) for (const after of callers.after ?? []) await after(call, response.status);
       return response;
     }),
   );
@@ -78,15 +74,15 @@ export function apiRoute<O extends Operation & { capability: Capability }>(
     request: Request,
     params: Record<string, string>,
     locale: Locale,
-    authenticated: (principal: Principal) => void,
+    callers: Callers,
+    authenticated: (call: Call) => void,
   ): Promise<Reply> {
     try {
-      const principal = await authenticate(request);
-      authenticated(principal);
+      const principal = await authenticateCaller(request, callers);
+      const call = { request, principal, operationId, params, changesOrReadsSecret: changesOrReadsSecret(request, operation) };
+      authenticated(call);
       if (!hasCapability(principal, operation.capability)) throw problems.forbidden();
-      // A read-only portal session reads, and nothing more: no change, no secret.
-      if (isPortalSession(principal) && principal.portal.readOnly && (!SAFE_METHODS.has(request.method) || operation.sensitive))
-        throw problems.forbidden('This portal session is read-only.');
+      for (const before of callers.before ?? []) await before(call);
       const parsedParams = parsePathParams(operation, params, locale);
       const query = (
         operation.query ? parseOrThrow(operation.query, Object.fromEntries(new URL(request.url).searchParams), locale) : undefined
@@ -205,32 +201,6 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, loc
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw problems.validation(toFieldErrors(result.error, input, messagesFor(locale)));
-}
-
-async function authenticate(request: Request): Promise<Principal> {
-  // The portal's path knows one credential, the portal's cookie: a console session or a token sent there is not looked at.
-  if (isPortalRequest(request)) {
-    const partner = await portalPrincipalOf(readCookie(request, PORTAL_COOKIE));
-    if (!partner) throw problems.unauthorized();
-    if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw problems.crossOrigin();
-    return partner;
-  }
-  const authorization = request.headers.get('authorization');
-  if (authorization !== null) {
-    const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(authorization);
-    const principal = match?.[1] ? await verifyAccessToken(match[1]) : undefined;
-    if (!principal) {
-      metrics().authRefusals.inc({ reason: 'invalid_token' });
-      throw problems.invalidToken();
-    }
-    return principal;
-  }
-  const staff = await staffFromSession(request);
-  if (!staff) throw problems.unauthorized();
-  // A cookie rides along on cross-site requests; a Bearer header never does. So only
-  // cookie-authenticated changes need proof that the console itself sent them.
-  if (!SAFE_METHODS.has(request.method) && !isSameOrigin(request)) throw problems.crossOrigin();
-  return staff;
 }
 
 /**

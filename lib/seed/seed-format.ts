@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_FLAGS, webhookHeaderSchema, type WebhookEventFlag } from '@/lib/webhooks/contract';
 
-import { STAFF_ROLES } from '@/lib/auth/roles';
+import { STAFF_ROLES } from '@/lib/config/staff-roles';
 import { DEFAULT_SCOPES, KNOWN_SCOPES } from '@/lib/auth/scopes';
 
 /** The seed file format (SEED_FILE); every key optional. */

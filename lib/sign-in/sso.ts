@@ -7,7 +7,8 @@ import { recordAudit } from '@/lib/audit/store';
 import { log } from '@/lib/log';
 import { hasControlCharacters, hasInvisibleCharacters } from '@/lib/validation/text';
 import { claimAt } from '@/lib/auth/claim-path';
-import { mappedRoles, type SsoConfig } from '@/lib/auth/sso-config';
+import { mappedRoles } from '@/lib/auth/role-map';
+import type { SsoConfig } from '@/lib/config/sso';
 import { parseRoles } from '@/lib/auth/staff-session';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STAFF_ROLES } from '@/lib/auth/roles';
+import { STAFF_ROLES } from '@/lib/config/staff-roles';
 import { hasControlCharacters, hasInvisibleCharacters, noControlCharacters, noInvisibleCharacters } from '@/lib/validation/text';
 
 /** Staff accounts as admins manage them (issue 11 §1). No server imports: the console's forms use these. */

@@ -1,4 +1,4 @@
-import type { StaffRole } from '@/lib/auth/roles';
+import type { StaffRole } from '@/lib/config/staff-roles';
 
 /**
  * What an admin may not do to their own account: remove their admin role, or disable it (someone

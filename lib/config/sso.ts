@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { booleanFlag } from '@/lib/config/boolean-flag';
+import { booleanFlag } from './boolean-flag';
 import { claimPathSchema } from './claim-path';
-import { STAFF_ROLES, type StaffRole } from './roles';
-import { isLoopbackHost } from '@/lib/config/loopback';
+import { isLoopbackHost } from './loopback';
+import { STAFF_ROLES, type StaffRole } from './staff-roles';
 
 /**
  * Single sign-on for staff (issue 11 §4): next-auth's OpenID Connect sign-in against the
  * hospital's identity provider (Microsoft Entra ID, Keycloak, Google Workspace…), merged into the
- * app's environment schema in lib/config/env.ts. Off unless OIDC_ISSUER is set.
+ * app's environment schema in lib/config/env.ts. Off unless OIDC_ISSUER is set. What a sign-in
+ * does with a provider's roles claim is lib/auth/role-map.ts.
  */
 export const ssoEnvShape = {
   /** The provider's issuer URL; its /.well-known/openid-configuration is read at sign-in. */
@@ -98,15 +99,4 @@ export function ssoConfigFrom(value: SsoEnv): SsoConfig | undefined {
     rolesClaim: value.OIDC_ROLES_CLAIM,
     roleMap,
   };
-}
-
-/** The console roles a provider's claim value opens: an array of names, or one name. */
-export function mappedRoles(claimValue: unknown, roleMap: SsoConfig['roleMap']): StaffRole[] {
-  const names = Array.isArray(claimValue) ? claimValue : typeof claimValue === 'string' ? [claimValue] : [];
-  const roles = new Set<StaffRole>();
-  for (const name of names) {
-    if (typeof name !== 'string') continue;
-    for (const role of roleMap.get(name) ?? []) roles.add(role);
-  }
-  return STAFF_ROLES.filter((role) => roles.has(role));
 }

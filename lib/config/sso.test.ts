@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from '@/lib/config/env';
-import { mappedRoles, parseRoleMap } from './sso-config';
+import { mappedRoles } from '@/lib/auth/role-map';
+import { parseRoleMap } from './sso';
 import { resetEnv } from '@/lib/testing/hooks';
 
 /** Single sign-on and mail settings through the app's one configuration entry point, env(). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { booleanFlag } from '@/lib/config/boolean-flag';
+import { booleanFlag } from './boolean-flag';
 import { claimPathSchema } from './claim-path';
-import { isLoopbackHost } from '@/lib/config/loopback';
+import { isLoopbackHost } from './loopback';
 
 /**
  * Settings for accepting the integration platform's own access tokens (JWTs signed with its keys,
