@@ -23,7 +23,7 @@ import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/field
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';
-import type { WebhookFormValues } from './webhook-editor';
+import type { WebhookFormValues } from './webhook-form-values';
 import { Form } from '@/components/ui/form';
 
 /**

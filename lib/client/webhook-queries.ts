@@ -4,15 +4,13 @@ import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
 import { useLocale } from '@/lib/i18n/client';
 import { apiPath, getWebhookConfiguration, listWebhookConfigurations } from '@/lib/api/routes';
 import { apiJson } from './api';
-import { webhookKeys } from './webhook-query-keys';
+import { loadedWebhook, webhookKeys, type LoadedWebhook } from './webhook-query-keys';
 
 /**
  * Fetchers for webhook configurations, shared by the list and the editor. Their deliveries' are in
  * delivery-queries.ts, loaded with the parts of the pages that show them.
  */
-export { webhookKeys };
-
-export type LoadedWebhook = { config: WebhookDetail; etag: string };
+export { webhookKeys, type LoadedWebhook };
 
 export function useWebhookList(search: string) {
   const locale = useLocale();
@@ -32,7 +30,7 @@ export function useWebhook(id: string) {
     queryKey: webhookKeys.detail(id),
     queryFn: async (): Promise<LoadedWebhook> => {
       const { body, headers } = await apiJson<WebhookDetail>(locale, apiPath(getWebhookConfiguration, { id }));
-      return { config: body, etag: headers.get('etag') ?? '' };
+      return loadedWebhook(body, headers);
     },
   });
 }
