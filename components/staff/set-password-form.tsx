@@ -8,8 +8,9 @@ import { Input } from '@/components/ui/input';
 import { formText } from '@/components/ui/form-text';
 import { apiPath, setPasswordWithLink } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Sets the password a one-time link allows; the server's rules answer field by field. Plain state,
@@ -18,13 +19,13 @@ import { Form } from '@/components/ui/form';
  */
 export function SetPasswordForm({ token }: { token: string }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const [mismatch, setMismatch] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'pending' | 'done' } | { status: 'failed'; error: unknown }>({ status: 'idle' });
   async function submit(password: string) {
     setState({ status: 'pending' });
     try {
-      const response = await apiFetch(locale, apiPath(setPasswordWithLink), {
+      const response = await apiFetch(api, apiPath(setPasswordWithLink), {
         method: 'POST',
         body: JSON.stringify({ token, senha: password }),
       });

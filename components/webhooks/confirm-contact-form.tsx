@@ -4,7 +4,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { apiPath, confirmContactEmail } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Confirms a technical contact with its link's token (issue 43), on a press of the button only.
@@ -12,12 +13,12 @@ import { useLocale, useT } from '@/lib/i18n/client';
  */
 export function ConfirmContactForm({ token }: { token: string }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const [state, setState] = useState<{ status: 'idle' | 'pending' | 'done' } | { status: 'failed'; error: unknown }>({ status: 'idle' });
   async function confirm() {
     setState({ status: 'pending' });
     try {
-      const response = await apiFetch(locale, apiPath(confirmContactEmail), { method: 'POST', body: JSON.stringify({ token }) });
+      const response = await apiFetch(api, apiPath(confirmContactEmail), { method: 'POST', body: JSON.stringify({ token }) });
       if (!response.ok) throw new ApiProblem(await readProblem(response));
       setState({ status: 'done' });
     } catch (error) {

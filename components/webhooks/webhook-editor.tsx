@@ -14,7 +14,7 @@ import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
-import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import { useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { DeleteWebhookButton } from './delete-webhook-button';
@@ -34,6 +34,7 @@ import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { SectionNav } from './section-nav';
 import type { EditorSectionId } from './editor-sections';
 import { PayloadControlCard } from './payload-control-card';
+import { useApiCaller } from '@/lib/client/api-base';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
@@ -178,7 +179,7 @@ function WebhookForm({
   reloading: boolean;
 }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -208,7 +209,7 @@ function WebhookForm({
 
   const save = useMutation({
     mutationFn: (values: EditorFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(updateWebhookConfiguration, { id: config.id }), {
+      apiJson<WebhookView>(api, apiPath(updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(toBody(values, config.url)),
