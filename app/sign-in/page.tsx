@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { env } from '@/lib/config/env';
 import { SSO_PROVIDER_ID, type SsoRefusal } from '@/lib/sign-in/sso';
 import type { MessageKey } from '@/lib/i18n';
-import { LanguageSwitch } from '@/components/console/language-switch';
+import { EntryCard, EntryFrame } from '@/components/auth/entry-frame';
 import { currentStaff, homePathFor } from '@/lib/auth/console-session';
 import { getT } from '@/lib/i18n/server';
 import { safeReturnPath } from '@/lib/http/safe-return-path';
@@ -49,43 +49,36 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     : undefined;
   const { sso, PASSWORD_SIGN_IN } = env();
   return (
-    <div className="flex min-h-screen flex-col">
-      <div className="flex justify-end px-4 py-3 sm:px-6">
-        <LanguageSwitch />
-      </div>
-      <main id="main" className="flex flex-1 items-start justify-center px-4 pt-8 pb-16 sm:pt-16">
-        <div className="w-full max-w-sm">
-          <div className="mb-6 flex items-center gap-2">
-            <span aria-hidden className="inline-block h-8 w-8 rounded bg-indigo-700 text-center text-sm leading-8 font-semibold text-white">
-              IC
-            </span>
-            <span className="text-lg font-semibold">{t('app.name')}</span>
-          </div>
-          <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-            <h1 className="text-xl font-semibold">{t('signIn.title')}</h1>
-            <p className="mt-1 mb-5 text-sm text-slate-600">{t(PASSWORD_SIGN_IN ? 'signIn.subtitle' : 'signIn.ssoSubtitle')}</p>
-            {ssoError ? (
-              <Alert tone="danger" role="alert" className="mb-4">
-                {t(ssoError)}
-              </Alert>
-            ) : null}
-            {sso ? (
-              <SsoSignInButton providerId={SSO_PROVIDER_ID} name={sso.displayName} returnTo={returnTo} primary={!PASSWORD_SIGN_IN} />
-            ) : null}
-            {sso && PASSWORD_SIGN_IN ? (
-              <p className="my-4 flex items-center gap-3 text-xs text-slate-600 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
-                {t('signIn.or')}
-              </p>
-            ) : null}
-            {PASSWORD_SIGN_IN ? <SignInForm returnTo={returnTo} notice={notice} /> : null}
-            {!PASSWORD_SIGN_IN && notice && !ssoError ? (
-              <Alert tone="info" role="status" className="mt-4">
-                {notice}
-              </Alert>
-            ) : null}
-          </div>
+    <EntryFrame>
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex items-center gap-2">
+          <span aria-hidden className="inline-block h-8 w-8 rounded bg-indigo-700 text-center text-sm leading-8 font-semibold text-white">
+            IC
+          </span>
+          <span className="text-lg font-semibold">{t('app.name')}</span>
         </div>
-      </main>
-    </div>
+        <EntryCard title={t('signIn.title')} intro={t(PASSWORD_SIGN_IN ? 'signIn.subtitle' : 'signIn.ssoSubtitle')}>
+          {ssoError ? (
+            <Alert tone="danger" role="alert" className="mb-4">
+              {t(ssoError)}
+            </Alert>
+          ) : null}
+          {sso ? (
+            <SsoSignInButton providerId={SSO_PROVIDER_ID} name={sso.displayName} returnTo={returnTo} primary={!PASSWORD_SIGN_IN} />
+          ) : null}
+          {sso && PASSWORD_SIGN_IN ? (
+            <p className="my-4 flex items-center gap-3 text-xs text-slate-600 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
+              {t('signIn.or')}
+            </p>
+          ) : null}
+          {PASSWORD_SIGN_IN ? <SignInForm returnTo={returnTo} notice={notice} /> : null}
+          {!PASSWORD_SIGN_IN && notice && !ssoError ? (
+            <Alert tone="info" role="status" className="mt-4">
+              {notice}
+            </Alert>
+          ) : null}
+        </EntryCard>
+      </div>
+    </EntryFrame>
   );
 }

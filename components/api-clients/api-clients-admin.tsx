@@ -21,6 +21,7 @@ import { adminKeys } from '@/lib/client/admin-query-keys';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
 import { useForm, WithFormLibrary } from '@/components/ui/form-library';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * API clients for staff admins: the list (state, scopes, last token), a new client, and per client
@@ -40,11 +41,11 @@ function toBody(values: FormValues) {
 
 export function ApiClientsAdmin() {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const [revealed, setRevealed] = useState<ApiClientWithSecret | undefined>();
   const clients = useQuery({
     queryKey: KEY,
-    queryFn: async () => (await apiJson<ApiClientView[]>(locale, apiPath(listApiClients))).body,
+    queryFn: async () => (await apiJson<ApiClientView[]>(api, apiPath(listApiClients))).body,
   });
   return (
     <div className="flex flex-col gap-5">
@@ -78,12 +79,13 @@ export function ApiClientsAdmin() {
 function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (value: ApiClientWithSecret) => void }) {
   const t = useT();
   const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
   const rotate = useMutation({
     mutationFn: async () =>
       (
-        await apiJson<ApiClientWithSecret>(locale, apiPath(rotateApiClientSecret, { clientId: client.clientId }), {
+        await apiJson<ApiClientWithSecret>(api, apiPath(rotateApiClientSecret, { clientId: client.clientId }), {
           method: 'POST',
         })
       ).body,
@@ -93,7 +95,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
     },
   });
   const revoke = useMutation({
-    mutationFn: () => apiJson(locale, apiPath(revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
+    mutationFn: () => apiJson(api, apiPath(revokeApiClient, { clientId: client.clientId }), { method: 'POST' }),
     onSuccess: refresh,
   });
   const revoked = client.revogadoEm !== null;
@@ -148,7 +150,7 @@ function ClientRow({ client, onSecret }: { client: ApiClientView; onSecret: (val
 
 function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) => void }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
@@ -163,7 +165,7 @@ function NewClientForm({ onCreated }: { onCreated: (value: ApiClientWithSecret) 
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
-        await apiJson<ApiClientWithSecret>(locale, apiPath(createApiClient), {
+        await apiJson<ApiClientWithSecret>(api, apiPath(createApiClient), {
           method: 'POST',
           body: JSON.stringify(toBody(values)),
         })

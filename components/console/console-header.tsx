@@ -7,6 +7,7 @@ import { cn } from '@/components/ui/cn';
 import type { StaffRole } from '@/lib/config/staff-roles';
 import { useT } from '@/lib/i18n/client';
 import { LanguageSwitch } from './language-switch';
+import { NavLinks } from './nav-links';
 
 type Props = {
   user: { name: string; email: string; roles: StaffRole[] };
@@ -107,28 +108,13 @@ export function ConsoleHeader({ user, areas }: Props) {
               {t('header.signOut')}
             </Button>
           </div>
-          <nav aria-label={t('nav.label')} className="lg:order-last lg:-mx-3 lg:w-full">
-            <ul className="flex flex-col gap-1 lg:flex-row lg:flex-wrap">
-              {links.map((link) => {
-                const active = link.href === activeHref;
-                return (
-                  <li key={link.href}>
-                    <Link
-                      href={link.href}
-                      aria-current={active ? 'page' : undefined}
-                      onClick={() => setOpenOn(null)}
-                      className={cn(
-                        'flex h-10 items-center rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 lg:inline-flex lg:h-9',
-                        active ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100',
-                      )}
-                    >
-                      {link.label}
-                    </Link>
-                  </li>
-                );
-              })}
-            </ul>
-          </nav>
+          <NavLinks
+            label={t('nav.label')}
+            links={links.map((link) => ({ ...link, active: link.href === activeHref }))}
+            stacked
+            className="lg:order-last lg:-mx-3 lg:w-full"
+            onNavigate={() => setOpenOn(null)}
+          />
         </div>
       </div>
     </header>

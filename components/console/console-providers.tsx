@@ -2,11 +2,12 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ToastProvider } from '@/components/ui/toast';
-import { ApiProblem } from '@/lib/client/api';
+import { ApiProblem, type ApiBase } from '@/lib/client/api';
+import { ApiBaseProvider } from '@/lib/client/api-base';
 import { useT } from '@/lib/i18n/client';
 
-/** react-query for API data and the toast area, shared by every console page. */
-export function ConsoleProviders({ children }: { children: ReactNode }) {
+/** react-query for API data, the toast area and the API base its surface's layout gives, shared by the console's pages and the portal's. */
+export function ConsoleProviders({ apiBase, children }: { apiBase: ApiBase; children: ReactNode }) {
   const t = useT();
   const [client] = useState(
     () =>
@@ -22,8 +23,10 @@ export function ConsoleProviders({ children }: { children: ReactNode }) {
       }),
   );
   return (
-    <QueryClientProvider client={client}>
-      <ToastProvider closeLabel={t('common.close')}>{children}</ToastProvider>
-    </QueryClientProvider>
+    <ApiBaseProvider base={apiBase}>
+      <QueryClientProvider client={client}>
+        <ToastProvider closeLabel={t('common.close')}>{children}</ToastProvider>
+      </QueryClientProvider>
+    </ApiBaseProvider>
   );
 }

@@ -12,6 +12,7 @@ import { apiPath, issuePortalLink, listPortalAccess, revokePortalLink, revokePor
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import type { PortalAccess, PortalLink } from '@/lib/portal/contract';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Staff's view of a tenant's partner portal (issue 30), on its configuration's page: issue a
@@ -21,19 +22,20 @@ import type { PortalAccess, PortalLink } from '@/lib/portal/contract';
 export function PortalAccessCard({ usuarioId, sistemaOrigem }: { usuarioId: string; sistemaOrigem: number }) {
   const t = useT();
   const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const [readOnly, setReadOnly] = useState(false);
   const [issued, setIssued] = useState<PortalLink | undefined>();
   const queryKey = ['portal', 'access', usuarioId];
   const access = useQuery({
     queryKey,
-    queryFn: async () => (await apiJson<PortalAccess>(locale, `${apiPath(listPortalAccess)}?${new URLSearchParams({ usuarioId })}`)).body,
+    queryFn: async () => (await apiJson<PortalAccess>(api, `${apiPath(listPortalAccess)}?${new URLSearchParams({ usuarioId })}`)).body,
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey });
   const issue = useMutation({
     mutationFn: async () =>
       (
-        await apiJson<PortalLink>(locale, apiPath(issuePortalLink), {
+        await apiJson<PortalLink>(api, apiPath(issuePortalLink), {
           method: 'POST',
           body: JSON.stringify({ usuarioId, sistemaOrigem, somenteLeitura: readOnly }),
         })
@@ -45,7 +47,7 @@ export function PortalAccessCard({ usuarioId, sistemaOrigem }: { usuarioId: stri
   });
   const revoke = useMutation({
     mutationFn: async (path: string) => {
-      const response = await apiFetch(locale, path, { method: 'DELETE' });
+      const response = await apiFetch(api, path, { method: 'DELETE' });
       if (!response.ok) throw new ApiProblem(await readProblem(response));
     },
     onSuccess: () => refresh(),

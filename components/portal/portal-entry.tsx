@@ -4,7 +4,8 @@ import { Alert } from '@/components/ui/alert';
 import { Spinner } from '@/components/ui/spinner';
 import { apiPath, openPortalSession } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
-import { PORTAL_API_PREFIX, PORTAL_PATH } from '@/lib/portal/cookie';
+import { PORTAL_PATH } from '@/lib/portal/cookie';
+import { API_BASES, apiUrl } from '@/lib/client/api';
 
 type State = 'opening' | 'refused' | 'failed' | 'no-link' | 'ended' | 'signed-out';
 /** Why the entry page was sent to without a link: the session ended, or the partner signed out. */
@@ -23,7 +24,7 @@ export function PortalEntry({ notice }: { notice: EntryNotice }) {
     // The token is spent by this request: it never stays in the history or a bookmark.
     if (token) window.history.replaceState(null, '', window.location.pathname + window.location.search);
     const outcome: Promise<State> = token
-      ? fetch(`${PORTAL_API_PREFIX}${apiPath(openPortalSession)}`, {
+      ? fetch(apiUrl(API_BASES.portal, apiPath(openPortalSession)), {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': locale },
           body: JSON.stringify({ token }),

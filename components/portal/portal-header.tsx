@@ -1,9 +1,8 @@
 'use client';
 import { usePathname } from 'next/navigation';
-import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
-import { cn } from '@/components/ui/cn';
 import { LanguageSwitch } from '@/components/console/language-switch';
+import { NavLinks } from '@/components/console/nav-links';
 import { PortalSignOut } from './portal-sign-out';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
@@ -59,24 +58,7 @@ export function PortalHeader({
           <LanguageSwitch />
           <PortalSignOut />
         </div>
-        <nav aria-label={t('portal.nav.label')} className="-mx-3 w-full">
-          <ul className="flex flex-wrap gap-1">
-            {links.map((link) => (
-              <li key={link.href}>
-                <Link
-                  href={link.href}
-                  aria-current={link.active ? 'page' : undefined}
-                  className={cn(
-                    'inline-flex h-9 items-center rounded-md px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600',
-                    link.active ? 'bg-indigo-50 text-indigo-800' : 'text-slate-700 hover:bg-slate-100',
-                  )}
-                >
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <NavLinks label={t('portal.nav.label')} links={links} className="-mx-3 w-full" />
       </div>
     </header>
   );

@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { apiFetch, markSigningOut } from '@/lib/client/api';
 import { apiPath, closePortalSession } from '@/lib/api/routes';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import { PORTAL_PATH } from '@/lib/portal/cookie';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Signing out of the portal: the server ends the session (its cookie opens nothing after, even a
@@ -12,14 +13,14 @@ import { PORTAL_PATH } from '@/lib/portal/cookie';
  */
 export function PortalSignOut() {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const [failed, setFailed] = useState(false);
   const [pending, setPending] = useState(false);
   const signOut = async () => {
     setPending(true);
     setFailed(false);
     markSigningOut();
-    const response = await apiFetch(locale, apiPath(closePortalSession), { method: 'DELETE' }).catch(() => undefined);
+    const response = await apiFetch(api, apiPath(closePortalSession), { method: 'DELETE' }).catch(() => undefined);
     if (response?.status === 204) return window.location.replace(`${PORTAL_PATH}/entrar?saiu=1`);
     setPending(false);
     setFailed(true);

@@ -8,7 +8,7 @@ import { useRecentReservations } from '@/lib/client/slot-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
-import type { OutcomeState } from './outcome-panel';
+import type { OutcomeState } from './outcome-state';
 
 /** The Resultado panel's content once a request was attempted; loaded after the form (outcome-panel.tsx). */
 export function OutcomeContent({ outcome, onPrepareRelease }: { outcome: OutcomeState; onPrepareRelease: (token: string) => void }) {

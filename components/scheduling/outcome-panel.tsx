@@ -4,7 +4,10 @@ import { AfterHydration } from '@/components/ui/after-hydration';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n/client';
-import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
+import type { OutcomeState } from './outcome-state';
+
+/** The reservation workspace holds the state this panel shows (its type lives apart, so the lazy details need not import the panel). */
+export type { OutcomeState };
 
 function Loading() {
   const t = useT();
@@ -13,13 +16,6 @@ function Loading() {
 
 // What an answer looks like arrives with the first request, not with the page.
 const OutcomeContent = lazy(() => import('./outcome-details').then((module) => ({ default: module.OutcomeContent })));
-
-/**
- * What the panel shows: an answer of the route, or the state of the latest attempt that has none
- * (sent and waiting, blocked by the form's own checks, or no answer because the network failed).
- * A new attempt always replaces the previous answer, so an old result is never read as the new one.
- */
-export type OutcomeState = ReservationOutcomeView | { kind: 'pending' } | { kind: 'blocked' } | { kind: 'network' };
 
 /**
  * The answer of the last request: HTTP status, CODIGO_P with its §7.2 meaning, the four response

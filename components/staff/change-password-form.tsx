@@ -9,8 +9,9 @@ import { Input } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
 import { apiPath, changeOwnPassword } from '@/lib/api/routes';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * The signed-in user's own password: the current one, then the new one twice. The inputs are not
@@ -19,13 +20,13 @@ import { Form } from '@/components/ui/form';
  */
 export function ChangePasswordForm() {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const toast = useToast();
   const form = useRef<HTMLFormElement>(null);
   const [mismatch, setMismatch] = useState(false);
   const save = useMutation({
     mutationFn: async (values: { current: string; next: string }) => {
-      const response = await apiFetch(locale, apiPath(changeOwnPassword), {
+      const response = await apiFetch(api, apiPath(changeOwnPassword), {
         method: 'POST',
         body: JSON.stringify({ senhaAtual: values.current, novaSenha: values.next }),
       });

@@ -6,34 +6,20 @@ import { Button } from '@/components/ui/button';
 import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { formText } from '@/components/ui/form-text';
-import { apiPath, setPasswordWithLink } from '@/lib/api/routes';
-import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { setPasswordWithLink } from '@/lib/api/routes';
+import { useLinkRequest } from '@/components/auth/use-link-request';
+import { useT } from '@/lib/i18n/client';
 import { Form } from '@/components/ui/form';
 
 /**
- * Sets the password a one-time link allows; the server's rules answer field by field. Plain state,
- * not TanStack Query: this public page lives outside the console's providers. The inputs are not
- * controlled, so what a password manager filled in is read at submit, not lost.
+ * Sets the password a one-time link allows; the server's rules answer field by field. The inputs
+ * are not controlled, so what a password manager filled in is read at submit, not lost.
  */
 export function SetPasswordForm({ token }: { token: string }) {
   const t = useT();
-  const locale = useLocale();
   const [mismatch, setMismatch] = useState(false);
-  const [state, setState] = useState<{ status: 'idle' | 'pending' | 'done' } | { status: 'failed'; error: unknown }>({ status: 'idle' });
-  async function submit(password: string) {
-    setState({ status: 'pending' });
-    try {
-      const response = await apiFetch(locale, apiPath(setPasswordWithLink), {
-        method: 'POST',
-        body: JSON.stringify({ token, senha: password }),
-      });
-      if (!response.ok) throw new ApiProblem(await readProblem(response));
-      setState({ status: 'done' });
-    } catch (error) {
-      setState({ status: 'failed', error });
-    }
-  }
+  const { state, problem, send } = useLinkRequest(setPasswordWithLink);
+  const submit = (password: string) => send({ token, senha: password });
   if (state.status === 'done') {
     return (
       <Alert tone="success" role="status" title={t('password.setDone')}>
@@ -43,7 +29,6 @@ export function SetPasswordForm({ token }: { token: string }) {
       </Alert>
     );
   }
-  const problem = state.status === 'failed' && state.error instanceof ApiProblem ? state.error.problem : undefined;
   const errorOf = (field: string) => problem?.errors?.find((error) => error.field === field)?.message;
   const passwordError = errorOf('senha');
   const tokenError = errorOf('token') ?? (token ? undefined : t('validation.code.passwordLinkInvalid'));

@@ -15,11 +15,12 @@ import { STAFF_ROLES, type StaffRole } from '@/lib/config/staff-roles';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, isFieldRefusal, showRefusedFields } from '@/lib/client/form-errors';
 import { adminKeys } from '@/lib/client/admin-query-keys';
-import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import { useMessages, useT } from '@/lib/i18n/client';
 import type { PasswordLink, StaffUpdate, StaffView } from '@/lib/staff/contract';
 import { selfChangeRefusal } from '@/lib/staff/self-change';
 import { Form } from '@/components/ui/form';
 import { useForm, WithFormLibrary } from '@/components/ui/form-library';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Staff accounts for admins: the list, a new account (answering a one-time link to hand over),
@@ -33,9 +34,9 @@ type Revealed = { email: string; link: PasswordLink };
 
 export function StaffAdmin({ currentUserId }: { currentUserId: string }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const [revealed, setRevealed] = useState<Revealed | undefined>();
-  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(locale, apiPath(listStaff))).body });
+  const staff = useQuery({ queryKey: KEY, queryFn: async () => (await apiJson<StaffView[]>(api, apiPath(listStaff))).body });
   return (
     <div className="flex flex-col gap-5">
       {revealed ? <LinkNotice email={revealed.email} link={revealed.link} /> : null}
@@ -82,12 +83,11 @@ function LinkNotice({ email, link }: Revealed) {
 
 function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLink: (value: Revealed) => void }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const toast = useToast();
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
-  const put = (change: StaffUpdate) =>
-    apiJson(locale, apiPath(updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) });
+  const put = (change: StaffUpdate) => apiJson(api, apiPath(updateStaff, { id: user.id }), { method: 'PUT', body: JSON.stringify(change) });
   const [roles, setRoles] = useState<readonly StaffRole[]>(user.perfis);
   const saveRoles = useMutation({
     mutationFn: (perfis: StaffRole[]) => put({ perfis }),
@@ -104,7 +104,7 @@ function StaffRow({ user, self, onLink }: { user: StaffView; self: boolean; onLi
     },
   });
   const reset = useMutation({
-    mutationFn: async () => (await apiJson<PasswordLink>(locale, apiPath(resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
+    mutationFn: async () => (await apiJson<PasswordLink>(api, apiPath(resetStaffPassword, { id: user.id }), { method: 'POST' })).body,
     onSuccess: (link) => onLink({ email: user.email, link }),
   });
   const rolesChanged = STAFF_ROLES.some((role) => roles.includes(role) !== user.perfis.includes(role));
@@ -229,7 +229,7 @@ const NEW_STAFF: FormValues = { email: '', nome: '', perfis: ['scheduling'] };
 
 function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const messages = useMessages();
   const queryClient = useQueryClient();
   const form = useForm<FormValues>({
@@ -240,7 +240,7 @@ function NewStaffForm({ onCreated }: { onCreated: (value: Revealed) => void }) {
   const create = useMutation({
     mutationFn: async (values: FormValues) =>
       (
-        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(locale, apiPath(createStaff), {
+        await apiJson<StaffView & { definicaoSenha: PasswordLink }>(api, apiPath(createStaff), {
           method: 'POST',
           body: JSON.stringify(values),
         })

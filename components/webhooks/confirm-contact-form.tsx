@@ -1,29 +1,16 @@
 'use client';
-import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { apiPath, confirmContactEmail } from '@/lib/api/routes';
-import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { confirmContactEmail } from '@/lib/api/routes';
+import { useLinkRequest } from '@/components/auth/use-link-request';
+import { useT } from '@/lib/i18n/client';
 
 /**
  * Confirms a technical contact with its link's token (issue 43), on a press of the button only.
- * Plain state, not TanStack Query: this public page lives outside the console's providers.
  */
 export function ConfirmContactForm({ token }: { token: string }) {
   const t = useT();
-  const locale = useLocale();
-  const [state, setState] = useState<{ status: 'idle' | 'pending' | 'done' } | { status: 'failed'; error: unknown }>({ status: 'idle' });
-  async function confirm() {
-    setState({ status: 'pending' });
-    try {
-      const response = await apiFetch(locale, apiPath(confirmContactEmail), { method: 'POST', body: JSON.stringify({ token }) });
-      if (!response.ok) throw new ApiProblem(await readProblem(response));
-      setState({ status: 'done' });
-    } catch (error) {
-      setState({ status: 'failed', error });
-    }
-  }
+  const { state, problem, send } = useLinkRequest(confirmContactEmail);
   if (state.status === 'done') {
     return (
       <Alert tone="success" role="status">
@@ -31,7 +18,6 @@ export function ConfirmContactForm({ token }: { token: string }) {
       </Alert>
     );
   }
-  const problem = state.status === 'failed' && state.error instanceof ApiProblem ? state.error.problem : undefined;
   const tokenError =
     problem?.errors?.find((error) => error.field === 'token')?.message ??
     (token ? (problem?.detail ?? undefined) : t('validation.code.contactLinkInvalid'));
@@ -42,7 +28,7 @@ export function ConfirmContactForm({ token }: { token: string }) {
           {tokenError}
         </Alert>
       ) : null}
-      <Button onClick={() => void confirm()} disabled={state.status === 'pending' || !token}>
+      <Button onClick={() => void send({ token })} disabled={state.status === 'pending' || !token}>
         {t('contact.confirm')}
       </Button>
     </div>

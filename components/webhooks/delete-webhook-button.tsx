@@ -7,20 +7,21 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { ApiProblem, apiFetch, readProblem } from '@/lib/client/api';
 import { webhookKeys } from '@/lib/client/webhook-queries';
 import { apiPath, deleteWebhookConfiguration } from '@/lib/api/routes';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import { useSurface } from '@/components/console/surface';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /** Deletes the configuration (and its delivery log) after a confirmation, then back to the list. */
 export function DeleteWebhookButton({ id }: { id: string }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const toast = useToast();
   const router = useRouter();
   const queryClient = useQueryClient();
   const { home } = useSurface();
   const remove = useMutation({
     mutationFn: () =>
-      apiFetch(locale, apiPath(deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
+      apiFetch(api, apiPath(deleteWebhookConfiguration, { id }), { method: 'DELETE' }).then(async (response) => {
         if (!response.ok) throw new ApiProblem(await readProblem(response));
       }),
     onSuccess: () => {

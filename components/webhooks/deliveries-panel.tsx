@@ -19,6 +19,7 @@ import type { Tone } from '@/components/ui/alert';
 import { SigningSecret } from './signing-secret';
 import { useSurface } from '@/components/console/surface';
 import { RecoverySince } from './recovery-since';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * What happened to the events sent to this configuration: a test event, the signing secret, and
@@ -65,7 +66,7 @@ function useFormatTime() {
 
 function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [event, setEvent] = useState('');
@@ -77,7 +78,7 @@ function DeliveryLog({ id, retentionDays }: { id: string; retentionDays: number 
   useHealthFollowsLog(id, deliveries.data);
 
   const sendTest = useMutation({
-    mutationFn: async () => (await apiJson<{ id: string }>(locale, apiPath(sendTestEvent, { id }), { method: 'POST' })).body,
+    mutationFn: async () => (await apiJson<{ id: string }>(api, apiPath(sendTestEvent, { id }), { method: 'POST' })).body,
     onSuccess: ({ id: deliveryId }) => {
       setTestId(deliveryId);
       void refresh();
@@ -210,10 +211,10 @@ function DeliveryRow({
   onResent: () => Promise<void>;
 }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const formatTime = useFormatTime();
   const resend = useMutation({
-    mutationFn: () => apiJson(locale, apiPath(redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
+    mutationFn: () => apiJson(api, apiPath(redeliver, { id: configId, entregaId: delivery.id }), { method: 'POST' }),
     onSuccess: onResent,
   });
   const { readOnly } = useSurface();

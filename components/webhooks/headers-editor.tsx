@@ -10,7 +10,7 @@ import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
 import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/header-policy';
 import { looksSecret } from '@/lib/webhooks/header-policy';
-import type { WebhookFormValues } from './webhook-editor';
+import type { WebhookFormValues } from './webhook-form-values';
 
 /**
  * `chave`/`valor` rows. Values of names that look like credentials (looksSecret) stay masked until

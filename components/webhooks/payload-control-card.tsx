@@ -11,11 +11,12 @@ import { useSurface } from '@/components/console/surface';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, testPayloadControl, updateWebhookConfiguration } from '@/lib/api/routes';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import type { WebhookView } from '@/lib/webhooks/contract';
 import { EVENT_TYPE_OF_FLAG, WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
 import type { PayloadBenchResult } from '@/lib/webhooks/payload-control/bench-contract';
 import { MAX_TRANSFORM_CHARS, TRANSFORM_MEMORY_LIMIT_BYTES, TRANSFORM_TIME_LIMIT_MS } from '@/lib/webhooks/payload-control/limits';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Payload control (issue 46): the configuration's content filter, field rules and transformation,
@@ -111,7 +112,7 @@ function TextArea({
 
 export function PayloadControlCard({ loaded }: { loaded: LoadedWebhook }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const toast = useToast();
   const queryClient = useQueryClient();
   const { readOnly } = useSurface();
@@ -126,7 +127,7 @@ export function PayloadControlCard({ loaded }: { loaded: LoadedWebhook }) {
   const bench = useMutation({
     mutationFn: () => {
       const message = pasted.trim() === '' ? {} : { mensagem: JSON.parse(pasted) as unknown };
-      return apiJson<PayloadBenchResult>(locale, apiPath(testPayloadControl, { id: config.id }), {
+      return apiJson<PayloadBenchResult>(api, apiPath(testPayloadControl, { id: config.id }), {
         method: 'POST',
         body: JSON.stringify({ tipo, ...message, ...body }),
       });
@@ -134,7 +135,7 @@ export function PayloadControlCard({ loaded }: { loaded: LoadedWebhook }) {
   });
   const save = useMutation({
     mutationFn: () =>
-      apiJson<WebhookView>(locale, apiPath(updateWebhookConfiguration, { id: config.id }), {
+      apiJson<WebhookView>(api, apiPath(updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(body),

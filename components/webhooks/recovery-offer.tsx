@@ -5,8 +5,9 @@ import { Button } from '@/components/ui/button';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
 import { apiPath, recoverDeliveries } from '@/lib/api/routes';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import type { WebhookView } from '@/lib/webhooks/contract';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * Shown once deliveries are switched back on (issue 45): the receiver is not confirmed until a
@@ -15,12 +16,12 @@ import type { WebhookView } from '@/lib/webhooks/contract';
  */
 export function RecoveryOffer({ id, offer }: { id: string; offer: NonNullable<WebhookView['recuperacaoSugerida']> }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const recover = useMutation({
     mutationFn: async () =>
       (
-        await apiJson<{ reenviadas: number }>(locale, apiPath(recoverDeliveries, { id }), {
+        await apiJson<{ reenviadas: number }>(api, apiPath(recoverDeliveries, { id }), {
           method: 'POST',
           body: JSON.stringify({ desde: offer.desde }),
         })

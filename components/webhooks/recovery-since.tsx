@@ -10,8 +10,9 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { useSurface } from '@/components/console/surface';
 import { apiJson } from '@/lib/client/api';
 import { apiPath, recoverDeliveries } from '@/lib/api/routes';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import { brasiliaTypedToIso } from '@/lib/i18n/brasilia-time';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * "Recuperar desde": sends again every failed or skipped delivery created since a date, for a
@@ -19,14 +20,14 @@ import { brasiliaTypedToIso } from '@/lib/i18n/brasilia-time';
  */
 export function RecoverySince({ id, retentionDays }: { id: string; retentionDays: number }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const { readOnly } = useSurface();
   const [since, setSince] = useState('');
   const recover = useMutation({
     mutationFn: async (desde: string) =>
       (
-        await apiJson<{ reenviadas: number }>(locale, apiPath(recoverDeliveries, { id }), {
+        await apiJson<{ reenviadas: number }>(api, apiPath(recoverDeliveries, { id }), {
           method: 'POST',
           body: JSON.stringify({ desde }),
         })

@@ -8,8 +8,9 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
 import { apiPath, getWebhookSecret, rotateWebhookSecret } from '@/lib/api/routes';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
 import { useSurface } from '@/components/console/surface';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /** The configuration's signing secret: hidden until asked for, copyable, rotated after a confirmation. */
 export function SigningSecret({ id }: { id: string }) {
@@ -26,16 +27,16 @@ export function SigningSecret({ id }: { id: string }) {
 
 function SecretControls({ id }: { id: string }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const [secret, setSecret] = useState<string | undefined>();
   const [rotated, setRotated] = useState(false);
   const reveal = useMutation({
-    mutationFn: async () => (await apiJson<{ segredo: string }>(locale, apiPath(getWebhookSecret, { id }))).body.segredo,
+    mutationFn: async () => (await apiJson<{ segredo: string }>(api, apiPath(getWebhookSecret, { id }))).body.segredo,
     onSuccess: setSecret,
   });
   const rotate = useMutation({
     mutationFn: async () =>
-      (await apiJson<{ segredo: string }>(locale, apiPath(rotateWebhookSecret, { id }), { method: 'POST' })).body.segredo,
+      (await apiJson<{ segredo: string }>(api, apiPath(rotateWebhookSecret, { id }), { method: 'POST' })).body.segredo,
     onSuccess: (value) => {
       setSecret(value);
       setRotated(true);

@@ -17,14 +17,15 @@ import type { Translate } from '@/lib/i18n/translate';
 import type { FieldError } from '@/lib/validation/issues';
 import { webhookKeys } from '@/lib/client/webhook-queries';
 import { apiPath, createWebhookConfiguration } from '@/lib/api/routes';
-import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import { useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';
-import type { WebhookFormValues } from './webhook-editor';
+import type { WebhookFormValues } from './webhook-form-values';
 import { Form } from '@/components/ui/form';
+import { useApiCaller } from '@/lib/client/api-base';
 
 /**
  * A new configuration (staff): the tenant it belongs to, then the editor's own sections (receiver,
@@ -77,7 +78,7 @@ export function WebhookCreate(props: { urlPolicy: UrlPolicy; events: ReactNode }
 
 function CreateForm({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: ReactNode }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const messages = useMessages();
   const toast = useToast();
   const router = useRouter();
@@ -99,7 +100,7 @@ function CreateForm({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: React
   const { register, handleSubmit, formState, setError } = form;
   const create = useMutation({
     mutationFn: (values: CreateFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(createWebhookConfiguration), {
+      apiJson<WebhookView>(api, apiPath(createWebhookConfiguration), {
         method: 'POST',
         body: JSON.stringify(toBody(values)),
       }),

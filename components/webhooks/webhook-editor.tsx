@@ -14,14 +14,15 @@ import { ApiProblem, apiJson } from '@/lib/client/api';
 import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
-import { useLocale, useMessages, useT } from '@/lib/i18n/client';
-import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
+import { useMessages, useT } from '@/lib/i18n/client';
+import type { UrlPolicy, WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 import { DeleteWebhookButton } from './delete-webhook-button';
 import { DeliveryStateCard } from './delivery-state-card';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
-import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker, type CredentialsValues } from './destination-kind';
+import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';
+import type { WebhookFormValues } from './webhook-form-values';
 import { ContactEmailField } from './contact-email-field';
 import { RecoveryOffer } from './recovery-offer';
 import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
@@ -33,16 +34,12 @@ import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
 import { SectionNav } from './section-nav';
 import type { EditorSectionId } from './editor-sections';
 import { PayloadControlCard } from './payload-control-card';
+import { useApiCaller } from '@/lib/client/api-base';
 
 // Below the form: delivery health and the delivery log load once the page is interactive, out of
 // its first load (the form is what staff come to this page for).
 const DeliveryHealthCard = lazy(() => import('./delivery-health-card').then((module) => ({ default: module.DeliveryHealthCard })));
 const DeliveriesPanel = lazy(() => import('./deliveries-panel').then((module) => ({ default: module.DeliveriesPanel })));
-
-export type WebhookFormValues = { url: string; headers: WebhookHeader[]; ativo: boolean; credenciais: CredentialsValues } & Record<
-  WebhookEventFlag,
-  boolean
->;
 
 /** The editor's values: the create form's, the technical contact (empty: none) and the delivery controls. */
 type EditorFormValues = WebhookFormValues & DeliveryControlsValues & { emailContato: string };
@@ -182,7 +179,7 @@ function WebhookForm({
   reloading: boolean;
 }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const messages = useMessages();
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -212,7 +209,7 @@ function WebhookForm({
 
   const save = useMutation({
     mutationFn: (values: EditorFormValues) =>
-      apiJson<WebhookView>(locale, apiPath(updateWebhookConfiguration, { id: config.id }), {
+      apiJson<WebhookView>(api, apiPath(updateWebhookConfiguration, { id: config.id }), {
         method: 'PUT',
         headers: { 'If-Match': loaded.etag },
         body: JSON.stringify(toBody(values, config.url)),

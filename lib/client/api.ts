@@ -1,10 +1,11 @@
 import type { FieldError } from '@/lib/validation/issues';
 import type { Locale } from '@/lib/i18n/locale';
-import { isPortalPath, PORTAL_API_PREFIX, PORTAL_PATH } from '@/lib/portal/cookie';
+import { PORTAL_API_PREFIX, PORTAL_PATH } from '@/lib/portal/cookie';
 
 /**
- * The console's fetch: same-origin API routes with the session cookie, the UI language in
- * Accept-Language (so 400 field messages come back in it), and problem+json turned into ApiProblem.
+ * The browser's fetch of the API: same-origin, at the API base of the page's surface with that
+ * surface's session cookie, the UI language in Accept-Language (so 400 field messages come back in
+ * it), and problem+json turned into ApiProblem.
  */
 export type Problem = {
   type?: string;
@@ -37,20 +38,40 @@ export function markSigningOut(): void {
   signingOut = true;
 }
 
-export async function apiFetch(locale: Locale, path: string, init: RequestInit = {}): Promise<Response> {
+/**
+ * Where a page's browser code calls the API, set by its layout (lib/client/api-base.tsx): the
+ * console at /api with the staff session; the partner portal at /portal/api, the same operations
+ * with the portal's cookie (lib/portal/cookie.ts), which the browser sends nowhere else.
+ */
+export const API_BASES = { console: '/api', portal: `${PORTAL_API_PREFIX}/api` } as const;
+export type ApiBase = (typeof API_BASES)[keyof typeof API_BASES];
+
+/** Who calls: the reader's language and the page's API base (useApiCaller() in lib/client/api-base.tsx). */
+export type ApiCaller = { locale: Locale; base: ApiBase };
+
+/** An operation's path (apiPath, under /api) at the API base `base`. */
+export function apiUrl(base: ApiBase, path: string): string {
+  if (!path.startsWith('/api/')) throw new Error(`apiUrl: ${path} is not an API path`);
+  return `${base}${path.slice('/api'.length)}`;
+}
+
+/**
+ * The API at the caller's base. A bare locale is the console's caller (the scheduling pages, which
+ * are the console's alone, still pass one); components that both surfaces show pass useApiCaller().
+ */
+export async function apiFetch(caller: ApiCaller | Locale, path: string, init: RequestInit = {}): Promise<Response> {
+  const { locale, base } = typeof caller === 'string' ? { locale: caller, base: API_BASES.console } : caller;
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
   headers.set('Accept-Language', locale);
   if (init.body !== undefined) headers.set('Content-Type', 'application/json');
-  // The partner portal's pages call the same operations through /portal/api, with the portal's cookie (lib/portal/cookie.ts).
-  const portal = typeof window !== 'undefined' && isPortalPath(window.location.pathname);
-  const response = await fetch(portal ? `${PORTAL_API_PREFIX}${path}` : path, {
+  const response = await fetch(apiUrl(base, path), {
     ...init,
     headers,
     credentials: 'same-origin',
     cache: 'no-store',
   });
-  if (response.status === 401 && portal) {
+  if (response.status === 401 && base === API_BASES.portal) {
     // The portal session ended (expired or revoked): the portal's entry page says so; never the staff sign-in.
     window.location.assign(new URL(`${PORTAL_PATH}/entrar?encerrada=1`, window.location.origin));
   } else if (response.status === 401 && typeof window !== 'undefined' && !signingOut) {
@@ -77,8 +98,8 @@ export async function readProblem(response: Response): Promise<Problem> {
 }
 
 /** GET/PUT helpers for routes whose non-2xx answers are problems. */
-export async function apiJson<T>(locale: Locale, path: string, init: RequestInit = {}): Promise<ApiResult<T>> {
-  const response = await apiFetch(locale, path, init);
+export async function apiJson<T>(caller: ApiCaller | Locale, path: string, init: RequestInit = {}): Promise<ApiResult<T>> {
+  const response = await apiFetch(caller, path, init);
   if (!response.ok) throw new ApiProblem(await readProblem(response));
   return { status: response.status, body: (await response.json()) as T, headers: response.headers };
 }

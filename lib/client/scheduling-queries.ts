@@ -5,10 +5,10 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { Procedure } from '@/lib/scheduling/contract';
-import { useLocale } from '@/lib/i18n/client';
 import { apiPath, listProcedures } from '@/lib/api/routes';
 import { ApiProblem, apiJson } from './api';
 import { schedulingKeys } from './query-keys';
+import { useApiCaller } from './api-base';
 
 export { schedulingKeys };
 
@@ -19,10 +19,10 @@ export function isListingUnavailable(error: unknown): boolean {
 
 /** The exams to choose nrSeqProcInterno from; they change rarely, so they are kept for minutes. */
 export function useProcedures() {
-  const locale = useLocale();
+  const api = useApiCaller();
   return useQuery({
     queryKey: schedulingKeys.procedures,
-    queryFn: async () => (await apiJson<Procedure[]>(locale, apiPath(listProcedures))).body,
+    queryFn: async () => (await apiJson<Procedure[]>(api, apiPath(listProcedures))).body,
     staleTime: 5 * 60_000,
     retry: (count, error) => !isListingUnavailable(error) && !(error instanceof ApiProblem && error.status < 500) && count < 2,
   });

@@ -2,10 +2,8 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import type { Agenda, FreeSlot, Slot } from '@/lib/scheduling/contract';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
-import { useLocale } from '@/lib/i18n/client';
-import type { Locale } from '@/lib/i18n/locale';
 import { apiPath, listAgendas, listFreeSlots, listRecentReservations, listSlots } from '@/lib/api/routes';
-import { apiJson } from './api';
+import { apiJson, type ApiCaller } from './api';
 import {
   FREE_SLOTS_LIMIT,
   RECENT_RESERVATIONS_LIMIT,
@@ -15,6 +13,7 @@ import {
   type FreeSlotFilters,
   type SlotWindow,
 } from './query-keys';
+import { useApiCaller } from './api-base';
 
 /**
  * The reservation page's listings of slots and reservations, read by its parts loaded after the
@@ -23,25 +22,25 @@ import {
 export { SLOT_GRID_LIMIT, schedulingKeys, type AgendaWindow, type FreeSlotFilters, type SlotWindow };
 
 export function useFreeSlots(filters: FreeSlotFilters) {
-  const locale = useLocale();
+  const api = useApiCaller();
   return useQuery({
     queryKey: schedulingKeys.slots(filters),
     queryFn: async () => {
       const params = new URLSearchParams({ limite: String(FREE_SLOTS_LIMIT) });
       for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-      return (await apiJson<FreeSlot[]>(locale, `${apiPath(listFreeSlots)}?${params}`)).body;
+      return (await apiJson<FreeSlot[]>(api, `${apiPath(listFreeSlots)}?${params}`)).body;
     },
     placeholderData: (previous) => previous,
   });
 }
 
-function slotGridQuery(locale: Locale, window: SlotWindow) {
+function slotGridQuery(api: ApiCaller, window: SlotWindow) {
   return {
     queryKey: schedulingKeys.grid(window),
     queryFn: async () => {
       const params = new URLSearchParams({ de: window.de, ate: window.ate, limite: String(SLOT_GRID_LIMIT) });
       if (window.cdAgenda) params.set('cdAgenda', String(window.cdAgenda));
-      return (await apiJson<Slot[]>(locale, `${apiPath(listSlots)}?${params}`)).body;
+      return (await apiJson<Slot[]>(api, `${apiPath(listSlots)}?${params}`)).body;
     },
   };
 }
@@ -66,27 +65,27 @@ function oneGrid(results: GridResult[]) {
  * window's slots once all have answered.
  */
 export function useSlotGrids(windows: readonly SlotWindow[]) {
-  const locale = useLocale();
-  return useQueries({ queries: windows.map((window) => slotGridQuery(locale, window)), combine: oneGrid });
+  const api = useApiCaller();
+  return useQueries({ queries: windows.map((window) => slotGridQuery(api, window)), combine: oneGrid });
 }
 
 const codesOf = (agendas: Agenda[]) => agendas.map((agenda) => agenda.CD_AGENDA);
 
 /** The agendas with a slot in the calendar's window (its day, or its week), by code. */
 export function useAgendas(window: AgendaWindow) {
-  const locale = useLocale();
+  const api = useApiCaller();
   return useQuery({
     queryKey: schedulingKeys.agendas(window),
-    queryFn: async () => (await apiJson<Agenda[]>(locale, `${apiPath(listAgendas)}?${new URLSearchParams(window)}`)).body,
+    queryFn: async () => (await apiJson<Agenda[]>(api, `${apiPath(listAgendas)}?${new URLSearchParams(window)}`)).body,
     select: codesOf,
   });
 }
 
 export function useRecentReservations() {
-  const locale = useLocale();
+  const api = useApiCaller();
   return useQuery({
     queryKey: schedulingKeys.recent,
     queryFn: async () =>
-      (await apiJson<RecentReservation[]>(locale, `${apiPath(listRecentReservations)}?limite=${RECENT_RESERVATIONS_LIMIT}`)).body,
+      (await apiJson<RecentReservation[]>(api, `${apiPath(listRecentReservations)}?limite=${RECENT_RESERVATIONS_LIMIT}`)).body,
   });
 }

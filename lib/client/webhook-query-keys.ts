@@ -1,3 +1,4 @@
+import type { WebhookDetail } from '@/lib/webhooks/contract';
 import type { DeliveryStatus } from '@/lib/webhooks/fields';
 import type { HealthWindow } from '@/lib/webhooks/health-contract';
 
@@ -14,3 +15,11 @@ export const webhookKeys = {
   triage: (page: number) => ['webhooks', 'triage', page] as const,
   alerts: (page: number) => ['webhooks', 'alerts', page] as const,
 };
+
+/** The editor's data: the configuration and the ETag its save sends back as If-Match. */
+export type LoadedWebhook = { config: WebhookDetail; etag: string };
+
+/** The editor's data from the API's answer: in the browser's query and in the page that renders it first alike. */
+export function loadedWebhook(config: WebhookDetail, headers: Headers): LoadedWebhook {
+  return { config, etag: headers.get('etag') ?? '' };
+}

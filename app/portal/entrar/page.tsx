@@ -1,4 +1,4 @@
-import { LanguageSwitch } from '@/components/console/language-switch';
+import { EntryCard, EntryFrame } from '@/components/auth/entry-frame';
 import { PortalEntry } from '@/components/portal/portal-entry';
 import { getT } from '@/lib/i18n/server';
 
@@ -17,16 +17,10 @@ export default async function PortalEntryPage({ searchParams }: { searchParams: 
   const { encerrada, saiu } = await searchParams;
   const t = await getT();
   return (
-    <div className="flex min-h-screen flex-col">
-      <div className="flex justify-end px-4 py-3 sm:px-6">
-        <LanguageSwitch />
-      </div>
-      <main id="main" className="flex flex-1 items-start justify-center px-4 pt-8 pb-16 sm:pt-16">
-        <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="text-xl font-semibold">{t('portal.title')}</h1>
-          <PortalEntry notice={saiu === '1' ? 'signed-out' : encerrada === '1' ? 'ended' : undefined} />
-        </div>
-      </main>
-    </div>
+    <EntryFrame>
+      <EntryCard title={t('portal.title')} className="w-full max-w-md">
+        <PortalEntry notice={saiu === '1' ? 'signed-out' : encerrada === '1' ? 'ended' : undefined} />
+      </EntryCard>
+    </EntryFrame>
   );
 }
