@@ -731,6 +731,8 @@ export const en: Messages = {
   'health.backlogWaiting': '{count, plural, one {# waits} other {# wait}} for a retry',
   'health.backlog': 'Waiting now',
   'health.backlogOldest': 'the oldest waits since {since}',
+  'health.filtered': 'Filtered',
+  'health.filteredNote': 'not sent: the payload control’s filter or transformation kept them (log status Filtered)',
   'health.latency': 'Mean answer time',
   'health.chartLabel':
     '{window}: {delivered, plural, one {# attempt} other {# attempts}} delivered and {failed} failed; success rate {rate}.',

@@ -742,6 +742,8 @@ export const ptBR = {
   'health.backlogWaiting': '{count, plural, one {# aguarda} other {# aguardam}} nova tentativa',
   'health.backlog': 'Na fila agora',
   'health.backlogOldest': 'a mais antiga espera desde {since}',
+  'health.filtered': 'Filtradas',
+  'health.filteredNote': 'não enviadas: o filtro ou a transformação do controle do payload as reteve (status Filtrada no log)',
   'health.latency': 'Tempo médio de resposta',
   'health.chartLabel':
     '{window}: {delivered, plural, =0 {# tentativas entregues} one {# tentativa entregue} other {# tentativas entregues}} e {failed, plural, =0 {# falhas} one {# falha} other {# falhas}}; taxa de sucesso {rate}.',
