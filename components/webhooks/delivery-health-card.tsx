@@ -77,7 +77,7 @@ function HealthFigures({ health }: { health: DeliveryHealth }) {
   return (
     <div className="flex flex-col gap-4">
       <HealthSituation situation={situacao} attempts={totais.entregues + totais.falhas} />
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-5">
         <Figure term={t('health.delivered')} value={number(totais.entregues)} />
         <Figure term={t('health.failed')} value={number(totais.falhas)} />
         <Figure term={t('health.successRate')} value={rate} />
@@ -96,6 +96,8 @@ function HealthFigures({ health }: { health: DeliveryHealth }) {
               .join('; ') || undefined
           }
         />
+        {/* Events its payload control kept from the receiver (issue 46): not attempts, so apart from the rate. */}
+        {totais.filtradas ? <Figure term={t('health.filtered')} value={number(totais.filtradas)} note={t('health.filteredNote')} /> : null}
       </dl>
       {totais.entregues + totais.falhas === 0 ? (
         <p className="text-sm text-slate-600">{t('health.empty')}</p>

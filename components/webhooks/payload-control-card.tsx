@@ -8,6 +8,7 @@ import { Select } from '@/components/ui/input';
 import { useToast } from '@/components/ui/toast';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { useSurface } from '@/components/console/surface';
+import { PayloadFieldPicker } from './payload-field-picker';
 import { ApiProblem, apiJson } from '@/lib/client/api';
 import { webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, testPayloadControl, updateWebhookConfiguration } from '@/lib/api/routes';
@@ -183,6 +184,16 @@ export function PayloadControlCard({ loaded }: { loaded: LoadedWebhook }) {
           invalid={invalid.includes('campos')}
           disabled={readOnly}
         />
+        {readOnly ? null : (
+          <PayloadFieldPicker
+            id={`${ids}-campo`}
+            flags={WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag])}
+            filtro={draft.filtro}
+            campos={draft.campos}
+            onFiltro={set('filtro')}
+            onCampos={set('campos')}
+          />
+        )}
         <TextArea
           id={`${ids}-codigo`}
           label={t('payload.transform')}
