@@ -42,7 +42,7 @@ export type Call = {
   changesOrReadsSecret: boolean;
 };
 
-/** Runs once the caller holds the operation's capability, before the handler: throws the refusal to refuse (a read-only session's change). */
+/** Runs once the caller holds the operation's capability, before the handler: throws a refusal (`refuse.…`, lib/errors) to refuse (a read-only session's change). */
 export type BeforePolicy = (call: Call) => void | Promise<void>;
 
 /** Runs after every authenticated call, refused ones too, with the status answered (the portal's audit trail). */

@@ -1,8 +1,8 @@
 import 'server-only';
 import { isPortalSession } from '@/lib/auth/principal';
 import { readCookie } from '@/lib/auth/staff-session';
+import { refuse } from '@/lib/errors/refusal';
 import type { AfterPolicy, Authenticator, BeforePolicy, Callers } from '@/lib/http/callers';
-import { problems } from '@/lib/http/errors';
 import { PORTAL_COOKIE } from './cookie';
 import { portalPrincipalOf, recordPortalRequest } from './service';
 
@@ -21,7 +21,7 @@ const portalSession: Authenticator = {
 /** A read-only portal session reads, and nothing more: no change, no secret. */
 const readOnlySession: BeforePolicy = ({ principal, changesOrReadsSecret }) => {
   if (isPortalSession(principal) && principal.portal.readOnly && changesOrReadsSecret)
-    throw problems.forbidden('This portal session is read-only.');
+    throw refuse.forbidden('This portal session is read-only.');
 };
 
 /** A partner's every change, and every read of a secret, in the audit trail with what was answered. */

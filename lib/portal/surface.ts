@@ -1,6 +1,6 @@
 /**
- * Which API requests came through the portal's path (/portal/api/…, app/portal/api): the router
- * authenticates those by the portal's cookie alone, never by a console session or a Bearer token.
+ * Which API requests came through the portal's path (/portal/api/…, app/portal/api): those admit
+ * the portal's callers alone (lib/api/callers.ts), never a console session or a Bearer token.
  * Marked on the Request object itself by the portal's route, so no header a caller sends can claim it.
  */
 const portalRequests = new WeakSet<Request>();
