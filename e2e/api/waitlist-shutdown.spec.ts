@@ -46,15 +46,14 @@ test('SIGTERM while offers are being made: the worker drains, no slot held witho
   const where = { dataDir: options.dataDir, databaseUrl: database.env.DATABASE_URL };
   const snapshot = () =>
     withDatabaseAt<Snapshot>(where, async (db) => {
-      const entries = (await db('waitlist_entries').select('status').count({ n: '*' }).groupBy('status')) as {
-        status: string;
-        n: unknown;
-      }[];
-      const offers = (await db('waitlist_offers').select('status', 'nr_seq_agenda', 'token')) as Snapshot['offers'];
-      const active = (await db('reservations')
+      const statuses = await db('waitlist_entries').select<{ status: string }[]>('status');
+      const offers = await db('waitlist_offers').select<Snapshot['offers']>('status', 'nr_seq_agenda', 'token');
+      const active = await db('reservations')
         .where({ cd_agenda: AGENDA, status: 'active' })
-        .select('token', 'nr_seq_agenda')) as Snapshot['active'];
-      return { entries: Object.fromEntries(entries.map((row) => [row.status, Number(row.n)])), offers, active };
+        .select<Snapshot['active']>('token', 'nr_seq_agenda');
+      const entries: Record<string, number> = {};
+      for (const { status } of statuses) entries[status] = (entries[status] ?? 0) + 1;
+      return { entries, offers, active };
     });
   let server = await startServer(options);
   try {
