@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
-import { bearer, reservationBody, RESERVE_PATH } from '../support/api';
+import { bearer, reservationBody, RESERVE_PATH, tokenFor, waitlistEntryBody } from '../support/api';
 import { adminDatabaseUrl, createDatabase, dropDatabase, queryDatabase } from '../support/databases';
 import { newDataDir, startServer, type RunningServer } from '../support/server';
-import { buildTestSeed, PROCEDURES, slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
+import { buildTestSeed, slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /**
  * The waitlist on two app processes sharing one PostgreSQL database (issue 48): eight held slots
@@ -39,14 +39,6 @@ test.afterAll(async () => {
   if (adminUrl && databaseUrl) await dropDatabase(adminUrl, databaseUrl);
 });
 
-async function tokenAt(request: APIRequestContext, server: RunningServer, client: typeof TENANT_A): Promise<string> {
-  const response = await request.post(`${server.url}${apiPath(routes.issueToken)}`, {
-    form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()).access_token;
-}
-
 test('two instances and a kill -9 during the offers: exactly one hold per freed slot, no entry lost', async ({ request }) => {
   test.setTimeout(180_000);
   const [a, b] = servers as [RunningServer, RunningServer];
@@ -54,7 +46,7 @@ test('two instances and a kill -9 during the offers: exactly one hold per freed 
   const starts = buildTestSeed()
     .slots.filter((slot) => slots.includes(slot.nrSeqAgenda))
     .map((slot) => Date.parse(slot.start));
-  const holder = await tokenAt(request, a, TENANT_A);
+  const holder = await tokenFor(request, TENANT_A, a.url);
   const held = await Promise.all(
     slots.map(async (slot, i) => {
       const response = await request.post(`${servers[i % 2]!.url}${RESERVE_PATH}`, {
@@ -66,23 +58,16 @@ test('two instances and a kill -9 during the offers: exactly one hold per freed 
   );
 
   // Eight patients of two tenants wait for any of the eight slots.
-  const tenants = [await tokenAt(request, a, TENANT_A), await tokenAt(request, b, TENANT_B)];
+  const tenants = [await tokenFor(request, TENANT_A, a.url), await tokenFor(request, TENANT_B, b.url)];
   for (let i = 0; i < COUNT; i++) {
     const response = await request.post(`${servers[i % 2]!.url}${apiPath(routes.addWaitlistEntry)}`, {
       headers: bearer(tenants[i % 2]!),
-      data: {
-        nrSeqProcInterno: PROCEDURES.ultrassom,
-        nrMinDuracao: 30,
+      data: waitlistEntryBody({
         cdAgendas: [AGENDA],
-        de: new Date(Math.min(...starts) - 60_000).toISOString(),
-        ate: new Date(Math.max(...starts) + 60_000).toISOString(),
+        de: Math.min(...starts) - 60_000,
+        ate: Math.max(...starts) + 60_000,
         cdPessoaFisica: 930_500 + i,
-        cdConvenio: 12,
-        cdCategoria: 1,
-        cdPlano: 3,
-        cdUsuarioConvenio: `00123${930_500 + i}`,
-        nmUsuario: 'lista-espera',
-      },
+      }),
     });
     expect(response.status()).toBe(201);
   }

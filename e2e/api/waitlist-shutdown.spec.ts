@@ -1,11 +1,11 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
-import { bearer, reservationBody, RESERVE_PATH } from '../support/api';
+import { bearer, reservationBody, RESERVE_PATH, tokenFor, waitlistEntryBody } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { apiServerEntry } from '../support/deployment';
 import { withDatabaseAt } from '../support/server-db';
-import { newDataDir, startServer, type RunningServer } from '../support/server';
-import { buildTestSeed, PROCEDURES, slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
+import { newDataDir, startServer } from '../support/server';
+import { buildTestSeed, slotOf, TENANT_A, TENANT_B } from '../support/test-seed';
 
 /**
  * A deploy while the waitlist makes offers (issue 48, lib/shutdown.ts): twelve held slots of agenda
@@ -25,14 +25,6 @@ type Snapshot = {
   active: { token: string; nr_seq_agenda: number }[];
 };
 
-async function tokenAt(request: APIRequestContext, server: RunningServer, client: typeof TENANT_A): Promise<string> {
-  const response = await request.post(`${server.url}${apiPath(routes.issueToken)}`, {
-    form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()).access_token;
-}
-
 test('SIGTERM while offers are being made: the worker drains, no slot held without its offer, no answered release lost', async ({
   request,
 }) => {
@@ -46,15 +38,14 @@ test('SIGTERM while offers are being made: the worker drains, no slot held witho
   const where = { dataDir: options.dataDir, databaseUrl: database.env.DATABASE_URL };
   const snapshot = () =>
     withDatabaseAt<Snapshot>(where, async (db) => {
-      const entries = (await db('waitlist_entries').select('status').count({ n: '*' }).groupBy('status')) as {
-        status: string;
-        n: unknown;
-      }[];
-      const offers = (await db('waitlist_offers').select('status', 'nr_seq_agenda', 'token')) as Snapshot['offers'];
-      const active = (await db('reservations')
+      const statuses = await db('waitlist_entries').select<{ status: string }[]>('status');
+      const offers = await db('waitlist_offers').select<Snapshot['offers']>('status', 'nr_seq_agenda', 'token');
+      const active = await db('reservations')
         .where({ cd_agenda: AGENDA, status: 'active' })
-        .select('token', 'nr_seq_agenda')) as Snapshot['active'];
-      return { entries: Object.fromEntries(entries.map((row) => [row.status, Number(row.n)])), offers, active };
+        .select<Snapshot['active']>('token', 'nr_seq_agenda');
+      const entries: Record<string, number> = {};
+      for (const { status } of statuses) entries[status] = (entries[status] ?? 0) + 1;
+      return { entries, offers, active };
     });
   let server = await startServer(options);
   try {
@@ -62,7 +53,7 @@ test('SIGTERM while offers are being made: the worker drains, no slot held witho
     const starts = buildTestSeed()
       .slots.filter((slot) => slots.includes(slot.nrSeqAgenda))
       .map((slot) => Date.parse(slot.start));
-    const holder = await tokenAt(request, server, TENANT_A);
+    const holder = await tokenFor(request, TENANT_A, server.url);
     const held = await Promise.all(
       slots.map(async (slot, i) => {
         const response = await request.post(`${server.url}${RESERVE_PATH}`, {
@@ -76,23 +67,16 @@ test('SIGTERM while offers are being made: the worker drains, no slot held witho
     );
 
     // Twelve patients of two tenants wait for any of the twelve slots.
-    const tenants = [holder, await tokenAt(request, server, TENANT_B)];
+    const tenants = [holder, await tokenFor(request, TENANT_B, server.url)];
     for (let i = 0; i < COUNT; i++) {
       const response = await request.post(`${server.url}${apiPath(routes.addWaitlistEntry)}`, {
         headers: bearer(tenants[i % 2]!),
-        data: {
-          nrSeqProcInterno: PROCEDURES.ultrassom,
-          nrMinDuracao: 30,
+        data: waitlistEntryBody({
           cdAgendas: [AGENDA],
-          de: new Date(Math.min(...starts) - 60_000).toISOString(),
-          ate: new Date(Math.max(...starts) + 60_000).toISOString(),
+          de: Math.min(...starts) - 60_000,
+          ate: Math.max(...starts) + 60_000,
           cdPessoaFisica: 932_500 + i,
-          cdConvenio: 12,
-          cdCategoria: 1,
-          cdPlano: 3,
-          cdUsuarioConvenio: `00123${932_500 + i}`,
-          nmUsuario: 'lista-espera',
-        },
+        }),
       });
       expect(response.status()).toBe(201);
     }

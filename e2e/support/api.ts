@@ -1,11 +1,12 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { TENANT_A } from './test-seed';
+import { PROCEDURES, TENANT_A } from './test-seed';
 import { apiPath, routes } from '@/lib/api/routes';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
 
 /** Small helpers for API specs: tokens and a valid reservation body to vary from. */
-export async function tokenFor(request: APIRequestContext, client: { clientId: string; clientSecret: string } = TENANT_A) {
-  const response = await request.post(apiPath(routes.issueToken), {
+/** A token for `client`, from the run's shared server, or from the server at `serverUrl` (a spec's own). */
+export async function tokenFor(request: APIRequestContext, client: { clientId: string; clientSecret: string } = TENANT_A, serverUrl = '') {
+  const response = await request.post(`${serverUrl}${apiPath(routes.issueToken)}`, {
     form: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret },
   });
   expect(response.status()).toBe(200);
@@ -44,6 +45,23 @@ export function reservationBody(overrides: Record<string, unknown> = {}) {
     cdUsuarioConvenio: '0012345678901',
     nmUsuario: 'portal-parceiro',
     ...overrides,
+  };
+}
+
+/** A valid waitlist entry (ultrassom on any of `cdAgendas`, between `de` and `ate`) to vary from. */
+export function waitlistEntryBody(entry: { cdAgendas: number[]; de: number; ate: number; cdPessoaFisica: number }) {
+  return {
+    nrSeqProcInterno: PROCEDURES.ultrassom,
+    nrMinDuracao: 30,
+    cdAgendas: entry.cdAgendas,
+    de: new Date(entry.de).toISOString(),
+    ate: new Date(entry.ate).toISOString(),
+    cdPessoaFisica: entry.cdPessoaFisica,
+    cdConvenio: 12,
+    cdCategoria: 1,
+    cdPlano: 3,
+    cdUsuarioConvenio: `00123${entry.cdPessoaFisica}`,
+    nmUsuario: 'lista-espera',
   };
 }
 
