@@ -4,7 +4,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 /**
  * Where the webhook components are shown: the staff console, or the partner portal (issue 30),
  * which reuses them with its own links and, for a read-only session, without their write controls.
- * The API calls are the same operations either way (lib/client/api.ts sends the portal's to /portal/api).
+ * The API calls are the same operations either way, at the API base the surface's layout sets (lib/client/api-base.tsx).
  */
 export type Surface = { kind: 'console'; home: '/webhooks'; readOnly: false } | { kind: 'portal'; home: '/portal'; readOnly: boolean };
 

@@ -26,6 +26,16 @@ test.describe('console sign-in, roles and brute-force protection', () => {
     expect((await page.request.get('/api/v2/avaliacao-saude/configuracao-web-hook')).status()).toBe(401);
   });
 
+  test('a session that ends while a page is open sends its next API call to sign-in, with the way back to that page', async ({ page }) => {
+    await signIn(page, STAFF.webhooks, '/webhooks');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Configurações de webhook');
+    // The session's cookie gone (expired, or signed out elsewhere): the list's next request is the console API's 401.
+    await page.context().clearCookies();
+    await page.getByLabel('Buscar').fill('depois-de-expirar');
+    await expect(page).toHaveURL(/\/sign-in\?expired=1&callbackUrl=%2Fwebhooks$/);
+    await expect(page.locator('main').getByRole('status')).toHaveText('Sua sessão terminou. Entre novamente.');
+  });
+
   test('a wrong password and an unknown e-mail get the same answer', async ({ page }) => {
     for (const email of [STAFF.admin.email, 'ninguem-existe@e2e.exemplo.com.br']) {
       await page.goto('/sign-in');

@@ -186,7 +186,7 @@ test.describe('webhook configuration editor', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 
-  test('a malformed id is a real 404 with one main landmark', async ({ page }) => {
+  test('a malformed id, or one of no configuration, is a real 404 with one main landmark', async ({ page }) => {
     await signIn(page, STAFF.webhooks, '/webhooks');
     const response = await page.goto('/webhooks/nao-e-um-uuid');
     expect(response?.status()).toBe(404);
@@ -197,6 +197,9 @@ test.describe('webhook configuration editor', () => {
     // A well-formed id still opens the editor.
     expect((await page.goto(`/webhooks/${WEBHOOK_IDS.a5.toUpperCase()}`))?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Editar configuração');
+    // A well-formed id of no configuration is a real 404 too: the page reads the configuration before it renders.
+    expect((await page.goto('/webhooks/00000000-0000-4000-8000-000000000000'))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Página não encontrada (404)');
   });
 });
 
