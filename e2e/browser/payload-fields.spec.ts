@@ -106,7 +106,8 @@ test('the health card counts the events a filter kept from the receiver', async 
   await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a7}`);
   const health = page.locator('#saude');
   const filtered = health.locator('dl > div').filter({ has: page.locator('dt', { hasText: /^Filtradas$/ }) });
-  await expect(filtered.locator('dd').first()).toHaveText('2');
+  // The health card loads after hydration, with its own code: a loaded machine takes a while.
+  await expect(filtered.locator('dd').first()).toHaveText('2', { timeout: 30_000 });
   await expect(filtered).toContainText('status Filtrada no log');
   await context.close();
 });
