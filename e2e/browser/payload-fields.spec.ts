@@ -42,6 +42,8 @@ async function put(id: string, data: Record<string, unknown>) {
 test('the card suggests a scheduling event’s fields as the user types and adds the picked one to the filter and the rules', async ({
   browser,
 }, testInfo) => {
+  // The bench, the lazy suggestions and an accessibility scan: over a minute on a loaded machine.
+  test.setTimeout(120_000);
   await put(WEBHOOK_IDS.a6, {
     url: 'https://receptor-a6.exemplo.com.br/hooks',
     headers: [],
