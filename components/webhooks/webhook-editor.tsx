@@ -24,7 +24,7 @@ import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';
 import type { WebhookFormValues } from './webhook-form-values';
 import { ContactEmailField } from './contact-email-field';
-import { RecoveryOffer } from './recovery-offer';
+import { RecoveryOffer, useRecoveryOffer } from './recovery-offer';
 import { deliveryControlsBody, type DeliveryControlsValues } from './delivery-controls-fields';
 import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
@@ -185,7 +185,7 @@ function WebhookForm({
   const queryClient = useQueryClient();
   const { home, readOnly } = useSurface();
   const [conflict, setConflict] = useState(false);
-  const [recoveryOffer, setRecoveryOffer] = useState<WebhookView['recuperacaoSugerida']>(undefined);
+  const [recoveryOffer, setRecoveryOffer] = useRecoveryOffer(loaded.config.id);
   const { config } = loaded;
   const [initialValues] = useState(() => formValuesOf(config));
   // The PUT's own schema under the server's URL policy, checking the body that will be sent.

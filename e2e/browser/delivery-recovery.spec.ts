@@ -149,7 +149,8 @@ test('an ordered configuration’s log says which event holds the others back, a
   const page = await context.newPage();
   await signIn(page, STAFF.webhooks, `/webhooks/${id}`);
   const held = page.locator('li[data-delivery-id]').filter({ hasText: 'idEvento fila-2' });
-  await expect(held).toContainText('Aguardando a entrega anterior (entregaOrdenada)');
+  // The deliveries panel loads after hydration, with its own code: a loaded machine takes a while.
+  await expect(held).toContainText('Aguardando a entrega anterior (entregaOrdenada)', { timeout: 30_000 });
   await expect(held).toContainText(
     /Retida pela entrega do evento fila-0, que falha desde .+; ela será abandonada em .+, se não for entregue antes/,
   );

@@ -42,6 +42,8 @@ async function put(id: string, data: Record<string, unknown>) {
 test('the card suggests a scheduling event’s fields as the user types and adds the picked one to the filter and the rules', async ({
   browser,
 }, testInfo) => {
+  // The bench, the lazy suggestions and an accessibility scan: over a minute on a loaded machine.
+  test.setTimeout(120_000);
   await put(WEBHOOK_IDS.a6, {
     url: 'https://receptor-a6.exemplo.com.br/hooks',
     headers: [],
@@ -106,7 +108,8 @@ test('the health card counts the events a filter kept from the receiver', async 
   await signIn(page, STAFF.webhooks, `/webhooks/${WEBHOOK_IDS.a7}`);
   const health = page.locator('#saude');
   const filtered = health.locator('dl > div').filter({ has: page.locator('dt', { hasText: /^Filtradas$/ }) });
-  await expect(filtered.locator('dd').first()).toHaveText('2');
+  // The health card loads after hydration, with its own code: a loaded machine takes a while.
+  await expect(filtered.locator('dd').first()).toHaveText('2', { timeout: 30_000 });
   await expect(filtered).toContainText('status Filtrada no log');
   await context.close();
 });

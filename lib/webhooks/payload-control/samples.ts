@@ -1,11 +1,12 @@
 import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type WebhookEventFlag } from '../fields';
 import type { WebhookMessage } from '../message-contract';
+import { SCHEDULING_EXAMPLES } from '../scheduling-messages';
 import { isPlainObject } from './filter';
 
 /**
  * A sample message per event type, for the test bench (issue 46 §5): the catalogue's envelope and
  * own fields (`idEvento`, `usuarioId`) around example producer data, with the personal data a
- * minimisation rule is for. The pointers the editor suggests are this sample's. No server imports.
+ * minimisation rule is for; a scheduling event, the catalogue's example of it. No server imports.
  */
 const SAMPLE_DATA = {
   proposta: 987654,
@@ -21,7 +22,11 @@ export function sampleType(tipo: string): string {
 
 export function sampleMessage(tipo: string, usuarioId: string): WebhookMessage {
   const type = sampleType(tipo);
-  const dados = type === TEST_EVENT_TYPE ? { mensagem: 'Evento de teste enviado pelo Console de Integração.' } : SAMPLE_DATA;
+  // A scheduling event's sample is the catalogue's own example: its schema is closed, the evaluation sample is not it.
+  const dados =
+    type === TEST_EVENT_TYPE
+      ? { mensagem: 'Evento de teste enviado pelo Console de Integração.' }
+      : (SCHEDULING_EXAMPLES[type] ?? SAMPLE_DATA);
   return { type, timestamp: '2026-11-24T13:30:00.000Z', data: { ...dados, idEvento: 'aval-2026-000123', usuarioId } };
 }
 

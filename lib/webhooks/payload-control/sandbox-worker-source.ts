@@ -82,14 +82,17 @@ async function newRuntime(limits) {
 
 function compile(runtime, code, limits) {
   runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(qjs.shouldInterruptAfterDeadline(Date.now() + limits.timeMs));
   const context = runtime.newContext();
   const fail = (reason) => {
     try { context.dispose(); runtime.dispose(); } catch { /* see dispose() */ }
     return { ok: false, reason };
   };
+  // Our own bridge runs before the partner's time starts: it is trusted code, and in a new engine it
+  // is the first to run, slow while the engine's WebAssembly is still cold. Under the deadline, a
+  // loaded machine made it use up the 100 ms and fail every save and trial as "could not start".
   const bridge = context.evalCode(BRIDGE, 'bridge.js');
   if (bridge.error) { bridge.error.dispose(); return fail('erro-interno: the sandbox could not start'); }
+  runtime.setInterruptHandler(qjs.shouldInterruptAfterDeadline(Date.now() + limits.timeMs));
   const evaluated = context.evalCode(code, 'transformacao.js', { type: 'global', strict: true });
   if (evaluated.error) {
     const reason = describeError(context, evaluated.error, 'compilacao', limits);
