@@ -96,8 +96,8 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     folder: 'retention',
-    holds: 'the hourly pruning of old delivery history, audit entries and ended portal links',
-    may: [...BASE, 'audit', 'portal', 'webhooks'],
+    holds: 'the hourly pruning of old delivery history, audit entries, ended portal links and lapsed release identifiers',
+    may: [...BASE, 'audit', 'portal', 'scheduling', 'webhooks'],
   },
   {
     folder: 'seed',

@@ -923,6 +923,21 @@ const payloadControl: Migration = {
   },
 };
 
+/**
+ * One-click release from the console's recent reservations (issue 47): a reservation staff make
+ * keeps what its release (CR) needs and the log does not (the patient's identifiers), sealed
+ * (lib/auth/sealing.ts) and bound to its row. The column is cleared once the reservation is no
+ * longer releasable: released, or its hold lapsed.
+ */
+const releaseIdentifiers: Migration = {
+  async up(db) {
+    await db.schema.alterTable('reservation_log', (t) => t.text('release_sealed'));
+  },
+  async down(db) {
+    await db.schema.alterTable('reservation_log', (t) => t.dropColumn('release_sealed'));
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_one_active_booking': oneActiveBooking,
@@ -948,6 +963,7 @@ const migrations: Record<string, Migration> = {
   '022_delivery_under_load': deliveryUnderLoad,
   '023_payload_control': payloadControl,
   '024_waitlist': waitlist,
+  '025_release_identifiers': releaseIdentifiers,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
