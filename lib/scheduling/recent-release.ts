@@ -28,7 +28,7 @@ export async function releaseRecentReservation(
     case 'not-kept':
       throw refuse.conflict(
         'release-identifiers-not-kept',
-        'The patient identifiers of this reservation are not kept (it was made by an API client): send the release (ieOpcao CR) with them.',
+        'The patient identifiers of this reservation are not kept (it was made by an API client, or they no longer open): send the release (ieOpcao CR) with them.',
       );
     case 'ready':
       return { request: found.request, outcome: await reserveOrRelease(principal, found.request) };

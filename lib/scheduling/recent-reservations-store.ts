@@ -105,7 +105,13 @@ export async function releaseRequestFor(db: Knex, principal: Principal, token: s
   const reservation = toRecentReservation(row, now);
   if (reservation.estado !== 'active') return { kind: 'not-releasable', estado: reservation.estado };
   if (!reservation.liberacaoDireta) return { kind: 'not-kept' };
-  const identifiers = openReleaseIdentifiers(String(row.id), String(row.release_sealed));
+  // A value that does not open (AUTH_SECRET changed since, or moved from another row) is as good as none.
+  let identifiers: ReturnType<typeof openReleaseIdentifiers>;
+  try {
+    identifiers = openReleaseIdentifiers(String(row.id), String(row.release_sealed));
+  } catch {
+    return { kind: 'not-kept' };
+  }
   return {
     kind: 'ready',
     request: {

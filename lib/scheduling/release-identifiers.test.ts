@@ -54,11 +54,11 @@ describe('identifiers kept for a one-click release', () => {
     });
   });
 
-  it('refuses a sealed value moved to another row', async () => {
+  it('does not open a sealed value moved to another row: its release must be sent with the identifiers', async () => {
     await recordReservation(db, staff, { ...reservation, nrSeqAgenda: 4243 }, { token: 'TK-STAFF-2', at: T0 });
     const { release_sealed } = (await db('reservation_log').where({ token: 'TK-STAFF-1' }).first()) as { release_sealed: string };
     await db('reservation_log').where({ token: 'TK-STAFF-2' }).update({ release_sealed });
-    await expect(releaseRequestFor(db, staff, 'TK-STAFF-2', T0 + 1)).rejects.toThrow();
+    expect(await releaseRequestFor(db, staff, 'TK-STAFF-2', T0 + 1)).toEqual({ kind: 'not-kept' });
   });
 
   it('keeps none for an API client, which sends its own release, and hides other owners’ tokens from it', async () => {
