@@ -96,7 +96,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     folder: 'retention',
-    holds: 'the hourly pruning of old delivery history, audit entries, ended portal links and lapsed release identifiers',
+    holds: 'hourly pruning: old delivery history, audit entries, ended portal links, release data',
     may: [...BASE, 'audit', 'portal', 'scheduling', 'webhooks'],
   },
   {
