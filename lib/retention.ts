@@ -5,6 +5,7 @@ import { pruneAuditBatch } from '@/lib/audit/store';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
 import { prunePortalRows } from '@/lib/portal/store';
+import { purgeReleaseIdentifiers } from '@/lib/scheduling/recent-reservations-store';
 import { getDb } from '@/lib/db/handle';
 
 /**
@@ -15,6 +16,8 @@ import { getDb } from '@/lib/db/handle';
  * (inBatches), so requests and deliveries are never held up for long.
  * Instances sweeping at once delete the same rows once. Partner portal links and sessions go a day
  * after they ended (a handful of rows each sweep; the audit trail keeps what was done with them).
+ * The patient identifiers kept for a reservation's one-click release go once its hold has lapsed
+ * (a release clears them at once).
  */
 /**
  * Small batches (issue 45): on SQLite a batch's deletes run on the serving thread and hold the one
@@ -28,7 +31,7 @@ const FIRST_SWEEP_AFTER_MS = 30_000;
 const DAY_MS = 86_400_000;
 
 export type RetentionSettings = { deliveryDays: number; auditDays?: number };
-export type Swept = { deliveries: number; events: number; audit: number; portal: number };
+export type Swept = { deliveries: number; events: number; audit: number; portal: number; releaseIdentifiers: number };
 
 export async function sweepRetention(db: Knex, settings: RetentionSettings, now: number, batch = RETENTION_BATCH): Promise<Swept> {
   const deliveriesBefore = now - settings.deliveryDays * DAY_MS;
@@ -41,7 +44,8 @@ export async function sweepRetention(db: Knex, settings: RetentionSettings, now:
   const audit =
     settings.auditDays === undefined ? 0 : await inBatches((size) => pruneAuditBatch(db, now - settings.auditDays! * DAY_MS, size), batch);
   const portal = await prunePortalRows(db, now - DAY_MS);
-  return { deliveries, events, audit, portal };
+  const releaseIdentifiers = await purgeReleaseIdentifiers(db, now);
+  return { deliveries, events, audit, portal, releaseIdentifiers };
 }
 
 /**
@@ -73,7 +77,7 @@ export function startRetention(): void {
         { deliveryDays: WEBHOOK_RETENTION_DAYS, auditDays: AUDIT_RETENTION_DAYS },
         Date.now(),
       );
-      if (swept.deliveries + swept.events + swept.audit + swept.portal > 0) log.info('retention.swept', swept);
+      if (Object.values(swept).some((count) => count > 0)) log.info('retention.swept', swept);
     }).catch((error: unknown) => log.warn('retention.failed', redactError(error)));
   holder.__retentionTimer = setTimeout(function again() {
     sweep();

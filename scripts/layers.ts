@@ -95,8 +95,8 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     folder: 'retention',
-    holds: 'the hourly pruning of old delivery history, audit entries and ended portal links',
-    may: [...BASE, 'audit', 'portal', 'webhooks'],
+    holds: 'hourly pruning: old delivery history, audit entries, ended portal links, release data',
+    may: [...BASE, 'audit', 'portal', 'scheduling', 'webhooks'],
   },
   {
     folder: 'seed',

@@ -8,7 +8,9 @@ import { useLocale, useT } from '@/lib/i18n/client';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 
-type RowProps = { reservation: RecentReservation; onRelease: (reservation: RecentReservation) => void };
+/** `releasing`: a request of the page is on its way, so no second release starts meanwhile. */
+type RowProps = { reservation: RecentReservation; onRelease: (reservation: RecentReservation) => void; releasing: boolean };
+type ListProps = { items: RecentReservation[] } & Omit<RowProps, 'reservation'>;
 
 const STATE_TONE = { active: 'success', released: 'neutral', expired: 'warning' } as const;
 
@@ -30,13 +32,14 @@ function StateBadge({ reservation }: Pick<RowProps, 'reservation'>) {
   );
 }
 
-function ReleaseButton({ reservation, onRelease }: RowProps) {
+function ReleaseButton({ reservation, onRelease, releasing }: RowProps) {
   const t = useT();
   if (reservation.estado !== 'active') return null;
   return (
     <Button
       size="sm"
       variant="danger"
+      disabled={releasing}
       onClick={() => onRelease(reservation)}
       aria-label={t('recent.releaseLabel', { slot: reservation.nrSeqAgenda })}
     >
@@ -46,7 +49,7 @@ function ReleaseButton({ reservation, onRelease }: RowProps) {
 }
 
 /** Wide screens: one table row per reservation. */
-function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelease: RowProps['onRelease'] }) {
+function RecentTable({ items, onRelease, releasing }: ListProps) {
   const t = useT();
   const locale = useLocale();
   return (
@@ -87,7 +90,7 @@ function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelea
                 <StateBadge reservation={reservation} />
               </td>
               <td className="px-3 py-2 text-right">
-                <ReleaseButton reservation={reservation} onRelease={onRelease} />
+                <ReleaseButton reservation={reservation} onRelease={onRelease} releasing={releasing} />
               </td>
             </tr>
           ))}
@@ -98,7 +101,7 @@ function RecentTable({ items, onRelease }: { items: RecentReservation[]; onRelea
 }
 
 /** Narrow screens: one stacked card per reservation, state and release always in view. */
-function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelease: RowProps['onRelease'] }) {
+function RecentCards({ items, onRelease, releasing }: ListProps) {
   const t = useT();
   const locale = useLocale();
   return (
@@ -107,7 +110,7 @@ function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelea
         <li key={reservation.token} data-token={reservation.token} className="rounded-md border border-slate-200 p-3 text-sm">
           <div className="flex items-center justify-between gap-3">
             <StateBadge reservation={reservation} />
-            <ReleaseButton reservation={reservation} onRelease={onRelease} />
+            <ReleaseButton reservation={reservation} onRelease={onRelease} releasing={releasing} />
           </div>
           <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
             <dt className="text-slate-600">{t('recent.column.when')}</dt>
@@ -128,7 +131,7 @@ function RecentCards({ items, onRelease }: { items: RecentReservation[]; onRelea
   );
 }
 
-export function RecentReservations({ onRelease }: { onRelease: (reservation: RecentReservation) => void }) {
+export function RecentReservations({ onRelease, releasing }: Omit<RowProps, 'reservation'>) {
   const t = useT();
   const recent = useRecentReservations();
   return (
@@ -145,8 +148,8 @@ export function RecentReservations({ onRelease }: { onRelease: (reservation: Rec
       <QueryStatus query={recent} empty={t('recent.empty')}>
         {(items) => (
           <>
-            <RecentTable items={items} onRelease={onRelease} />
-            <RecentCards items={items} onRelease={onRelease} />
+            <RecentTable items={items} onRelease={onRelease} releasing={releasing} />
+            <RecentCards items={items} onRelease={onRelease} releasing={releasing} />
           </>
         )}
       </QueryStatus>

@@ -7,7 +7,7 @@ import { apiFetch } from '@/lib/client/api';
 import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
 import { loadClientSchema } from '@/lib/client/load-schema';
 import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
-import { apiPath, reserveOrReleaseSlot } from '@/lib/api/routes';
+import { apiPath, releaseRecentReservation, reserveOrReleaseSlot } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { MessageKey, TranslateValues } from '@/lib/i18n';
 import type { FreeSlot, Procedure, Slot } from '@/lib/scheduling/contract';
@@ -52,7 +52,8 @@ const FORM_ID = 'reservation-form';
  * react-hook-form arrives after hydration (form-library.tsx). Until then the page shows the same
  * form, not ready yet, and so are the controls that fill it (a slot's "Usar", a recent
  * reservation's "Liberar"). Only the form mounts again once the library is there: the calendar
- * and the lists around it stay as they are.
+ * and the lists around it stay as they are. A recent reservation the service kept the patient's
+ * identifiers for is released in one click and a confirmation, its answer shown like the form's.
  */
 export function ReservationWorkspace() {
   const t = useT();
@@ -96,10 +97,11 @@ export function ReservationWorkspace() {
   // its observer would be the page's only use, and the page keeps its first load small (issue 21).
   const [sending, setSending] = useState(false);
 
-  async function post(values: ReservationFormValues) {
-    const response = await apiFetch(locale, apiPath(reserveOrReleaseSlot), {
+  /** A POST of the reservation route (the form's) or of the one-click release, read as the outcome panel shows it. */
+  async function post(path: string, requestBody?: unknown) {
+    const response = await apiFetch(locale, path, {
       method: 'POST',
-      body: JSON.stringify(toReservationBody(values)),
+      ...(requestBody === undefined ? {} : { body: JSON.stringify(requestBody) }),
     });
     const body: unknown = await response.json().catch(() => null);
     // Reading the answer needs zod and the outcome rules: both arrive with the first request.
@@ -110,26 +112,26 @@ export function ReservationWorkspace() {
     return outcomeFrom(response.status, response.headers.get('content-type'), body, responseSchema);
   }
 
-  async function send(values: ReservationFormValues) {
+  /** Sends one request and shows its answer; undefined when fetch() itself failed. */
+  async function attempt(path: string, requestBody?: unknown): Promise<ReservationOutcomeView | undefined> {
     setOutcome({ kind: 'pending' });
     setSending(true);
-    let view: ReservationOutcomeView;
+    let view: ReservationOutcomeView | undefined;
     try {
-      view = await post(values);
+      view = await post(path, requestBody);
     } catch {
       // fetch() itself failed: no HTTP answer at all (offline, server down, connection cut).
       setOutcome({ kind: 'network' });
-      return;
     } finally {
       setSending(false);
     }
-    answered(values, view);
+    return view;
   }
 
-  function answered(values: ReservationFormValues, view: ReservationOutcomeView) {
+  function answered(view: ReservationOutcomeView, values?: ReservationFormValues) {
     setOutcome(view);
     setNotice(undefined);
-    if (view.kind === 'codigo' && view.codigo === '0') {
+    if (values && view.kind === 'codigo' && view.codigo === '0') {
       sentFor.current.set(view.body.TOKEN_RESERVA_P, values);
       // The slot just taken leaves every cached listing at once, not when the refetch lands.
       queryClient.setQueriesData<FreeSlot[]>({ queryKey: schedulingKeys.allSlots }, (slots) =>
@@ -151,6 +153,11 @@ export function ReservationWorkspace() {
     void queryClient.invalidateQueries({ queryKey: schedulingKeys.allSlots });
     void queryClient.invalidateQueries({ queryKey: schedulingKeys.allGrids });
     document.getElementById('outcome-title')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
+
+  async function send(values: ReservationFormValues) {
+    const view = await attempt(apiPath(reserveOrReleaseSlot), toReservationBody(values));
+    if (view) answered(view, values);
   }
 
   function fill(values: ReservationFormValues, message?: MessageKey) {
@@ -188,9 +195,21 @@ export function ReservationWorkspace() {
     fill(releaseOf(sent, token), 'outcome.releasePrepared');
   }
 
-  function releaseFromRecent(reservation: RecentReservation) {
+  /**
+   * "Liberar" on a recent reservation: after a confirmation, released by the service with what it
+   * kept. One it kept nothing for (made by an API client) fills the form, this page's own values
+   * when it sent it, for the operator to complete.
+   */
+  async function releaseFromRecent(reservation: RecentReservation) {
     const known = sentFor.current.get(reservation.token);
-    fill(releaseOfRecent(reservation, known), known ? 'outcome.releasePrepared' : 'recent.releasePrepared');
+    if (!reservation.liberacaoDireta) {
+      fill(releaseOfRecent(reservation, known), known ? 'outcome.releasePrepared' : 'recent.releasePrepared');
+      return;
+    }
+    if (!window.confirm(t('recent.releaseConfirm', { slot: reservation.nrSeqAgenda, token: reservation.token }))) return;
+    setNotice(undefined);
+    const view = await attempt(apiPath(releaseRecentReservation, { token: reservation.token }));
+    if (view) answered(view);
   }
 
   return (
@@ -224,7 +243,7 @@ export function ReservationWorkspace() {
       </div>
       <div className="mt-6">
         <AfterHydration fallback={<RecentLoading />}>
-          <RecentReservations onRelease={releaseFromRecent} />
+          <RecentReservations onRelease={(reservation) => void releaseFromRecent(reservation)} releasing={sending} />
         </AfterHydration>
       </div>
     </ReadyContext>

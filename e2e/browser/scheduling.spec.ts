@@ -3,6 +3,7 @@ import { expect, test } from '../support/browser-test';
 import { bearer, reservationBody, RESERVE_PATH, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';
 import { expireHold } from '../support/server-db';
+import { field, fillBeneficiary, outcome, pickSlot, showList } from '../support/reservation-form';
 import { PROCEDURES, seedDay, SLOT_MINUTES, STAFF, slotOf } from '../support/test-seed';
 
 // Brazilian staff: the browser asks for pt-BR, as theirs do (the console's default language).
@@ -10,39 +11,7 @@ test.use({ locale: 'pt-BR' });
 
 /** State-changing specs here use agendas 920–939 only (the API specs use the others). */
 
-/** Fields are labelled "Paciente (cdPessoaFisica)": found by the API name in parentheses. */
-const field = (page: Page, name: string) => page.getByLabel(new RegExp(`\\(${name}\\)`));
-
-async function fillBeneficiary(page: Page, cdPessoaFisica: number) {
-  await field(page, 'nrSeqProcInterno').selectOption(String(PROCEDURES.ultrassom));
-  await field(page, 'cdPessoaFisica').fill(String(cdPessoaFisica));
-  await field(page, 'cdUsuarioConvenio').fill('0012345678901');
-  await field(page, 'cdConvenio').fill('12');
-  await field(page, 'cdCategoria').fill('1');
-  await field(page, 'cdPlano').fill('3');
-}
-
-/** The searchable table, the calendar's alternative (scheduling-calendar.spec.ts covers the calendar). */
-export async function showList(page: Page) {
-  // Until the page has hydrated the switch is disabled and says why (first-tap.spec.ts); the click waits for it.
-  await page.getByRole('group', { name: 'Exibir os horários como' }).getByRole('button', { name: 'Lista' }).click();
-  await expect(page.getByRole('button', { name: 'Buscar horários' })).toBeVisible();
-}
-
-async function pickFirstSlot(page: Page, cdAgenda: number) {
-  await showList(page);
-  await page.getByLabel('cdAgenda').fill(String(cdAgenda));
-  await page.getByRole('button', { name: 'Buscar horários' }).click();
-  const first = slotOf(cdAgenda, 0);
-  await page.getByRole('button', { name: new RegExp(`^Usar horário ${first} `) }).click();
-  await expect(field(page, 'nrSeqAgenda')).toHaveValue(String(first));
-  await expect(field(page, 'nrMinDuracao')).toHaveValue('30');
-  // Keyboard users land on the form, not on the next "Usar" button.
-  await expect(field(page, 'nrSeqProcInterno')).toBeFocused();
-  return first;
-}
-
-const outcome = (page: Page) => page.getByTestId('outcome');
+const pickFirstSlot = (page: Page, cdAgenda: number) => pickSlot(page, cdAgenda);
 
 test.describe('slot reservation page', () => {
   test('reserve (0) with token, same slot again (2), release (1), release again (4)', async ({ page }) => {
@@ -78,19 +47,18 @@ test.describe('slot reservation page', () => {
     await expect(row).toContainText('ativa');
     await expect(row).toContainText(String(slot));
 
-    // Back to the first result is not possible, so release from the recent list: this page sent
-    // that reservation, so it knows the beneficiary and fills everything.
+    // Release from the recent list: one click and a confirmation, the service keeps the beneficiary.
+    page.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: `Liberar a reserva do horário ${slot}` }).click();
-    await expect(field(page, 'ieOpcao')).toHaveValue('CR');
-    await expect(field(page, 'tokenReservaCanc')).toHaveValue(token);
-    await expect(field(page, 'cdPessoaFisica')).toHaveValue('920001');
-    await page.getByRole('button', { name: 'Liberar reserva' }).click();
     await expect(outcome(page)).toHaveAttribute('data-codigo', '1');
     await expect(outcome(page)).toContainText('HTTP 200');
     await expect(outcome(page)).toContainText('Reserva cancelada — horário liberado');
     await expect(page.getByTestId('token-reserva-p')).toHaveText('(vazio)');
     await expect(row).toContainText('liberada');
 
+    // The same release again, sent from the form: nothing left to release.
+    await field(page, 'ieOpcao').selectOption('CR');
+    await field(page, 'tokenReservaCanc').fill(token);
     await page.getByRole('button', { name: 'Liberar reserva' }).click();
     await expect(outcome(page)).toHaveAttribute('data-codigo', '4');
     await expect(outcome(page)).toContainText('HTTP 409');

@@ -114,3 +114,8 @@ export async function expireHold(token: string, expiredAt = Date.now() - 1000): 
     await db('reservation_log').where({ token }).update({ expires_at: expiredAt });
   });
 }
+
+/** What the recent-reservations read model stored for a token, as the database holds it. */
+export async function reservationLogRow(token: string): Promise<Record<string, unknown> | undefined> {
+  return withDatabase((db) => db('reservation_log').where({ token }).first());
+}

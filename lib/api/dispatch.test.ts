@@ -12,6 +12,7 @@ const SAMPLE_PARAMS = {
   id: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b8',
   entregaId: 'msg_0000000000000000000000000000a',
   clientId: 'portal',
+  token: 'A1B2C3D4E5F6A7B8C9D0E1F2A3B4C5D6',
   linkId: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7b9',
   sessaoId: '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f6a7ba',
 };

@@ -70,6 +70,10 @@ export const listSlots = { method: 'GET', path: '/api/v1/agendamentos/slots' } a
 export const listAgendas = { method: 'GET', path: '/api/v1/agendamentos/agendas' } as const satisfies Route;
 export const listProcedures = { method: 'GET', path: '/api/v1/agendamentos/procedimentos' } as const satisfies Route;
 export const listRecentReservations = { method: 'GET', path: '/api/v1/agendamentos/reservas-recentes' } as const satisfies Route;
+export const releaseRecentReservation = {
+  method: 'POST',
+  path: '/api/v1/agendamentos/reservas-recentes/{token}/liberacao',
+} as const satisfies Route;
 export const reserveOrReleaseSlot = { method: 'POST', path: '/api/v1/agendamentos/slots-livres/reservar' } as const satisfies Route;
 export const reserveOrReleaseSlotSamplePath = {
   method: 'POST',

@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import type { SchedulingBackend } from './backend';
-import { EmbeddedScheduler } from './embedded-scheduler';
+import { EmbeddedScheduler } from './embedded/scheduler';
 import { OracleScheduler } from './oracle/oracle-scheduler';
 import { schedulingPool } from './oracle/pool';
 

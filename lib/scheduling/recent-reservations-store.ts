@@ -5,13 +5,16 @@ import { maskIdentifier } from '@/lib/audit/masking';
 import { actorId, ownerKey, type Principal } from '@/lib/auth/principal';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
-import type { SlotReservationRequest } from '@/lib/scheduling/contract';
+import { IE_LADO, type SlotReservationRequest } from '@/lib/scheduling/contract';
 import { reservationState, type RecentReservation } from '@/lib/scheduling/recent-reservations';
+import { openReleaseIdentifiers, sealReleaseIdentifiers } from '@/lib/scheduling/release-identifiers';
 
 /**
  * The read model of reservations made through the service (table `reservation_log`), the same on
  * every back-end: the service writes it after the back-end answered, with the caller's owner key.
- * API clients see their own reservations only; staff act for the hospital and see all.
+ * API clients see their own reservations only; staff act for the hospital and see all. A reservation
+ * staff make also keeps its patient's identifiers sealed (`release_sealed`, release-identifiers.ts)
+ * while it is releasable, for the console's one-click release.
  */
 const TABLE = 'reservation_log';
 
@@ -34,20 +37,25 @@ const insertLogRow = precompiledInsert(TABLE, [
   'created_at',
   'released_at',
   'expires_at',
+  'release_sealed',
 ]);
 const markReleased = precompiled<[number, string, number]>(3, (db, at, token, agenda) =>
-  db(TABLE).where({ token, nr_seq_agenda: agenda, state: 'active' }).update({ state: 'released', released_at: at }),
+  db(TABLE).where({ token, nr_seq_agenda: agenda, state: 'active' }).update({ state: 'released', released_at: at, release_sealed: null }),
 );
 
-/** A successful reserve (CODIGO_P 0). Patient identifiers are stored masked, never in clear. */
+/**
+ * A successful reserve (CODIGO_P 0). Patient identifiers are stored masked, never in clear; for a
+ * reservation staff make, sealed to the row too, for its release.
+ */
 export async function recordReservation(
   db: Executor,
   principal: Principal,
   request: SlotReservationRequest,
   result: { token: string; expiresAt?: number; at: number },
 ): Promise<void> {
+  const id = randomUUID();
   await insertLogRow.run(db, {
-    id: randomUUID(),
+    id,
     token: result.token,
     owner: ownerKey(principal),
     actor_id: actorId(principal),
@@ -65,6 +73,7 @@ export async function recordReservation(
     created_at: result.at,
     released_at: null,
     expires_at: result.expiresAt ?? null,
+    release_sealed: principal.kind === 'staff' ? sealReleaseIdentifiers(id, request) : null,
   });
 }
 
@@ -75,6 +84,68 @@ export async function recordReservation(
  */
 export async function recordRelease(db: Executor, request: SlotReservationRequest, at: number): Promise<void> {
   await markReleased.run(db, at, request.tokenReservaCanc ?? '', request.nrSeqAgenda);
+}
+
+/** What the one-click release found for a token: the release request to send, or why there is none. */
+export type ReleaseLookup =
+  | { kind: 'ready'; request: SlotReservationRequest }
+  | { kind: 'unknown' }
+  | { kind: 'not-releasable'; estado: RecentReservation['estado'] }
+  | { kind: 'not-kept' };
+
+/**
+ * The release (CR) of the newest reservation with this token the principal may see (an API client
+ * its own), built from its log row and its sealed identifiers.
+ */
+export async function releaseRequestFor(db: Knex, principal: Principal, token: string, now: number): Promise<ReleaseLookup> {
+  let query = db(TABLE).where({ token });
+  if (principal.kind === 'api-client') query = query.andWhere({ owner: ownerKey(principal) });
+  const row = (await query.orderBy('created_at', 'desc').first()) as DbRow | undefined;
+  if (!row) return { kind: 'unknown' };
+  const reservation = toRecentReservation(row, now);
+  if (reservation.estado !== 'active') return { kind: 'not-releasable', estado: reservation.estado };
+  if (!reservation.liberacaoDireta) return { kind: 'not-kept' };
+  // A value that does not open (AUTH_SECRET changed since, or moved from another row) is as good as none.
+  let identifiers: ReturnType<typeof openReleaseIdentifiers>;
+  try {
+    identifiers = openReleaseIdentifiers(String(row.id), String(row.release_sealed));
+  } catch {
+    return { kind: 'not-kept' };
+  }
+  return {
+    kind: 'ready',
+    request: {
+      ieOpcao: 'CR',
+      tokenReservaCanc: reservation.token,
+      nrSeqAgenda: reservation.nrSeqAgenda,
+      nrSeqProcInterno: toNumber(row.nr_seq_proc_interno),
+      nrMinDuracao: toNumber(row.nr_min_duracao),
+      ...sideOf(row.ie_lado),
+      cdConvenio: toNumber(row.cd_convenio),
+      cdCategoria: toNumber(row.cd_categoria),
+      cdPlano: toNumber(row.cd_plano),
+      nmUsuario: String(row.nm_usuario),
+      ...identifiers,
+    },
+  };
+}
+
+const sideOf = (stored: unknown) => {
+  const ieLado = IE_LADO.find((side) => side === stored);
+  return ieLado ? { ieLado } : {};
+};
+
+/**
+ * Clears the sealed identifiers of reservations no longer releasable: released (cleared then
+ * already, unless released elsewhere) or past their hold's expiry. The retention sweep runs it.
+ */
+export async function purgeReleaseIdentifiers(db: Knex, now: number): Promise<number> {
+  return db(TABLE)
+    .whereNotNull('release_sealed')
+    .andWhere((q) => {
+      void q.whereNot({ state: 'active' }).orWhere('expires_at', '<=', now);
+    })
+    .update({ release_sealed: null });
 }
 
 /** The owner's reservations that still hold a slot at `now`, and when the oldest of them lapses. */
@@ -120,5 +191,6 @@ function toRecentReservation(row: DbRow, now: number): RecentReservation {
     nmUsuario: String(row.nm_usuario),
     cdPessoaFisica: String(row.cd_pessoa_fisica_masked),
     cdUsuarioConvenio: String(row.cd_usuario_convenio_masked),
+    liberacaoDireta: typeof row.release_sealed === 'string',
   };
 }

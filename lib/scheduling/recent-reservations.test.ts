@@ -19,6 +19,7 @@ const listed: RecentReservation = {
   nmUsuario: 'console',
   cdPessoaFisica: '••••001',
   cdUsuarioConvenio: '•••••••••8901',
+  liberacaoDireta: false,
 };
 
 describe('recent reservations', () => {

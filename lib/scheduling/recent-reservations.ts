@@ -4,7 +4,8 @@ import { z } from 'zod';
  * Recent reservations as the read model (table `reservation_log`) keeps them: every successful
  * reserve (CODIGO_P 0) with its owner, marked released when its release succeeded (CODIGO_P 1),
  * and expired once a hold the back-end lets lapse is past its `expiraEm`. Patient identifiers are
- * stored masked, so a release prepared from here asks the operator to type them again.
+ * stored masked; a reservation staff made keeps them sealed while it is releasable, so it is
+ * released in one step (`liberacaoDireta`), and any other is released by sending them again.
  */
 const RESERVATION_STATES = ['active', 'released', 'expired'] as const;
 
@@ -28,6 +29,8 @@ export const recentReservationSchema = z.object({
   /** Masked as stored, for recognition only. */
   cdPessoaFisica: z.string().nullable(),
   cdUsuarioConvenio: z.string().nullable(),
+  /** Whether the service kept what releasing it needs: POST …/reservas-recentes/{token}/liberacao then releases it. */
+  liberacaoDireta: z.boolean(),
 });
 
 export type RecentReservation = z.infer<typeof recentReservationSchema>;

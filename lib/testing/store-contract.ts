@@ -8,7 +8,7 @@ import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { authenticateApiClient } from '@/lib/sign-in/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/store';
 import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
-import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
+import { EmbeddedScheduler } from '@/lib/scheduling/embedded/scheduler';
 import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-store';
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
 import { LONGEST_WINDOW_MS, THROTTLE_RULES } from '@/lib/auth/throttle-policy';

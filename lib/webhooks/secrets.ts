@@ -1,6 +1,6 @@
 import 'server-only';
-import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
-import { signingSecret } from '@/lib/auth/signing-secret';
+import { randomBytes } from 'node:crypto';
+import { sealer } from '@/lib/auth/sealing';
 
 /**
  * Each configuration's signing secret (Standard Webhooks: `whsec_` + base64 of the key; 32 random
@@ -15,13 +15,14 @@ import { signingSecret } from '@/lib/auth/signing-secret';
  * (unbound) values were re-sealed by migration 020_bound_ciphertexts and are refused.
  */
 const PREFIX = 'whsec_';
-const FORMAT = 'v2';
+/** Sealed with lib/auth/sealing.ts under the key these values have always used. */
+const sealing = sealer('webhook-signing-secrets');
 
 /** What a ciphertext is for, and whose: its associated data. */
 export type SealedFor = { purpose: 'webhook-signing-secret' | 'broker-credentials'; configId: string };
 
-function associatedData({ purpose, configId }: SealedFor): Buffer {
-  return Buffer.from(`${purpose}:${configId}`, 'utf8');
+function associatedData({ purpose, configId }: SealedFor): string {
+  return `${purpose}:${configId}`;
 }
 
 export function generateWebhookSecret(): string {
@@ -33,18 +34,8 @@ export function secretKey(secret: string): Buffer {
   return Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
 }
 
-let cachedKey: KeyObject | undefined;
-function encryptionKey(): KeyObject {
-  cachedKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', signingSecret(), 'integration-console', 'webhook-signing-secrets', 32)));
-  return cachedKey;
-}
-
 export function encryptSecret(secret: string, sealedFor: SealedFor): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey(), iv);
-  cipher.setAAD(associatedData(sealedFor));
-  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [FORMAT, iv.toString('base64url'), sealed.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+  return sealing.seal(secret, associatedData(sealedFor));
 }
 
 /**
@@ -61,20 +52,11 @@ export function decryptSecret(stored: string, sealedFor: SealedFor): string {
   const key = `${sealedFor.purpose}:${sealedFor.configId}:${stored}`;
   let secret = decrypted.get(key);
   if (secret === undefined) {
-    secret = decipher(stored, sealedFor);
+    secret = sealing.open(stored, associatedData(sealedFor));
     if (decrypted.size >= DECRYPTED_CACHE_SIZE) decrypted.clear();
     decrypted.set(key, secret);
   }
   return secret;
-}
-
-function decipher(stored: string, sealedFor: SealedFor): string {
-  const [format, iv, sealed, tag] = stored.split(':');
-  if (format !== FORMAT || !iv || !sealed || !tag) throw new Error('unknown webhook secret format');
-  const decipher = createDecipheriv('aes-256-gcm', encryptionKey(), Buffer.from(iv, 'base64url'));
-  decipher.setAAD(associatedData(sealedFor));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');
 }
 
 const signingSecretOf = (configId: string): SealedFor => ({ purpose: 'webhook-signing-secret', configId });

@@ -7,6 +7,8 @@ import { inFlightTimeoutFor } from '@/lib/idempotency/constants';
 import { idempotencyKeyOf, idempotent, REPLAYED_HEADER } from '@/lib/idempotency/idempotent';
 import { maxReservationCallMs } from '@/lib/scheduling/call-duration';
 import { listAgendas, listFreeSlots, listProcedures, listSlots, recentReservations, reserveOrRelease } from '@/lib/scheduling/service';
+import { releaseRecentReservation } from '@/lib/scheduling/recent-release';
+import { textPathParam } from '@/lib/validation/path-params';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_CHARACTERS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@/lib/idempotency/key-syntax';
 import { queryParameters } from '@/lib/openapi/fragments';
 import { recentReservationSchema, recentReservationsQuerySchema } from '@/lib/scheduling/recent-reservations';
@@ -84,6 +86,23 @@ const reserveOrReleaseSlot: AuthenticatedHandler<ReservationPost> = async ({ req
   if (!replayed) await afterReservation(principal, reservation, outcome.body);
   return replayed ? { ...outcome, headers: { [REPLAYED_HEADER]: 'true' } } : outcome;
 };
+
+/** A recent reservation, by the token its reservation answered (TOKEN_RESERVA_P). */
+const recentReservationParams = z.strictObject({ token: textPathParam('The reservation’s TOKEN_RESERVA_P.') });
+
+/** The one-click release: the procedure's four fields like the POST, and the waitlist's pass after it. */
+const releaseRecentResponses = {
+  200: reservationResponses[200],
+  404: procedureAnswer('Slot not found (CODIGO_P 3); or, as problem+json, no recent reservation you may see has this token.', {
+    orProblem: true,
+  }),
+  409: procedureAnswer(
+    'The procedure refused the release (CODIGO_P 2, 4, 5); or, as problem+json, the reservation is no longer releasable (`reservation-released`, `reservation-expired`) or its patient identifiers are not kept (`release-identifiers-not-kept`: made by an API client).',
+    { orProblem: true },
+  ),
+  500: reservationResponses[500],
+  502: reservationResponses[502],
+} as const;
 
 /** The reservation POST's documentation; both of its paths share it (one handler). */
 function reservationDoc(summary: string) {
@@ -213,6 +232,26 @@ export const schedulingOperations = {
       },
     },
     async ({ query, principal }) => ({ status: 200, body: await recentReservations(principal, query.limite) }),
+  ),
+  releaseRecentReservation: operation(
+    {
+      method: 'POST',
+      path: '/api/v1/agendamentos/reservas-recentes/{token}/liberacao',
+      params: recentReservationParams,
+      capability: 'scheduling',
+      responses: releaseRecentResponses,
+      doc: {
+        summary: 'Release a recent reservation in one step',
+        tags: ['Scheduling'],
+        description:
+          'Releases (ieOpcao CR) an active reservation from the recent list with what the service kept for it: the console’s one-click release. A reservation made by staff keeps its patient identifiers sealed (encrypted and bound to it) until it is released or its hold lapses; one made by an API client keeps none, so its release is the reservation POST with ieOpcao CR. The answer is the procedure’s four fields with the status its CODIGO_P maps to, as for the POST; a released slot is then offered to the waitlist.',
+      },
+    },
+    async ({ principal, params }) => {
+      const { request, outcome } = await releaseRecentReservation(principal, params.token);
+      await afterReservation(principal, request, outcome.body);
+      return outcome;
+    },
   ),
   reserveOrReleaseSlot: operation(
     {

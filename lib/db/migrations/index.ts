@@ -23,6 +23,7 @@ import { contactConfirmation } from './021_contact_confirmation';
 import { deliveryUnderLoad } from './022_delivery_under_load';
 import { payloadControl } from './023_payload_control';
 import { waitlist } from './024_waitlist';
+import { releaseIdentifiers } from './025_release_identifiers';
 import type { Migration } from './migration';
 
 /**
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '022_delivery_under_load': deliveryUnderLoad,
   '023_payload_control': payloadControl,
   '024_waitlist': waitlist,
+  '025_release_identifiers': releaseIdentifiers,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -613,8 +613,9 @@ export const en: Messages = {
   'recent.expiredAt': 'expired {time}',
   'recent.release': 'Release',
   'recent.releaseLabel': 'Release the reservation of slot {slot}',
+  'recent.releaseConfirm': 'Release reservation {token} of slot {slot}? The slot becomes free again (or goes to the waitlist).',
   'recent.releasePrepared':
-    'Release prepared. Beneficiary identifiers are not kept in the trail: fill in cdPessoaFisica and cdUsuarioConvenio and send.',
+    'Release prepared. The beneficiary identifiers of this reservation (made by an API client) are not kept: fill in cdPessoaFisica and cdUsuarioConvenio and send.',
 
   // Field validation (API problem+json and console forms alike).
   'validation.required': 'Required field.',

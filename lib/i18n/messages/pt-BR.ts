@@ -621,8 +621,9 @@ export const ptBR = {
   'recent.expiredAt': 'expirou {time}',
   'recent.release': 'Liberar',
   'recent.releaseLabel': 'Liberar a reserva do horário {slot}',
+  'recent.releaseConfirm': 'Liberar a reserva {token} do horário {slot}? O horário volta a ficar livre (ou vai para a lista de espera).',
   'recent.releasePrepared':
-    'Liberação preparada. Os identificadores do beneficiário não ficam na trilha: preencha cdPessoaFisica e cdUsuarioConvenio e envie.',
+    'Liberação preparada. Os identificadores do beneficiário desta reserva (feita por um cliente de API) não ficam guardados: preencha cdPessoaFisica e cdUsuarioConvenio e envie.',
 
   // Field validation (API problem+json and console forms alike).
   'validation.required': 'Campo obrigatório.',

@@ -4,10 +4,10 @@ import type { Knex } from 'knex';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import type { DirectSqliteTransaction } from '@/lib/db/direct-transaction';
 import type { Executor } from '@/lib/db/precompiled';
-import { RequestFieldRejected, type ProcedureCallContext } from './backend';
-import type { SlotQuery, SlotReservationRequest } from './contract';
-import { EmbeddedScheduler } from './embedded-scheduler';
-import { HoldQuotaExceeded } from './hold-quota';
+import { RequestFieldRejected, type ProcedureCallContext } from '../backend';
+import type { SlotQuery, SlotReservationRequest } from '../contract';
+import { EmbeddedScheduler } from './scheduler';
+import { HoldQuotaExceeded } from '../hold-quota';
 
 const NOW = Date.parse('2026-11-22T12:00:00-03:00');
 const tomorrow = (time: string) => `2026-11-23T${time}:00-03:00`;

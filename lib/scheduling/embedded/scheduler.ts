@@ -1,12 +1,12 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, toBoolean, toNumber } from '@/lib/db/dialect';
 import { fastWriteTransaction, GroupCommitFailed } from '@/lib/db/direct-transaction';
 import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
-import { activeBookingKey } from './active-booking';
+import { activeBookingKey } from '../active-booking';
 import { log, redactError } from '@/lib/log';
-import type { Agenda, AgendaQuery, FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from './contract';
+import type { Agenda, AgendaQuery, FreeSlot, FreeSlotQuery, Procedure, Slot, SlotQuery, SlotReservationRequest } from '../contract';
 import {
   answer,
   RequestFieldRejected,
@@ -14,8 +14,10 @@ import {
   type ProcedureCallContext,
   type RecordAnswer,
   type SchedulingBackend,
-} from './backend';
-import { assertHoldQuota, HoldQuotaExceeded } from './hold-quota';
+} from '../backend';
+import { assertHoldQuota, HoldQuotaExceeded } from '../hold-quota';
+import { holding, HOSPITAL, type SlotRow } from './holds';
+import { listAgendas, listFreeSlots, listProcedures, listSlots } from './listings';
 
 /**
  * The embedded scheduler: the stored procedure's contract (service-interface.md §3.1, §7.2)
@@ -52,11 +54,6 @@ export type EmbeddedPolicy = {
 /** Direct use without settings (seed tools, unit tests): no expiry, no duration bound. */
 const UNBOUNDED: EmbeddedPolicy = { holdMinutes: 0, maxDurationFactor: Number.POSITIVE_INFINITY };
 
-/** Calls without a caller (seed tools, unit tests) act for the hospital, as staff do. */
-const HOSPITAL: ProcedureCallContext = { clientId: '', actsForHospital: true };
-
-type SlotRow = { nr_seq_agenda: unknown; cd_agenda: unknown; start_iso: string; start_ms: unknown; minutes: unknown };
-
 const RESERVATION_COLUMNS = [
   'token',
   'nr_seq_agenda',
@@ -77,13 +74,6 @@ const RESERVATION_COLUMNS = [
   'owner',
   'expires_at',
 ] as const;
-
-/** Active reservations that still hold their slot at `now`: not released and not lapsed. */
-function holding<T extends Knex.QueryBuilder>(query: T, now: unknown, table = 'reservations'): T {
-  return query.where(`${table}.status`, 'active').andWhere((q) => {
-    void q.whereNull(`${table}.expires_at`).orWhere(`${table}.expires_at`, '>', now as number);
-  }) as T;
-}
 
 /** The statements of a reservation and a release, built once per dialect (lib/db/precompiled.ts). */
 const SQL = {
@@ -264,105 +254,20 @@ export class EmbeddedScheduler implements SchedulingBackend {
     return answer('1', false, '', MESSAGES.released);
   }
 
+  // The read side (free slots, the calendar's grid and agendas, the exams) is in listings.ts.
   async listFreeSlots(query: FreeSlotQuery): Promise<FreeSlot[]> {
-    const db = await this.database();
-    const now = this.now();
-    const from = Math.max(now + 1, query.de ? Date.parse(query.de) : 0);
-    let slots = db('slots').where('start_ms', '>=', from);
-    if (query.ate) slots = slots.andWhere('start_ms', '<=', Date.parse(query.ate));
-    if (query.cdAgenda) slots = slots.andWhere({ cd_agenda: query.cdAgenda });
-    // A slot is free when no active reservation of its agenda overlaps its own span.
-    const rows = (await slots
-      .whereNotExists(
-        holding(db('reservations as r').select(db.raw('1')), now, 'r')
-          // ?? quotes identifiers per dialect: Oracle's are case-sensitive once knex created them quoted.
-          .whereRaw('?? = ??', ['r.cd_agenda', 'slots.cd_agenda'])
-          .andWhereRaw('?? < ?? + ?? * 60000', ['r.start_ms', 'slots.start_ms', 'slots.minutes'])
-          .andWhereRaw('?? > ??', ['r.end_ms', 'slots.start_ms']),
-      )
-      .orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }])
-      .limit(query.limite)) as SlotRow[];
-    return rows.map((row) => ({
-      NR_SEQ_AGENDA: toNumber(row.nr_seq_agenda),
-      CD_AGENDA: toNumber(row.cd_agenda),
-      DT_AGENDA: row.start_iso,
-      NR_MIN_DURACAO: toNumber(row.minutes),
-    }));
+    return listFreeSlots(await this.database(), this.now(), query);
   }
 
-  /** The slots of a calendar window that have not started yet: what listSlots and listAgendas read. */
-  private futureSlotsOf(db: Knex, window: AgendaQuery, now = this.now()) {
-    return db('slots')
-      .where('start_ms', '>=', Math.max(now + 1, Date.parse(window.de)))
-      .andWhere('start_ms', '<=', Date.parse(window.ate));
-  }
-
-  /** The agendas with a future slot in the window, whatever its state: listSlots' rows, by agenda. */
   async listAgendas(query: AgendaQuery): Promise<Agenda[]> {
-    const db = await this.database();
-    const rows = (await this.futureSlotsOf(db, query).distinct('cd_agenda').orderBy('cd_agenda')) as DbRow[];
-    return rows.map((row) => ({ CD_AGENDA: toNumber(row.cd_agenda) }));
+    return listAgendas(await this.database(), this.now(), query);
   }
 
-  /**
-   * Every future slot of the window with its state. A slot is `reservado` when an active hold the
-   * caller may see (its own; staff, acting for the hospital, anyone's) starts at it, `ocupado` when
-   * any other active hold overlaps its span (someone else's, or a longer one from an earlier slot),
-   * and `livre` otherwise: the same overlap rule as the free listing and the reservation itself.
-   */
   async listSlots(query: SlotQuery, context: ProcedureCallContext = HOSPITAL): Promise<Slot[]> {
-    const db = await this.database();
-    const now = this.now();
-    let slots = this.futureSlotsOf(db, query, now);
-    if (query.cdAgenda) slots = slots.andWhere({ cd_agenda: query.cdAgenda });
-    const rows = (await slots.orderBy([{ column: 'start_ms' }, { column: 'nr_seq_agenda' }]).limit(query.limite)) as SlotRow[];
-    if (rows.length === 0) return [];
-
-    const spans = rows.map((row) => ({ row, start: toNumber(row.start_ms), end: toNumber(row.start_ms) + toNumber(row.minutes) * 60_000 }));
-    const first = Math.min(...spans.map((span) => span.start));
-    const last = Math.max(...spans.map((span) => span.end));
-    let holds = holding(db('reservations'), now)
-      .select('nr_seq_agenda', 'cd_agenda', 'start_ms', 'end_ms', 'owner', 'expires_at')
-      .andWhere('start_ms', '<', last)
-      .andWhere('end_ms', '>', first);
-    if (query.cdAgenda) holds = holds.andWhere({ cd_agenda: query.cdAgenda });
-    const byAgenda = new Map<number, DbRow[]>();
-    for (const hold of (await holds) as DbRow[]) {
-      const agenda = toNumber(hold.cd_agenda);
-      byAgenda.set(agenda, [...(byAgenda.get(agenda) ?? []), hold]);
-    }
-
-    return spans.map(({ row, start, end }) => {
-      const agenda = toNumber(row.cd_agenda);
-      const slot = toNumber(row.nr_seq_agenda);
-      const overlapping = (byAgenda.get(agenda) ?? []).filter((hold) => toNumber(hold.start_ms) < end && toNumber(hold.end_ms) > start);
-      const own = overlapping.find(
-        (hold) =>
-          toNumber(hold.nr_seq_agenda) === slot &&
-          (context.actsForHospital || (context.owner !== undefined && hold.owner === context.owner)),
-      );
-      const expires = own?.expires_at === null || own?.expires_at === undefined ? null : new Date(toNumber(own.expires_at)).toISOString();
-      return {
-        NR_SEQ_AGENDA: slot,
-        CD_AGENDA: agenda,
-        DT_AGENDA: row.start_iso,
-        NR_MIN_DURACAO: toNumber(row.minutes),
-        situacao: own ? 'reservado' : overlapping.length > 0 ? 'ocupado' : 'livre',
-        expiraEm: own ? expires : null,
-      };
-    });
+    return listSlots(await this.database(), this.now(), query, context);
   }
 
   async listProcedures(): Promise<Procedure[]> {
-    const db = await this.database();
-    const rows = (await db('procedures')
-      .select('nr_seq_proc_interno', 'description', 'default_minutes', 'requires_side')
-      .orderBy([{ column: 'description' }, { column: 'nr_seq_proc_interno' }])) as DbRow[];
-    return rows.map((row) => ({
-      NR_SEQ_PROC_INTERNO: toNumber(row.nr_seq_proc_interno),
-      DS_PROCEDIMENTO: String(row.description),
-      NR_MIN_DURACAO: toNumber(row.default_minutes),
-      IE_LADO_OBRIGATORIO: toBoolean(row.requires_side) ? 'S' : 'N',
-    }));
+    return listProcedures(await this.database());
   }
 }
