@@ -19,7 +19,7 @@ import { webhookKeys } from '@/lib/client/webhook-queries';
 import { apiPath, createWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';

@@ -16,7 +16,7 @@ import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhoo
 import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
 import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { DeleteWebhookButton } from './delete-webhook-button';
 import { DeliveryStateCard } from './delivery-state-card';
 import { HeadersEditor } from './headers-editor';
@@ -29,7 +29,7 @@ import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 import { useSurface } from '@/components/console/surface';
 import { PortalAccessCard } from '@/components/portal/portal-access-card';
-import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { SectionNav } from './section-nav';
 import type { EditorSectionId } from './editor-sections';
 import { PayloadControlCard } from './payload-control-card';

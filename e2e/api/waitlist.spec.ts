@@ -3,7 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
-import { SCHEDULING_EVENT_FLAGS } from '@/lib/webhooks/fields';
+import { SCHEDULING_EVENT_FLAGS } from '@/lib/webhooks/events/types';
 import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';

@@ -29,7 +29,7 @@ import {
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery-contract';
 import { deliveryAlertSchema, deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/health-contract';
-import { MESSAGE_SCHEMAS } from '@/lib/webhooks/message-contract';
+import { MESSAGE_SCHEMAS } from '@/lib/webhooks/events/messages';
 
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import {

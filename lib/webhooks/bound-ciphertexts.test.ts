@@ -6,7 +6,8 @@ import { migratedSqlite } from '@/lib/testing/sqlite';
 import { resetEnv } from '@/lib/testing/hooks';
 import { findWebhook, insertWebhook, saveBrokerCredentials } from '@/lib/webhooks/store';
 import { decryptCredentials, encryptCredentials } from './broker-credentials';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration } from './contract';
+import { WEBHOOK_EVENT_FLAGS } from './events/types';
+import { type WebhookConfiguration } from './contract';
 import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from './secrets';
 
 /**

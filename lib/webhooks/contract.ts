@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DISABLED_REASONS, MAX_DELIVERIES_PER_SECOND, WEBHOOK_EVENT_FLAGS, type DisabledReason, type WebhookEventFlag } from './fields';
+import { DISABLED_REASONS, MAX_DELIVERIES_PER_SECOND, type DisabledReason } from './fields';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './events/types';
 import {
   checkHeaderName,
   checkHeaderValue,
@@ -19,9 +20,6 @@ import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPol
  * The webhook configuration contract (service-interface.md §2.1, §4.1). No server imports: the
  * console's editor validates with the same schema as the PUT route.
  */
-
-export { WEBHOOK_EVENT_FLAGS };
-export type { WebhookEventFlag };
 
 export { MAX_HEADER_VALUE_BYTES, MAX_WEBHOOK_HEADERS, MAX_WEBHOOK_URL_LENGTH };
 export type { UrlPolicy };

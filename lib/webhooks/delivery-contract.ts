@@ -1,13 +1,8 @@
 import { z } from 'zod';
 import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
-import {
-  DELIVERY_STATUSES,
-  EVENT_TYPE_OF_FLAG,
-  PUBLISHED_EVENT_FLAGS,
-  TEST_EVENT_TYPE,
-  type DeliveryStatus,
-  type WebhookEventFlag,
-} from './fields';
+import { DELIVERY_STATUSES, type DeliveryStatus } from './fields';
+import { ATTEMPT_ERRORS, type AttemptError } from './events/attempt-errors';
+import { PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from './events/types';
 import { KINDS } from './delivery/destinations/kinds';
 
 /**
@@ -15,8 +10,6 @@ import { KINDS } from './delivery/destinations/kinds';
  * publishes, what a receiver gets, and the delivery log as the API answers it. No server imports:
  * the console reads the same types and names.
  */
-
-export { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE };
 
 export const MAX_EVENT_DATA_BYTES = 32 * 1024;
 
@@ -46,35 +39,7 @@ export type PublishedEvent = z.infer<typeof publishedEventSchema>;
 export { DELIVERY_STATUSES };
 export type { DeliveryStatus };
 
-/**
- * Why an attempt failed, when it got no 2xx (stored as `last_error` / an attempt's `erro`). The last
- * three say the request could not be made or completed at all: a stored header value HTTP cannot
- * carry, a TLS handshake or certificate failure, and anything else thrown while building or sending
- * it (a bug). Each is still an attempt: retried, counted by the circuit and shown in the log.
- */
-export const ATTEMPT_ERRORS = [
-  'status-http',
-  'tempo-esgotado',
-  'conexao-recusada',
-  'dns',
-  'destino-bloqueado',
-  'redirecionamento',
-  'erro-rede',
-  'cabecalho-invalido',
-  'tls',
-  'erro-interno',
-  // Broker destinations (issue 29): credentials refused; no exchange, queue or stream for the
-  // message; the broker's negative acknowledgement.
-  'autenticacao-recusada',
-  'sem-rota',
-  'confirmacao-negativa',
-  // This process's cap of open broker connections per tenant reached, every one in use (issue 43).
-  'limite-conexoes',
-  // Payload control (issue 46): the configuration's transformation threw, hit a limit or returned
-  // something invalid; the attempt's `corpo` holds the reason.
-  'transformacao',
-] as const;
-export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
+export { ATTEMPT_ERRORS, type AttemptError };
 
 const attemptErrorSchema = z
   .enum(ATTEMPT_ERRORS)

@@ -3,41 +3,6 @@
  * the schemas (contract.ts and delivery-contract.ts, which re-export them) only when a form is
  * checked.
  */
-export const PUBLISHED_EVENT_FLAGS = [
-  'eventoAvaliacaoSaudeAprovada',
-  'eventoAvaliacaoSaudeAguardandoAprovacao',
-  'eventoAvaliacaoSaudeArquivada',
-  'eventoAvaliacaoSaudeDesarquivada',
-  'eventoPropostaCancelada',
-] as const;
-/**
- * Scheduling events (issue 48): the product publishes them itself, to the tenant whose reservation
- * or waitlist entry it is (lib/waitlist/events.ts); no producer may publish them.
- */
-export const SCHEDULING_EVENT_FLAGS = [
-  'eventoAgendamentoReservado',
-  'eventoAgendamentoLiberado',
-  'eventoAgendamentoOfertado',
-  'eventoAgendamentoOfertaExpirada',
-] as const;
-export const WEBHOOK_EVENT_FLAGS = [...PUBLISHED_EVENT_FLAGS, ...SCHEDULING_EVENT_FLAGS] as const;
-
-export type WebhookEventFlag = (typeof WEBHOOK_EVENT_FLAGS)[number];
-
-/** The event type a receiver sees for each of §2.1's flags, plus the console's test event. */
-export const EVENT_TYPE_OF_FLAG: Record<WebhookEventFlag, string> = {
-  eventoAvaliacaoSaudeAprovada: 'avaliacao-saude.aprovada',
-  eventoAvaliacaoSaudeAguardandoAprovacao: 'avaliacao-saude.aguardando-aprovacao',
-  eventoAvaliacaoSaudeArquivada: 'avaliacao-saude.arquivada',
-  eventoAvaliacaoSaudeDesarquivada: 'avaliacao-saude.desarquivada',
-  eventoPropostaCancelada: 'proposta.cancelada',
-  eventoAgendamentoReservado: 'agendamento.reservado',
-  eventoAgendamentoLiberado: 'agendamento.liberado',
-  eventoAgendamentoOfertado: 'agendamento.ofertado',
-  eventoAgendamentoOfertaExpirada: 'agendamento.oferta-expirada',
-};
-export const TEST_EVENT_TYPE = 'webhook.teste';
-
 /** The highest rate limit a configuration may ask for (`limiteEntregasPorSegundo`, issue 31). */
 export const MAX_DELIVERIES_PER_SECOND = 10_000;
 

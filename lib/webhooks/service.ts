@@ -4,16 +4,9 @@ import { refuse } from '@/lib/errors/refusal';
 import { recordAudit } from '@/lib/audit/store';
 import { maskSecret } from '@/lib/audit/masking';
 import { isPortalSession, type Principal } from '@/lib/auth/principal';
-import type {
-  DisabledReason,
-  WebhookConfiguration,
-  WebhookCreate,
-  WebhookDetail,
-  WebhookEventFlag,
-  WebhookUpdate,
-  WebhookView,
-} from './contract';
-import { WEBHOOK_EVENT_FLAGS } from './contract';
+import type { DisabledReason, WebhookConfiguration, WebhookCreate, WebhookDetail, WebhookUpdate, WebhookView } from './contract';
+import type { WebhookEventFlag } from './events/types';
+import { WEBHOOK_EVENT_FLAGS } from './events/types';
 import {
   closeCircuit,
   deleteWebhookRow,
@@ -38,7 +31,7 @@ import { deleteAlertsOf } from './alerts/store';
 import { assertConfigurationRoom } from './quotas';
 import { isBrokerUrl } from './broker-target';
 import { BROKER_SCHEMES_TEXT } from './delivery/destinations/kinds';
-import { OPERATOR_CONFIG_ID } from './operational/names';
+import { OPERATOR_CONFIG_ID } from './events/operational';
 import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
 import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
 import { NO_PAYLOAD_CONTROL, payloadControlView } from './payload-control/contract';

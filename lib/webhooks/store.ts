@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag, type WebhookHeader } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
+import { type WebhookConfiguration, type WebhookHeader } from '@/lib/webhooks/contract';
 import { newEncryptedSecret } from '@/lib/webhooks/secrets';
 import type { CircuitState } from '@/lib/webhooks/delivery/circuit';
 import type { PayloadControl } from '@/lib/webhooks/payload-control/contract';

@@ -1,8 +1,8 @@
 import { maskSecret } from '@/lib/audit/masking';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../delivery-contract';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../events/types';
 import { looksSecret } from '../header-policy';
-import type { WebhookEventFlag } from '../contract';
-import type { WebhookMessage } from '../message-contract';
+import type { WebhookEventFlag } from '../events/types';
+import type { WebhookMessage } from '../events/messages';
 import type { OutgoingMessage } from './destinations/destination';
 import { signatureHeader } from './signature';
 import type { EventRow } from './store/rows';

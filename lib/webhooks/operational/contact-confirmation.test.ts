@@ -3,7 +3,8 @@ import { migrationSource } from '@/lib/db/migrations';
 import { resetEnv } from '@/lib/testing/hooks';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import { confirmContactEmail, findWebhook, insertWebhook, saveContactEmail } from '@/lib/webhooks/store';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration } from '../contract';
+import { WEBHOOK_EVENT_FLAGS } from '../events/types';
+import { type WebhookConfiguration } from '../contract';
 import { CONTACT_LINK_HOURS, newContactLink } from './contact-confirmation';
 
 /**

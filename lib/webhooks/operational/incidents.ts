@@ -4,7 +4,7 @@ import type { StoredAlert } from '../alerts/store';
 import type { Candidate } from '../delivery/fair-share';
 import { firstDeliveredSince, lastAttemptOf, publishOperational, skippedDeliveries } from '../delivery/store';
 import { findWebhook, type Incident, type StoredWebhook } from '@/lib/webhooks/store';
-import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT, receiverOrigin } from './names';
+import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT, receiverOrigin } from '../events/operational';
 
 /**
  * An incident's operational events (issue 31 §3), written in the transaction of its alert row

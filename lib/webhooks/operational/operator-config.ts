@@ -3,11 +3,13 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { isUniqueViolation } from '@/lib/db/dialect';
 import { log } from '@/lib/log';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag } from '../contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '../events/types';
+import { type WebhookConfiguration } from '../contract';
 import { ensureTenantRow } from '../delivery/store';
 import { addSubscriptions, closeCircuit, findWebhook, insertWebhook, removeSubscriptions, saveWebhook } from '@/lib/webhooks/store';
 import { operationalWebhookUrl } from './config';
-import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_CONFIG_ID, OPERATOR_SISTEMA_ORIGEM, OPERATOR_TENANT } from './names';
+import { OPERATIONAL_EVENT_TYPE_LIST } from '../events/types';
+import { OPERATOR_CONFIG_ID, OPERATOR_SISTEMA_ORIGEM, OPERATOR_TENANT } from '../events/operational';
 
 /**
  * The operator's receiver of operational events (issue 31 §3), made at start from

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Principal } from '@/lib/auth/principal';
-import type { WebhookMessage } from '../message-contract';
+import type { WebhookMessage } from '../events/messages';
 import { getWebhook } from '../service';
-import { WEBHOOK_EVENT_FLAGS } from '../fields';
+import { WEBHOOK_EVENT_FLAGS } from '../events/types';
 import type { PayloadBench, PayloadBenchResult } from './bench-contract';
 import { minimise } from './fields';
 import { matchesFilter } from './filter';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { WebhookMessage } from '../message-contract';
+import type { WebhookMessage } from '../events/messages';
 import { NO_PAYLOAD_CONTROL, type PayloadControl } from './contract';
 import { minimise } from './fields';
 import { matchesFilter } from './filter';

@@ -1,5 +1,5 @@
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type WebhookEventFlag } from '../fields';
-import type { WebhookMessage } from '../message-contract';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type WebhookEventFlag } from '../events/types';
+import type { WebhookMessage } from '../events/messages';
 import { isPlainObject } from './filter';
 
 /**

@@ -1,6 +1,6 @@
 import { EventToggles } from '@/components/webhooks/event-toggles';
 import { OperationalEvents } from '@/components/webhooks/operational-events';
-import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { WebhookEditor } from '@/components/webhooks/webhook-editor';
 import { WebhookIdentity } from '@/components/webhooks/webhook-identity';
 import { bodySettings } from '@/lib/http/body-settings';

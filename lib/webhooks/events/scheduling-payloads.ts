@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { EVENT_TYPE_OF_FLAG, type SCHEDULING_EVENT_FLAGS } from './fields';
+import { EVENT_TYPE_OF_FLAG, type SchedulingEventFlag } from './types';
 
 /**
  * The scheduling events' `data` (issue 48): what the product tells a tenant about its reservations
  * and its waitlist. Published by the product alone (lib/waitlist/events.ts), never by a producer.
  * No patient identifier travels: the partner knows its entry by `entradaId` and its reservation by
- * the token. No server imports (message-contract.ts builds the catalogue from these).
+ * the token. No server imports (messages.ts builds the catalogue from these).
  */
-type SchedulingFlag = (typeof SCHEDULING_EVENT_FLAGS)[number];
-
 const ownData = {
   idEvento: z.string().meta({ description: '`{type}:{id}`: one per reservation, release or offer; deduplicate by it.' }),
   usuarioId: z.string().meta({ format: 'uuid', description: 'The tenant the reservation or waitlist entry belongs to.' }),
@@ -26,7 +24,7 @@ const deadline = z.iso.datetime().meta({ description: 'Until when the offer may 
 
 export const RELEASE_REASONS = ['cancelada', 'recusada', 'oferta-expirada', 'entrada-removida'] as const;
 
-export const SCHEDULING_DATA_SCHEMAS: Record<SchedulingFlag, z.ZodObject> = {
+export const SCHEDULING_DATA_SCHEMAS: Record<SchedulingEventFlag, z.ZodObject> = {
   eventoAgendamentoReservado: z.object({
     ...ownData,
     ...slot,
@@ -52,16 +50,6 @@ export const SCHEDULING_DATA_SCHEMAS: Record<SchedulingFlag, z.ZodObject> = {
     prazo: deadline,
   }),
   eventoAgendamentoOfertaExpirada: z.object({ ...ownData, ...offer, ...slot, prazo: deadline }),
-};
-
-export const SCHEDULING_DESCRIPTIONS: Record<SchedulingFlag, string> = {
-  eventoAgendamentoReservado: 'A slot was reserved by the tenant through the API (configurations with eventoAgendamentoReservado on).',
-  eventoAgendamentoLiberado:
-    'A reservation of the tenant was released, by it, by staff, or by the waitlist when an offer was declined or expired (configurations with eventoAgendamentoLiberado on).',
-  eventoAgendamentoOfertado:
-    'A freed slot was reserved for the first entry in line of the tenant’s waitlist: accept the offer before `prazo` (POST …/lista-espera/{id}/aceite) or it is released and offered to the next (configurations with eventoAgendamentoOfertado on).',
-  eventoAgendamentoOfertaExpirada:
-    'An offer’s deadline passed unanswered: its slot was released and goes to the next entry in line (configurations with eventoAgendamentoOfertaExpirada on).',
 };
 
 /** Example `dados` for the catalogue, by event type. */

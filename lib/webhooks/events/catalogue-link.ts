@@ -1,4 +1,4 @@
-import { EVENT_TYPE_OF_FLAG, type WebhookEventFlag } from './fields';
+import { EVENT_TYPE_OF_FLAG, type WebhookEventFlag } from './types';
 
 /**
  * Where the API reference (/api/docs, Scalar) shows an event type's entry of the OpenAPI

@@ -1,7 +1,7 @@
 /**
  * Operational notifications (issue 31 §3): what the delivery engine tells the operator's own
  * receiver about partners' configurations. The operator's receiver is an ordinary configuration
- * (OPERATIONAL_WEBHOOK_URL, materialized at start by operator-config.ts) of a reserved tenant, so the
+ * (OPERATIONAL_WEBHOOK_URL, materialized at start by operational/operator-config.ts) of a reserved tenant, so the
  * same engine signs, retries, circuit-breaks and logs its deliveries. No zod, no server imports: the
  * console's list imports the reserved ids.
  */
@@ -35,8 +35,6 @@ export const OPERATIONAL_EVENT_TYPES = {
 } as const;
 
 export type OperationalEventType = (typeof OPERATIONAL_EVENT_TYPES)[keyof typeof OPERATIONAL_EVENT_TYPES];
-
-export const OPERATIONAL_EVENT_TYPE_LIST: readonly OperationalEventType[] = Object.values(OPERATIONAL_EVENT_TYPES);
 
 /**
  * What an operational event names a receiver by: its origin only. A path or query may carry the

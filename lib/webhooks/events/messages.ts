@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { ATTEMPT_ERRORS, EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from './delivery-contract';
-import { PUBLISHED_EVENT_FLAGS, SCHEDULING_EVENT_FLAGS } from './fields';
-import { SCHEDULING_DATA_SCHEMAS, SCHEDULING_DESCRIPTIONS } from './scheduling-messages';
-import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from './operational/names';
+import { ATTEMPT_ERRORS } from './attempt-errors';
+import { EVENT_TYPE_OF_FLAG, EVENT_TYPES, PUBLISHED_EVENT_FLAGS, SCHEDULING_EVENT_FLAGS, TEST_EVENT_TYPE } from './types';
+import { SCHEDULING_DATA_SCHEMAS } from './scheduling-payloads';
+import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from './operational';
 
 /**
  * What a receiver gets (issue 22): the Standard Webhooks message `{type, timestamp, data}` of each
  * event type. The worker builds every message as a `WebhookMessage` (delivery/message.ts) and the
- * OpenAPI document's `webhooks` section is generated from these schemas, so the two cannot drift;
+ * OpenAPI document's `webhooks` section is generated from these schemas (with each type's
+ * description from its record in types.ts), so the two cannot drift;
  * e2e/api/webhook-catalogue.spec.ts validates real messages against the document. No server imports.
  */
 export const TEST_MESSAGE_TEXT = 'Evento de teste enviado pelo Console de Integração.';
@@ -35,15 +36,6 @@ function envelope<T extends string, D extends z.ZodType>(type: T, data: D, descr
     })
     .meta({ description });
 }
-
-const FLAG_DESCRIPTIONS: Record<(typeof PUBLISHED_EVENT_FLAGS)[number], string> = {
-  eventoAvaliacaoSaudeAprovada: 'A health evaluation was approved (configurations with eventoAvaliacaoSaudeAprovada on).',
-  eventoAvaliacaoSaudeAguardandoAprovacao:
-    'A health evaluation was filled in and awaits approval (configurations with eventoAvaliacaoSaudeAguardandoAprovacao on).',
-  eventoAvaliacaoSaudeArquivada: 'A health evaluation was archived (configurations with eventoAvaliacaoSaudeArquivada on).',
-  eventoAvaliacaoSaudeDesarquivada: 'A health evaluation was unarchived (configurations with eventoAvaliacaoSaudeDesarquivada on).',
-  eventoPropostaCancelada: 'A single-life proposal was cancelled (configurations with eventoPropostaCancelada on).',
-};
 
 /**
  * Operational events (issue 31 §3), sent to the operator's receiver only (OPERATIONAL_WEBHOOK_URL):
@@ -125,45 +117,18 @@ export const OPERATIONAL_DATA_SCHEMAS = {
   }),
 };
 
-const OPERATIONAL_DESCRIPTIONS: Record<keyof typeof OPERATIONAL_DATA_SCHEMAS, string> = {
-  [OPERATIONAL_EVENT_TYPES.disabled]:
-    'Operational, to the operator’s receiver only: the worker switched a partner’s configuration off (a 410, or failing too long). Once per incident.',
-  [OPERATIONAL_EVENT_TYPES.circuitOpen]:
-    'Operational, to the operator’s receiver only: a partner’s receiver has looked down (its circuit open) for WEBHOOK_ALERT_CIRCUIT_MINUTES. Once per incident.',
-  [OPERATIONAL_EVENT_TYPES.switchedOn]:
-    'Operational, to the operator’s receiver only: a configuration the worker switched off was switched back on. The receiver is not confirmed yet: configuracao.recuperada follows when a delivery to it succeeds. Once per incident.',
-  [OPERATIONAL_EVENT_TYPES.recovered]:
-    'Operational, to the operator’s receiver only: a delivery to a configuration announced by configuracao.desativada or circuito.aberto succeeded again, so the incident is over (not when the circuit merely lets a probe through, nor at a switch back on). Once per incident; none for an open circuit that ended in a switch-off.',
-  [OPERATIONAL_EVENT_TYPES.exhausted]:
-    'Operational, to the operator’s receiver only: a delivery to a partner will not be attempted again (its retries ran out, or a permanent failure). Once per delivery; never for test events or the operator’s own deliveries.',
+/** Each event type's `data` schema, by the type a receiver sees. */
+const DATA_SCHEMAS: Record<string, z.ZodObject> = {
+  ...Object.fromEntries(PUBLISHED_EVENT_FLAGS.map((flag) => [EVENT_TYPE_OF_FLAG[flag], eventDataSchema])),
+  ...Object.fromEntries(SCHEDULING_EVENT_FLAGS.map((flag) => [EVENT_TYPE_OF_FLAG[flag], SCHEDULING_DATA_SCHEMAS[flag]])),
+  [TEST_EVENT_TYPE]: testEventDataSchema,
+  ...OPERATIONAL_DATA_SCHEMAS,
 };
 
-/** Each event type's message schema, by the type a receiver sees: the five flags', the test event and the operational events. */
-export const MESSAGE_SCHEMAS: Record<string, z.ZodObject> = {
-  ...Object.fromEntries(
-    PUBLISHED_EVENT_FLAGS.map((flag) => [
-      EVENT_TYPE_OF_FLAG[flag],
-      envelope(EVENT_TYPE_OF_FLAG[flag], eventDataSchema, FLAG_DESCRIPTIONS[flag]),
-    ]),
-  ),
-  ...Object.fromEntries(
-    SCHEDULING_EVENT_FLAGS.map((flag) => [
-      EVENT_TYPE_OF_FLAG[flag],
-      envelope(EVENT_TYPE_OF_FLAG[flag], SCHEDULING_DATA_SCHEMAS[flag], SCHEDULING_DESCRIPTIONS[flag]),
-    ]),
-  ),
-  [TEST_EVENT_TYPE]: envelope(
-    TEST_EVENT_TYPE,
-    testEventDataSchema,
-    'A test event sent from the console or the API (POST …/teste), whatever the flags.',
-  ),
-  ...Object.fromEntries(
-    Object.entries(OPERATIONAL_DATA_SCHEMAS).map(([type, data]) => [
-      type,
-      envelope(type, data, OPERATIONAL_DESCRIPTIONS[type as keyof typeof OPERATIONAL_DATA_SCHEMAS]),
-    ]),
-  ),
-};
+/** Each event type's message schema, by the type a receiver sees: one per record of types.ts. */
+export const MESSAGE_SCHEMAS: Record<string, z.ZodObject> = Object.fromEntries(
+  EVENT_TYPES.map(({ type, description }) => [type, envelope(type, DATA_SCHEMAS[type]!, description)]),
+);
 
 /** The message the worker signs and sends. */
 export type WebhookMessage = { type: string; timestamp: string; data: z.output<typeof eventDataSchema> };
