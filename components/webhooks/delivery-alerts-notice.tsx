@@ -2,7 +2,7 @@ import { Alert } from '@/components/ui/alert';
 import { Link } from '@/components/ui/link';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { getLocale, getT } from '@/lib/i18n/server';
-import type { AlertPage } from '@/lib/webhooks/health-contract';
+import type { AlertPage } from '@/lib/webhooks/delivery/health-contract';
 
 /**
  * The open-alert notice as the server renders it into the page's first HTML, from the same answer

@@ -6,7 +6,7 @@ import { Pager } from '@/components/ui/pager';
 import { useDeliveryAlerts } from '@/lib/client/delivery-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
-import { ALERTS_PAGE_SIZE } from '@/lib/webhooks/fields';
+import { ALERTS_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 
 /**
  * The console's notice of delivery incidents (issue 20 §4), on every webhooks page while they last:

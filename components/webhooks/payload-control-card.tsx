@@ -12,7 +12,7 @@ import { ApiProblem, apiJson } from '@/lib/client/api';
 import { webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, testPayloadControl, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useT } from '@/lib/i18n/client';
-import type { WebhookView } from '@/lib/webhooks/contract';
+import type { WebhookView } from '@/lib/webhooks/configurations/contract';
 import { EVENT_TYPE_OF_FLAG, WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
 import type { PayloadBenchResult } from '@/lib/webhooks/payload-control/bench-contract';
 import { MAX_TRANSFORM_CHARS, TRANSFORM_MEMORY_LIMIT_BYTES, TRANSFORM_TIME_LIMIT_MS } from '@/lib/webhooks/payload-control/limits';

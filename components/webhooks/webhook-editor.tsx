@@ -15,7 +15,7 @@ import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useLocale, useMessages, useT } from '@/lib/i18n/client';
-import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/contract';
+import type { UrlPolicy, WebhookDetail, WebhookView, WebhookHeader } from '@/lib/webhooks/configurations/contract';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { DeleteWebhookButton } from './delete-webhook-button';
 import { DeliveryStateCard } from './delivery-state-card';
@@ -195,7 +195,7 @@ function WebhookForm({
   const resolver = useMemo(
     () =>
       contractResolver(
-        () => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchemaFor(urlPolicy)),
+        () => import('@/lib/webhooks/configurations/contract').then((contract) => contract.webhookUpdateSchemaFor(urlPolicy)),
         messages,
         (values: EditorFormValues) => toBody(values, config.url),
       ),

@@ -6,7 +6,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
 import { useWebhookList } from '@/lib/client/webhook-queries';
-import type { WebhookView } from '@/lib/webhooks/contract';
+import type { WebhookView } from '@/lib/webhooks/configurations/contract';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
 import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { Badge } from '@/components/ui/badge';

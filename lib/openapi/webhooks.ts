@@ -16,7 +16,7 @@ export const OPERATIONAL_WEBHOOKS_TAG = 'Operational notifications (webhooks)';
 /**
  * The OpenAPI document's `webhooks` section (issue 22): the calls this service makes to partners'
  * receivers, one per event type, with the message schema the worker builds its messages as
- * (lib/webhooks/message-contract.ts), Standard Webhooks' signature headers, what each answer makes
+ * (lib/webhooks/events/messages.ts), Standard Webhooks' signature headers, what each answer makes
  * the worker do, and an example built by the worker's own messageBody.
  */
 

@@ -3,8 +3,8 @@ import { getDb } from '@/lib/db/handle';
 import type { DbRow } from '@/lib/db/dialect';
 import type { StaffPrincipal } from '@/lib/auth/principal';
 import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/events/types';
-import { deleteWebhookRow, findWebhook } from '@/lib/webhooks/store';
-import { updateWebhook } from '@/lib/webhooks/service';
+import { deleteWebhookRow, findWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { updateWebhook } from '@/lib/webhooks/configurations/service/configurations';
 import { deleteDeliveriesOf } from '@/lib/webhooks/delivery/store';
 import { deleteAlertsOf } from '@/lib/webhooks/alerts/store';
 import {

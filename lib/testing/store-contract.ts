@@ -7,7 +7,7 @@ import { seedSchema } from '@/lib/seed/seed-format';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { authenticateApiClient } from '@/lib/sign-in/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/store';
-import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/service';
+import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/configurations/service/configurations';
 import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
 import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-store';
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';

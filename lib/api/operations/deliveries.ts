@@ -21,7 +21,7 @@ import {
   recoveryResultSchema,
   recoverySchema,
   webhookSecretSchema,
-} from '@/lib/webhooks/delivery-contract';
+} from '@/lib/webhooks/delivery/contract';
 import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
 import {
@@ -30,7 +30,7 @@ import {
   healthQuerySchema,
   pageQuerySchema,
   triagePageSchema,
-} from '@/lib/webhooks/health-contract';
+} from '@/lib/webhooks/delivery/health-contract';
 import { deliveryDoc, deliveryNotYours, webhookParams, deliveryParams } from './docs';
 import { answer } from '@/lib/http/answers';
 

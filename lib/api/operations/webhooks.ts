@@ -1,7 +1,7 @@
 import 'server-only';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { hasControlCharacters } from '@/lib/validation/text';
-import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
+import { isPolicyRefusal } from '@/lib/webhooks/configurations/policy-codes';
 import {
   createWebhook,
   deleteWebhook,
@@ -12,7 +12,7 @@ import {
   searchWebhooks,
   updateWebhook,
   viewOf,
-} from '@/lib/webhooks/service';
+} from '@/lib/webhooks/configurations/service/configurations';
 import { recoveryOffer } from '@/lib/webhooks/delivery/service';
 import { ref } from '@/lib/openapi/components';
 import { etagHeader, json } from '@/lib/openapi/fragments';
@@ -24,14 +24,14 @@ import {
   webhookUpdateSchema,
   webhookUpdateSchemaFor,
   webhookViewSchema,
-} from '@/lib/webhooks/contract';
+} from '@/lib/webhooks/configurations/contract';
 import { z } from 'zod';
 import { apiPath } from '@/lib/http/paths';
 import { routes } from '@/lib/api/routes';
 import { answer } from '@/lib/http/answers';
 import { notYours, webhookParams } from './docs';
 import { operation } from '@/lib/http/operation';
-import { confirmContact } from '@/lib/webhooks/operational/contact-confirmation';
+import { confirmContact } from '@/lib/webhooks/configurations/contact-confirmation';
 
 /** Said by a PUT whose new `url` named another broker, so the stored login was dropped (issue 43). */
 const CREDENTIALS_DROPPED_HEADER = 'Credenciais-Descartadas';

@@ -6,8 +6,8 @@ import { getDb } from '@/lib/db/handle';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import { webhookStaff } from '@/lib/staff/service';
-import type { AlertPage, PageQuery } from '../health-contract';
-import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '@/lib/webhooks/store';
+import type { AlertPage, PageQuery } from '../delivery/health-contract';
+import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '@/lib/webhooks/configurations/store/configs';
 import { alertMail } from './alert-mail';
 import {
   awaitingDelivery,

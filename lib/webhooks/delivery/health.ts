@@ -1,16 +1,9 @@
 import 'server-only';
 import { getDb } from '@/lib/db/handle';
 import type { Principal } from '@/lib/auth/principal';
-import {
-  WINDOW_HOURS,
-  type DeliveryHealth,
-  type HealthState,
-  type HealthWindow,
-  type PageQuery,
-  type TriagePage,
-} from '../health-contract';
-import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '@/lib/webhooks/store';
-import { getWebhook } from '../service';
+import { WINDOW_HOURS, type DeliveryHealth, type HealthState, type HealthWindow, type PageQuery, type TriagePage } from './health-contract';
+import { findWebhooks, rankTriage, type DeliveryState, type StoredWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { getWebhook } from '../configurations/service/configurations';
 import { openAlerts, openAlertsSince } from '../alerts/store';
 import { phaseOf } from './circuit';
 import { backlogByConfig, countFiltered, dueDeliveriesOf, hourlyAttempts, type Backlog, type HourOfAttempts } from './store';

@@ -6,17 +6,17 @@ import { maskSecret } from '@/lib/audit/masking';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from '../delivery-contract';
-import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from '../secrets';
+import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from './contract';
+import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from '../configurations/secrets';
 import {
   readEncryptedSecret,
   replaceEncryptedSecret,
   type DeliveryControls,
   type DeliveryState,
   type StoredWebhook,
-} from '@/lib/webhooks/store';
-import { getWebhook, readsHeaderValues } from '../service';
-import { assertPublishRoom, assertTestEventRoom } from '../quotas';
+} from '@/lib/webhooks/configurations/store/configs';
+import { getWebhook, readsHeaderValues } from '../configurations/service/configurations';
+import { assertPublishRoom, assertTestEventRoom } from './quotas';
 import { phaseOf } from './circuit';
 import { eventType, messageBody, OWN_HEADERS } from './message';
 import {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { StoredAlert } from '../alerts/store';
 import type { Candidate } from '../delivery/fair-share';
 import { firstDeliveredSince, lastAttemptOf, publishOperational, skippedDeliveries } from '../delivery/store';
-import { findWebhook, type Incident, type StoredWebhook } from '@/lib/webhooks/store';
+import { findWebhook, type Incident, type StoredWebhook } from '@/lib/webhooks/configurations/store/configs';
 import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT, receiverOrigin } from '../events/operational';
 
 /**

@@ -11,8 +11,8 @@ import { PrefetchedQueries } from '@/components/console/prefetched-queries';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { deliveriesOf } from '@/lib/webhooks/delivery/service';
-import { deliveryListQuerySchema } from '@/lib/webhooks/delivery-contract';
-import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/service';
+import { deliveryListQuerySchema } from '@/lib/webhooks/delivery/contract';
+import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/configurations/service/configurations';
 
 export async function generateMetadata() {
   return { title: (await getT())('webhook.editTitle') };

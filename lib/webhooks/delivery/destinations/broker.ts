@@ -1,12 +1,12 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { AttemptError } from '../../delivery-contract';
+import type { AttemptError } from '../contract';
 import { log, redactError } from '@/lib/log';
 import { BlockedTargetError } from '../checked-lookup';
 import { ConnectionLimitError } from '../connection/pool';
 import type { Credentials, OutgoingMessage, SendSettings, Sent, Verdict } from './destination';
 import { classify } from './http/sender';
-import type { ParsedTarget } from './kind';
+import type { ParsedTarget } from '../../configurations/destinations/kind';
 
 /**
  * What the broker kinds' senders share: the verdict of each failure, the message's

@@ -8,7 +8,7 @@ import { loadAttemptContexts } from './outcomes';
 import { publishExhausted } from './operational';
 import { headOfQueue, notInFlight } from './queue';
 import { optionalNumber, type AttemptOutcome } from './rows';
-import { ensureTenantRow, lockTenants } from './tenants';
+import { ensureTenantRow, lockTenants } from '../../configurations/store/tenants';
 
 /** Claiming due deliveries for an instance's free slots, fairly across tenants and configurations, and giving claims back. */
 

@@ -15,4 +15,3 @@ export * from './quota-windows';
 export * from './retention';
 export * from './rows';
 export * from './statistics';
-export * from './tenants';

@@ -11,9 +11,9 @@ import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { requirePartner } from '@/lib/portal/page-session';
 import { deliveriesOf } from '@/lib/webhooks/delivery/service';
-import { deliveryListQuerySchema } from '@/lib/webhooks/delivery-contract';
-import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/service';
-import { webhookIdSchema } from '@/lib/webhooks/contract';
+import { deliveryListQuerySchema } from '@/lib/webhooks/delivery/contract';
+import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/configurations/service/configurations';
+import { webhookIdSchema } from '@/lib/webhooks/configurations/contract';
 
 export async function generateMetadata() {
   return { title: (await getT())('webhook.editTitle') };

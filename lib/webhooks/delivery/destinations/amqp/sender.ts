@@ -1,12 +1,12 @@
 import 'server-only';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import type { AttemptError } from '../../../delivery-contract';
+import type { AttemptError } from '../../contract';
 import type { Resolve } from '../../checked-lookup';
 import { openGuarded, tlsServername, withDeadline } from '../../connection/guarded';
 import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../../connection/pool';
 import { brokerFailure, messageHeaders, poolKey, sentOf, socketFailure } from '../broker';
 import type { Credentials, OutgoingMessage, Sender, SendSettings, Sent } from '../destination';
-import type { AmqpTarget } from './descriptor';
+import type { AmqpTarget } from '../../../configurations/destinations/amqp';
 
 /**
  * RabbitMQ (AMQP 0-9-1) targets (issue 29): `amqps://host[:port]/vhost?exchange=E&routingKey=K`.

@@ -9,13 +9,13 @@ import {
   type TlsOptions,
 } from '@nats-io/transport-node';
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream';
-import type { AttemptError } from '../../../delivery-contract';
+import type { AttemptError } from '../../contract';
 import type { Resolve } from '../../checked-lookup';
 import { openGuarded, tlsServername, withDeadline } from '../../connection/guarded';
 import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../../connection/pool';
 import { brokerFailure, messageHeaders, poolKey, sentOf, socketFailure } from '../broker';
 import type { Credentials, OutgoingMessage, Sender, SendSettings, Sent } from '../destination';
-import type { NatsTarget } from './descriptor';
+import type { NatsTarget } from '../../../configurations/destinations/nats';
 
 /**
  * NATS JetStream targets (issue 29): `tls://host[:port]?subject=S` (`nats://` without TLS). Each

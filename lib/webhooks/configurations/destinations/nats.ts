@@ -1,5 +1,5 @@
-import type { KindDescriptor, ParsedTarget } from '../kind';
-import { asSpecialUrl, endpointOf, schemeOf } from '../target-url';
+import type { KindDescriptor, ParsedTarget } from './kind';
+import { asSpecialUrl, endpointOf, schemeOf } from './target-url';
 
 /**
  * NATS JetStream targets (issue 29): `tls://host[:port]?subject=S` (`nats://` without TLS,

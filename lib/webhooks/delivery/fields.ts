@@ -1,11 +1,8 @@
 /**
- * The webhook contracts' fixed values, without zod: the console's first load imports these, and
- * the schemas (contract.ts and delivery-contract.ts, which re-export them) only when a form is
+ * The delivery contracts' fixed values, without zod: the console's first load imports these, and
+ * the schemas (contract.ts and health-contract.ts, which re-export them) only when a form is
  * checked.
  */
-/** The highest rate limit a configuration may ask for (`limiteEntregasPorSegundo`, issue 31). */
-export const MAX_DELIVERIES_PER_SECOND = 10_000;
-
 // `filtrada` (issue 46): the configuration's filter let the event pass by, or its transformation cancelled it; never sent.
 export const DELIVERY_STATUSES = ['pendente', 'entregue', 'falhou', 'ignorada', 'filtrada'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -27,7 +24,3 @@ export type HealthState = (typeof HEALTH_STATES)[number];
 export const TRIAGE_PAGE_SIZE = 50;
 /** The alert notice above every webhooks page stays short: a few at a time, the worst first. */
 export const ALERTS_PAGE_SIZE = 5;
-
-/** Why deliveries stopped: switched off by someone, a 410 Gone from the receiver, or failing too long. */
-export const DISABLED_REASONS = ['manual', 'receptor-410', 'falhas-consecutivas'] as const;
-export type DisabledReason = (typeof DISABLED_REASONS)[number];

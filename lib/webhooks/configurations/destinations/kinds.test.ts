@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messagesFor } from '@/lib/i18n';
-import { isBrokerUrl, normalizeBrokerUrl } from '../../broker-target';
-import { ATTEMPT_ERRORS } from '../../delivery-contract';
+import { isBrokerUrl, normalizeBrokerUrl } from '../broker-target';
+import { ATTEMPT_ERRORS } from '../../delivery/contract';
 import { KINDS, kindOf } from './kinds';
 
 /** The kinds list as the rest of the product reads it (issue 43). */

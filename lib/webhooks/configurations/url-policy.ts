@@ -11,8 +11,8 @@
  */
 
 import { hasInvisibleCharacters } from '@/lib/validation/text';
-import { kindOf } from './delivery/destinations/kinds';
-import { asSpecialUrl } from './delivery/destinations/target-url';
+import { kindOf } from './destinations/kinds';
+import { asSpecialUrl } from './destinations/target-url';
 
 export type UrlPolicy = {
   /** Plain http receivers, and brokers without TLS, are accepted (local development only). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { hasControlCharacters, noControlCharacters } from '@/lib/validation/text';
 import { DELIVERY_STATUSES, type DeliveryStatus } from './fields';
-import { ATTEMPT_ERRORS, type AttemptError } from './events/attempt-errors';
-import { PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from './events/types';
-import { KINDS } from './delivery/destinations/kinds';
+import { ATTEMPT_ERRORS, type AttemptError } from '../events/attempt-errors';
+import { PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from '../events/types';
+import { KINDS } from '../configurations/destinations/kinds';
 
 /**
  * Webhook deliveries (issue 10, following the Standard Webhooks specification): what a producer

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSource } from '@/lib/db/migrations';
 import { resetEnv } from '@/lib/testing/hooks';
 import { migratedSqlite } from '@/lib/testing/sqlite';
-import { confirmContactEmail, findWebhook, insertWebhook, saveContactEmail } from '@/lib/webhooks/store';
+import { confirmContactEmail, findWebhook, insertWebhook, saveContactEmail } from '@/lib/webhooks/configurations/store/configs';
 import { WEBHOOK_EVENT_FLAGS } from '../events/types';
-import { type WebhookConfiguration } from '../contract';
+import { type WebhookConfiguration } from './contract';
 import { CONTACT_LINK_HOURS, newContactLink } from './contact-confirmation';
 
 /**

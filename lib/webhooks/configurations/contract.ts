@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DISABLED_REASONS, MAX_DELIVERIES_PER_SECOND, type DisabledReason } from './fields';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from './events/types';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '../events/types';
 import {
   checkHeaderName,
   checkHeaderValue,
@@ -11,8 +11,8 @@ import {
   MAX_HEADERS_TOTAL_BYTES,
   MAX_WEBHOOK_HEADERS,
 } from './header-policy';
-import { BROKER_KINDS, BROKER_SCHEMES_TEXT, KINDS } from './delivery/destinations/kinds';
-import { payloadControlShape, payloadControlViewShape } from './payload-control/contract';
+import { BROKER_KINDS, BROKER_SCHEMES_TEXT, KINDS } from './destinations/kinds';
+import { payloadControlShape, payloadControlViewShape } from '../payload-control/contract';
 import { normalizeWebhookUrl } from './url-form';
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, STRICT_URL_POLICY, type UrlPolicy } from './url-policy';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compiledCount, runInSandbox } from './sandbox';
+import { compiledCount, runInSandbox } from '../../payload-control/sandbox';
 import { transform } from './transform';
 
 const input = { type: 'avaliacao-saude.concluida', payload: { data: { valor: 2 } }, headers: { 'X-Origem': 'console' } };

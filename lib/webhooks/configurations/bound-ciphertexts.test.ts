@@ -4,9 +4,9 @@ import { migrationSource } from '@/lib/db/migrations';
 import { createDatabase, dropDatabase } from '@/e2e/support/databases';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import { resetEnv } from '@/lib/testing/hooks';
-import { findWebhook, insertWebhook, saveBrokerCredentials } from '@/lib/webhooks/store';
+import { findWebhook, insertWebhook, saveBrokerCredentials } from '@/lib/webhooks/configurations/store/configs';
 import { decryptCredentials, encryptCredentials } from './broker-credentials';
-import { WEBHOOK_EVENT_FLAGS } from './events/types';
+import { WEBHOOK_EVENT_FLAGS } from '../events/types';
 import { type WebhookConfiguration } from './contract';
 import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from './secrets';
 

@@ -1,4 +1,4 @@
-import type { KindDescriptor, ParsedTarget } from '../kind';
+import type { KindDescriptor, ParsedTarget } from './kind';
 
 /**
  * HTTP(S) receivers, the first kind: an absolute `https://` URL (`http://` in development only),

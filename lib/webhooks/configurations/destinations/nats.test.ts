@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, STRICT_URL_POLICY } from '../../../url-policy';
-import { normalizeWebhookUrl } from '../../../url-form';
-import { natsKind } from './descriptor';
+import { checkWebhookUrl, STRICT_URL_POLICY } from '../url-policy';
+import { normalizeWebhookUrl } from '../url-form';
+import { natsKind } from './nats';
 
 const development = { allowHttp: true, allowPrivateTargets: true };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, STRICT_URL_POLICY } from '../../../url-policy';
-import { normalizeWebhookUrl } from '../../../url-form';
-import { amqpKind } from './descriptor';
+import { checkWebhookUrl, STRICT_URL_POLICY } from '../url-policy';
+import { normalizeWebhookUrl } from '../url-form';
+import { amqpKind } from './amqp';
 
 const development = { allowHttp: true, allowPrivateTargets: true };
 

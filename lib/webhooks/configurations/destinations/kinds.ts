@@ -1,7 +1,7 @@
-import { amqpKind } from './amqp/descriptor';
-import { httpKind } from './http/descriptor';
+import { amqpKind } from './amqp';
+import { httpKind } from './http';
 import type { KindDescriptor, KindScheme, ParsedTarget } from './kind';
-import { natsKind } from './nats/descriptor';
+import { natsKind } from './nats';
 import { schemeOf } from './target-url';
 
 /**

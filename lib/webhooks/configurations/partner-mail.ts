@@ -80,7 +80,7 @@ export function receiverOrigin(target: string): string {
 
 /**
  * The one e-mail an address gets when it is set as a configuration's technical contact (issue 43):
- * the link that confirms it (the confirmation page, lib/webhooks/operational/contact-confirmation.ts)
+ * the link that confirms it (the confirmation page, lib/webhooks/configurations/contact-confirmation.ts)
  * and why it came, pt-BR first and English after. Until it is confirmed the product sends it nothing
  * else, so a tenant cannot make it mail whomever it likes.
  */

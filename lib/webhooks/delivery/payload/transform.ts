@@ -1,9 +1,9 @@
 import 'server-only';
-import { checkHeaderName, checkHeaderValue } from '../header-policy';
-import { OWN_HEADERS } from '../delivery/message';
-import { isPlainObject } from './filter';
-import { MAX_TRANSFORM_HEADERS } from './limits';
-import { runInSandbox } from './sandbox';
+import { checkHeaderName, checkHeaderValue } from '../../configurations/header-policy';
+import { OWN_HEADERS } from '../message';
+import { isPlainObject } from '../../payload-control/filter';
+import { MAX_TRANSFORM_HEADERS } from '../../payload-control/limits';
+import { runInSandbox } from '../../payload-control/sandbox';
 
 /**
  * A partner's transformation (issue 46 §3): `function handler(webhook)` receives

@@ -1,8 +1,8 @@
 import 'server-only';
-import type { WebhookMessage } from '../events/messages';
-import { NO_PAYLOAD_CONTROL, type PayloadControl } from './contract';
-import { minimise } from './fields';
-import { matchesFilter } from './filter';
+import type { WebhookMessage } from '../../events/messages';
+import { NO_PAYLOAD_CONTROL, type PayloadControl } from '../../payload-control/contract';
+import { minimise } from '../../payload-control/fields';
+import { matchesFilter } from '../../payload-control/filter';
 import { transform } from './transform';
 
 /**

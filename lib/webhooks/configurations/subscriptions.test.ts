@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSource } from '@/lib/db/migrations';
 import { migratedSqlite } from '@/lib/testing/sqlite';
-import { findWebhook, insertWebhook, saveWebhook } from '@/lib/webhooks/store';
-import { WEBHOOK_EVENT_FLAGS } from './events/types';
+import { findWebhook, insertWebhook, saveWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { WEBHOOK_EVENT_FLAGS } from '../events/types';
 import { type WebhookConfiguration } from './contract';
 
 /** Event subscriptions as rows (issue 28): a configuration's flags read and written through them, and migrated from the columns. */

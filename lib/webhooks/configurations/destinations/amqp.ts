@@ -1,5 +1,5 @@
-import type { KindDescriptor, ParsedTarget } from '../kind';
-import { asSpecialUrl, endpointOf, schemeOf } from '../target-url';
+import type { KindDescriptor, ParsedTarget } from './kind';
+import { asSpecialUrl, endpointOf, schemeOf } from './target-url';
 
 /**
  * RabbitMQ (AMQP 0-9-1) targets (issue 29): `amqps://host[:port]/vhost?exchange=E&routingKey=K`

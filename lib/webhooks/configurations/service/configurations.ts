@@ -4,9 +4,9 @@ import { refuse } from '@/lib/errors/refusal';
 import { recordAudit } from '@/lib/audit/store';
 import { maskSecret } from '@/lib/audit/masking';
 import { isPortalSession, type Principal } from '@/lib/auth/principal';
-import type { DisabledReason, WebhookConfiguration, WebhookCreate, WebhookDetail, WebhookUpdate, WebhookView } from './contract';
-import type { WebhookEventFlag } from './events/types';
-import { WEBHOOK_EVENT_FLAGS } from './events/types';
+import type { DisabledReason, WebhookConfiguration, WebhookCreate, WebhookDetail, WebhookUpdate, WebhookView } from '../contract';
+import type { WebhookEventFlag } from '../../events/types';
+import { WEBHOOK_EVENT_FLAGS } from '../../events/types';
 import {
   closeCircuit,
   deleteWebhookRow,
@@ -23,19 +23,20 @@ import {
   NO_CONTROLS,
   type DeliveryControls,
   type StoredWebhook,
-} from '@/lib/webhooks/store';
+} from '@/lib/webhooks/configurations/store/configs';
 import { FieldRejected } from '@/lib/validation/field-rejected';
-import { CLOSED, phaseOf, type CircuitState } from './delivery/circuit';
-import { deleteDeliveriesOf, ensureTenantRow } from './delivery/store';
-import { deleteAlertsOf } from './alerts/store';
-import { assertConfigurationRoom } from './quotas';
-import { isBrokerUrl } from './broker-target';
-import { BROKER_SCHEMES_TEXT } from './delivery/destinations/kinds';
-import { OPERATOR_CONFIG_ID } from './events/operational';
-import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from './broker-credentials';
-import { mailContactConfirmation, newContactLink, type NewContactLink } from './operational/contact-confirmation';
-import { NO_PAYLOAD_CONTROL, payloadControlView } from './payload-control/contract';
-import { assertTransformCompiles, payloadControlAfter, samePayloadControl } from './payload-control/settings';
+import { CLOSED, phaseOf, type CircuitState } from '../../delivery/circuit';
+import { deleteDeliveriesOf } from '../../delivery/store';
+import { ensureTenantRow } from '../store/tenants';
+import { deleteAlertsOf } from '../../alerts/store';
+import { assertConfigurationRoom } from '../../delivery/quotas';
+import { isBrokerUrl } from '../broker-target';
+import { BROKER_SCHEMES_TEXT } from '../destinations/kinds';
+import { OPERATOR_CONFIG_ID } from '../../events/operational';
+import { encryptCredentials, maskedCredentials, sameLoginTarget, type BrokerCredentials } from '../broker-credentials';
+import { mailContactConfirmation, newContactLink, type NewContactLink } from '../contact-confirmation';
+import { NO_PAYLOAD_CONTROL, payloadControlView } from '../../payload-control/contract';
+import { assertTransformCompiles, payloadControlAfter, samePayloadControl } from '../../payload-control/settings';
 
 /**
  * Webhook configurations as callers see them. An API client sees only configurations of its own

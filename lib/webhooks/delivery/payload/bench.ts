@@ -1,13 +1,13 @@
 import 'server-only';
 import type { Principal } from '@/lib/auth/principal';
-import type { WebhookMessage } from '../events/messages';
-import { getWebhook } from '../service';
-import { WEBHOOK_EVENT_FLAGS } from '../events/types';
-import type { PayloadBench, PayloadBenchResult } from './bench-contract';
-import { minimise } from './fields';
-import { matchesFilter } from './filter';
-import { sampleMessage, pointersOf } from './samples';
-import { payloadControlAfter, assertTransformCompiles } from './settings';
+import type { WebhookMessage } from '../../events/messages';
+import { getWebhook } from '../../configurations/service/configurations';
+import { WEBHOOK_EVENT_FLAGS } from '../../events/types';
+import type { PayloadBench, PayloadBenchResult } from '../../payload-control/bench-contract';
+import { minimise } from '../../payload-control/fields';
+import { matchesFilter } from '../../payload-control/filter';
+import { sampleMessage, pointersOf } from '../../payload-control/samples';
+import { payloadControlAfter, assertTransformCompiles } from '../../payload-control/settings';
 import { transform } from './transform';
 
 /**

@@ -3,8 +3,9 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import { countTenantWebhooks, findWebhook } from '@/lib/webhooks/store';
-import { lockTenantRow, nthNewestEventSince, nthNewestTestDeliverySince } from './delivery/store';
+import { countTenantWebhooks, findWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { lockTenantRow } from '../configurations/store/tenants';
+import { nthNewestEventSince, nthNewestTestDeliverySince } from './store';
 
 /**
  * Tenant quotas (issue 27): what one tenant or producer may ask of what every tenant shares (the

@@ -1,5 +1,5 @@
-import { kindOf } from './delivery/destinations/kinds';
-import { asSpecialUrl, withScheme } from './delivery/destinations/target-url';
+import { kindOf } from './destinations/kinds';
+import { asSpecialUrl, withScheme } from './destinations/target-url';
 
 /**
  * Broker targets (issue 29), whatever their kind (each kind's descriptor, in

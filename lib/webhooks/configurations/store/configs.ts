@@ -2,8 +2,8 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
-import { type WebhookConfiguration, type WebhookHeader } from '@/lib/webhooks/contract';
-import { newEncryptedSecret } from '@/lib/webhooks/secrets';
+import { type WebhookConfiguration, type WebhookHeader } from '@/lib/webhooks/configurations/contract';
+import { newEncryptedSecret } from '@/lib/webhooks/configurations/secrets';
 import type { CircuitState } from '@/lib/webhooks/delivery/circuit';
 import type { PayloadControl } from '@/lib/webhooks/payload-control/contract';
 import { payloadControlFromRow, payloadControlRow } from '@/lib/webhooks/payload-control/store';
@@ -155,7 +155,7 @@ export function visibleConfigs(db: Knex, usuarioId: string | undefined): Knex.Qu
 export type TriageSources = {
   /** `config_id` and `alert_since`, the start of its oldest open incident, for each configuration with an open alert (alerts/store.ts). */
   openAlertsSince: Knex.QueryBuilder;
-  /** A configuration's deliveries due now, correlated on its id (delivery/store.ts). */
+  /** A configuration's deliveries due now, correlated on its id (delivery/store/). */
   dueDeliveries: (configIdColumn: string) => Knex.QueryBuilder;
 };
 
@@ -375,7 +375,7 @@ export async function deleteWebhookRow(trx: Knex.Transaction, id: string): Promi
   await trx('webhook_configs').where({ id }).delete();
 }
 
-/** The signing secret as stored (encrypted: lib/webhooks/secrets.ts opens it). */
+/** The signing secret as stored (encrypted: lib/webhooks/configurations/secrets.ts opens it). */
 export async function readEncryptedSecret(db: Knex | Knex.Transaction, id: string): Promise<string | undefined> {
   const row = await db('webhook_configs').where({ id }).first<DbRow | undefined>('secret_enc');
   return typeof row?.secret_enc === 'string' ? row.secret_enc : undefined;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { maskIdentifier } from '@/lib/audit/masking';
-import { kindOf } from './delivery/destinations/kinds';
+import { kindOf } from './destinations/kinds';
 import { decryptSecret, encryptSecret, type SealedFor } from './secrets';
 
 /**
