@@ -5,7 +5,7 @@ import { getDb } from '@/lib/db/handle';
 import { poolUsage } from '@/lib/db/knex-internals';
 import { refuse } from '@/lib/errors/refusal';
 import { backlog } from '@/lib/webhooks/delivery/store';
-import { countConfigurationStates } from '@/lib/webhooks/configurations/store/configs';
+import { countConfigurationStates } from '@/lib/webhooks/delivery/store';
 import { metrics } from '@/lib/observability/metrics';
 
 /**

@@ -7,7 +7,8 @@ import { seedSchema } from '@/lib/seed/seed-format';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { authenticateApiClient } from '@/lib/sign-in/api-clients';
 import { listAudit, recordAudit } from '@/lib/audit/store';
-import { getWebhook, searchWebhooks, updateWebhook } from '@/lib/webhooks/configurations/service/configurations';
+import { getWebhook, searchWebhooks } from '@/lib/webhooks/configurations/service/access';
+import { updateWebhook } from '@/lib/webhooks/configurations/service/update';
 import { EmbeddedScheduler } from '@/lib/scheduling/embedded-scheduler';
 import { activeHolds, listRecentReservations, recordRelease, recordReservation } from '@/lib/scheduling/recent-reservations-store';
 import { countAttempt, settleSuccess, signInCounters, sweepExpiredCounters, tokenCounters } from '@/lib/auth/login-throttle';
@@ -30,6 +31,10 @@ import { isolationContract } from '@/lib/testing/isolation-contract';
 import { operationalContract } from '@/lib/testing/operational-contract';
 import { portalContract } from '@/lib/testing/portal-contract';
 import { buildTestSeed, slotOf, TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
+import { wireWebhooks } from '@/lib/webhooks/wiring';
+
+// The configurations' hooks, as a server's start wires them.
+wireWebhooks();
 
 /**
  * What every repository must do the same way on SQLite, PostgreSQL and Oracle: registered by one

@@ -22,7 +22,8 @@ import {
   recoverySchema,
   webhookSecretSchema,
 } from '@/lib/webhooks/delivery/contract';
-import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
+import { deliveryHealth } from '@/lib/webhooks/delivery/health';
+import { deliveryTriage } from '@/lib/webhooks/alerts/triage';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
 import {
   alertPageSchema,

@@ -4,7 +4,7 @@ import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import { FieldRejected } from '@/lib/validation/field-rejected';
-import { confirmContactEmail, type ContactLink } from '@/lib/webhooks/configurations/store/configs';
+import { confirmContactEmail, type ContactLink } from '@/lib/webhooks/configurations/store/contact';
 import { contactConfirmationMail } from './partner-mail';
 
 /**

@@ -3,8 +3,7 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import { countTenantWebhooks, findWebhook } from '@/lib/webhooks/configurations/store/configs';
-import { lockTenantRow } from '../configurations/store/tenants';
+import { findWebhook } from '@/lib/webhooks/configurations/store/configs';
 import { nthNewestEventSince, nthNewestTestDeliverySince } from './store';
 
 /**
@@ -12,7 +11,7 @@ import { nthNewestEventSince, nthNewestTestDeliverySince } from './store';
  * delivery worker's window of waiting configurations, its slots, the event intake). Each limit is
  * a setting; each is counted in the shared database inside the transaction that would write, so
  * every instance sees the same count:
- * - configurations per tenant: counted under the tenant's row lock, exact across instances;
+ * - configurations per tenant: lib/webhooks/configurations/quota.ts;
  * - test events per configuration: counted under the configuration's row lock, exact too;
  * - events per producer: counted without a lock, so that one producer's publishes do not queue
  *   behind each other; on PostgreSQL and Oracle, publishes of one producer that run at the same
@@ -24,7 +23,6 @@ import { nthNewestEventSince, nthNewestTestDeliverySince } from './store';
  * limit in `detail` and as the `limite` member.
  */
 export const QUOTA_PROBLEMS = {
-  configurations: 'webhook-configuration-quota',
   testEvents: 'test-event-rate',
   publish: 'publish-rate',
 } as const;
@@ -35,25 +33,6 @@ const PUBLISH_WINDOW_MS = 1000;
 /** Seconds until a sliding window's `nth` newest entry (created at `at`) leaves it: at least 1. */
 function secondsUntilRoom(at: number, windowMs: number, now: number): number {
   return Math.max(1, Math.ceil((at + windowMs - now) / 1000));
-}
-
-/**
- * A create for a tenant that already has MAX_WEBHOOKS_PER_TENANT configurations is refused
- * (409: the collection is full, and only deleting one makes room). Staff creating for a tenant
- * count against it too: the limit is the tenant's, whoever asks.
- */
-export async function assertConfigurationRoom(trx: Knex.Transaction, usuarioId: string): Promise<void> {
-  const limit = env().MAX_WEBHOOKS_PER_TENANT;
-  // Creates for one tenant on several instances count one after the other (the caller made the row: ensureTenantRow).
-  await lockTenantRow(trx, usuarioId);
-  const count = await countTenantWebhooks(trx, usuarioId);
-  if (count < limit) return;
-  log.info('webhook.quota_exceeded', { quota: QUOTA_PROBLEMS.configurations, limit });
-  throw refuse.overQuota(
-    QUOTA_PROBLEMS.configurations,
-    `This tenant has ${count} webhook configurations and may have at most ${limit} (MAX_WEBHOOKS_PER_TENANT); delete one before creating another.`,
-    { limite: limit },
-  );
 }
 
 /** A test event past MAX_TEST_EVENTS_PER_MINUTE to one configuration in 60 s is refused (429). */

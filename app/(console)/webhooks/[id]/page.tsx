@@ -12,7 +12,8 @@ import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { deliveriesOf } from '@/lib/webhooks/delivery/service';
 import { deliveryListQuerySchema } from '@/lib/webhooks/delivery/contract';
-import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/configurations/service/configurations';
+import { detailOf } from '@/lib/webhooks/delivery/detail';
+import { etagOf, getWebhook } from '@/lib/webhooks/configurations/service/access';
 
 export async function generateMetadata() {
   return { title: (await getT())('webhook.editTitle') };
@@ -28,13 +29,14 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
+  const detail = 'value' in stored ? await detailOf(stored.value) : null;
   const answers = await prefetchedAnswers([
     {
       queryKey: webhookKeys.detail(id),
       // The refusal (another tenant's, unknown) as the load's own, so it is left to the editor as before.
       load: () => {
         if ('error' in stored) throw stored.error;
-        return Promise.resolve({ config: detailOf(stored.value), etag: etagOf(stored.value) });
+        return Promise.resolve({ config: detail!, etag: etagOf(stored.value) });
       },
     },
     { queryKey: webhookKeys.deliveries(id, ''), load: () => deliveriesOf(staff, id, deliveryListQuerySchema.parse({})) },
@@ -47,7 +49,7 @@ export default async function WebhookEditPage({ params }: { params: Promise<{ id
         retentionDays={env().WEBHOOK_RETENTION_DAYS}
         urlPolicy={bodySettings().urlPolicy}
         // The identity card is the server's: what the stored configuration says, which no save changes.
-        identity={'value' in stored ? <WebhookIdentity config={detailOf(stored.value)} /> : null}
+        identity={detail ? <WebhookIdentity config={detail} /> : null}
         // The operator's own configuration receives the operational events, not the partners' five.
         events={'value' in stored && stored.value.config.usuarioId === OPERATOR_TENANT ? <OperationalEvents /> : <EventToggles />}
       />

@@ -5,7 +5,7 @@ import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { PrefetchedQueries } from '@/components/console/prefetched-queries';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
-import { deliveryTriage } from '@/lib/webhooks/delivery/health';
+import { deliveryTriage } from '@/lib/webhooks/alerts/triage';
 import { TRIAGE_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 
 export async function generateMetadata() {

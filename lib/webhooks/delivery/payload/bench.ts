@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Principal } from '@/lib/auth/principal';
 import type { WebhookMessage } from '../../events/messages';
-import { getWebhook } from '../../configurations/service/configurations';
+import { getWebhook } from '../../configurations/service/access';
 import { WEBHOOK_EVENT_FLAGS } from '../../events/types';
 import type { PayloadBench, PayloadBenchResult } from '../../payload-control/bench-contract';
 import { minimise } from '../../payload-control/fields';

@@ -12,7 +12,8 @@ import { getT } from '@/lib/i18n/server';
 import { requirePartner } from '@/lib/portal/page-session';
 import { deliveriesOf } from '@/lib/webhooks/delivery/service';
 import { deliveryListQuerySchema } from '@/lib/webhooks/delivery/contract';
-import { detailOf, etagOf, getWebhook } from '@/lib/webhooks/configurations/service/configurations';
+import { detailOf } from '@/lib/webhooks/delivery/detail';
+import { etagOf, getWebhook } from '@/lib/webhooks/configurations/service/access';
 import { webhookIdSchema } from '@/lib/webhooks/configurations/contract';
 
 export async function generateMetadata() {
@@ -32,8 +33,9 @@ export default async function PortalWebhookPage({ params }: { params: Promise<{ 
   });
   if (!stored) notFound();
   // The configuration and the first page of its delivery log, as the editor would ask the API for them.
+  const detail = await detailOf(stored);
   const answers = await prefetchedAnswers([
-    { queryKey: webhookKeys.detail(id), load: () => Promise.resolve({ config: detailOf(stored), etag: etagOf(stored) }) },
+    { queryKey: webhookKeys.detail(id), load: () => Promise.resolve({ config: detail, etag: etagOf(stored) }) },
     { queryKey: webhookKeys.deliveries(id, ''), load: () => deliveriesOf(principal, id, deliveryListQuerySchema.parse({})) },
   ]);
   return (
@@ -42,7 +44,7 @@ export default async function PortalWebhookPage({ params }: { params: Promise<{ 
         id={id}
         retentionDays={env().WEBHOOK_RETENTION_DAYS}
         urlPolicy={bodySettings().urlPolicy}
-        identity={<WebhookIdentity config={detailOf(stored)} />}
+        identity={<WebhookIdentity config={detail} />}
         events={<EventToggles portal />}
       />
     </PrefetchedQueries>

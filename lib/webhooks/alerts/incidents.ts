@@ -1,9 +1,17 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import type { StoredAlert } from '../alerts/store';
+import type { StoredAlert } from './store';
 import type { Candidate } from '../delivery/fair-share';
-import { firstDeliveredSince, lastAttemptOf, publishOperational, skippedDeliveries } from '../delivery/store';
-import { findWebhook, type Incident, type StoredWebhook } from '@/lib/webhooks/configurations/store/configs';
+import {
+  findReceiverState,
+  firstDeliveredSince,
+  lastAttemptOf,
+  publishOperational,
+  skippedDeliveries,
+  type Incident,
+} from '../delivery/store';
+import { findWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { type StoredWebhook } from '@/lib/webhooks/configurations/store/rows';
 import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT, receiverOrigin } from '../events/operational';
 
 /**
@@ -41,7 +49,12 @@ export async function publishIncident(trx: Knex.Transaction, alertId: string, in
     trx,
     tipo,
     `${tipo}:${alertId}`,
-    { ...common, motivo: last?.error ?? null, ultimoStatus: last?.status ?? null, falhasSeguidas: stored.state.circuit.failures },
+    {
+      ...common,
+      motivo: last?.error ?? null,
+      ultimoStatus: last?.status ?? null,
+      falhasSeguidas: (await findReceiverState(trx, incident.configId)).circuit.failures,
+    },
     now,
   );
 }
