@@ -114,7 +114,6 @@ export const LAYERS: readonly Layer[] = [
     folder: 'http',
     holds: 'the route wrapper, the operation type, answers, bodies, problem+json',
     may: [...BASE, 'auth', 'idempotency', 'portal'],
-    exceptions: { 'lib/webhooks/configurations/url-policy.ts': "the URL policy's type: the one server setting a body schema depends on" },
   },
   {
     folder: 'sign-in',

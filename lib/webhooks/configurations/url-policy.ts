@@ -10,18 +10,12 @@
  * caught when the delivery resolves them; this save-time check does not replace that one.
  */
 
+import { STRICT_URL_POLICY, type UrlPolicy } from '@/lib/config/url-policy';
 import { hasInvisibleCharacters } from '@/lib/validation/text';
 import { kindOf } from './destinations/kinds';
 import { asSpecialUrl } from './destinations/target-url';
 
-export type UrlPolicy = {
-  /** Plain http receivers, and brokers without TLS, are accepted (local development only). */
-  allowHttp: boolean;
-  /** Loopback, private, link-local, CGNAT and metadata targets are accepted (local development only). */
-  allowPrivateTargets: boolean;
-};
-
-export const STRICT_URL_POLICY: UrlPolicy = Object.freeze({ allowHttp: false, allowPrivateTargets: false });
+export { STRICT_URL_POLICY, type UrlPolicy };
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
