@@ -8,6 +8,7 @@
 export * from './claims';
 export * from './controls';
 export * from './delivery-log';
+export * from './due';
 export * from './operational';
 export * from './outcomes';
 export * from './queue';
