@@ -8,8 +8,7 @@ import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody } from '../support/api
 import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
 import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
-import { PROCEDURES, slotOf, TENANT_A, TENANT_B, THROTTLE_CLIENT } from '../support/test-seed';
-import { buildTestSeed } from '../support/test-seed';
+import { PROCEDURES, slotOf, TENANT_A, TENANT_B, THROTTLE_CLIENT, buildTestSeed } from '../support/test-seed';
 
 /**
  * The scheduling waitlist (issue 48) on a server of its own (its worker looks for free slots every

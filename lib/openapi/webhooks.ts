@@ -1,10 +1,9 @@
 import { SCHEDULING_EXAMPLES } from '@/lib/webhooks/events/scheduling-payloads';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '@/lib/webhooks/events/types';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
 import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/events/messages';
 import { WEBHOOK_DEFAULTS } from '@/lib/config/env';
 import { messageBody, USER_AGENT } from '@/lib/webhooks/delivery/message';
 import { WEBHOOKS_TAG } from '@/lib/webhooks/events/catalogue-link';
-import { OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
 import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { ref } from './components';
 

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { getDb } from '@/lib/db/handle';
 import type { DbRow } from '@/lib/db/dialect';
 import type { StaffPrincipal } from '@/lib/auth/principal';
-import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/events/types';
+import { EVENT_TYPE_OF_FLAG, OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
 import { deleteWebhookRow, findWebhook } from '@/lib/webhooks/configurations/store/configs';
 import { updateWebhook } from '@/lib/webhooks/configurations/service/update';
 import { deleteDeliveriesOf, findReceiverState } from '@/lib/webhooks/delivery/store';
@@ -27,7 +27,6 @@ import {
 } from '@/lib/webhooks/delivery/store';
 import { publishConfirmed, publishIncident, publishIncidentEnd } from '@/lib/webhooks/alerts/incidents';
 import { ensureOperatorWebhook } from '@/lib/webhooks/operational/operator-config';
-import { OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
 import { OPERATIONAL_PRODUCER, OPERATOR_CONFIG_ID, OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 import { wireWebhooks } from '@/lib/webhooks/wiring';
