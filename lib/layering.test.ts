@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileCycles, folderArrows, folderOf, importGraph, LAYERS } from '@/scripts/layers';
+import { fileCycles, folderArrows, folderOf, importGraph, LAYERS, SUB_LAYERS, subFolderArrows } from '@/scripts/layers';
 
 /**
  * The layers of lib/ point one way (issue 28): the order and each folder's allow-list are declared
@@ -44,5 +44,16 @@ describe('the layers of lib/', () => {
       ).toEqual([]);
     const domain = ['db', 'auth', 'audit', 'staff', 'api-clients', 'scheduling', 'webhooks', 'idempotency', 'errors', 'config'];
     for (const { folder, may } of LAYERS.filter(({ folder }) => domain.includes(folder))) expect(may, folder).not.toContain('http');
+  });
+
+  it('keeps the sub-folders of lib/webhooks pointing one way: none imports one above it, configurations never delivery', () => {
+    const order = SUB_LAYERS.webhooks!.map(({ folder }) => folder);
+    expect(order.indexOf('events')).toBeLessThan(order.indexOf('configurations'));
+    expect(order.indexOf('configurations')).toBeLessThan(order.indexOf('delivery'));
+    expect(order.indexOf('delivery')).toBeLessThan(order.indexOf('alerts'));
+    expect(order.indexOf('delivery')).toBeLessThan(order.indexOf('operational'));
+    const sub = subFolderArrows(graph);
+    expect(sub.undeclared).toEqual([]);
+    expect(sub.up.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { deliveryWorker } from '@/lib/webhooks/delivery/process-worker';
 import { startAlerts } from '@/lib/webhooks/alerts/service';
 import { ensureOperatorWebhook } from '@/lib/webhooks/operational/operator-config';
 import { startWaitlist } from '@/lib/waitlist/worker';
+import { wireWebhooks } from '@/lib/webhooks/wiring';
 
 /**
  * Validates the configuration and opens (creates, migrates, seeds) the database at start, so a bad
@@ -34,6 +35,8 @@ export function startServer(): Promise<void> {
 async function start(): Promise<void> {
   try {
     env();
+    // What the delivery engine and alerts do when a configuration changes (lib/webhooks/wiring.ts).
+    wireWebhooks();
     // Before the database opens: opening it is when its statements get their spans (lib/db/handle.ts).
     await startTracing();
     // Generated now (when AUTH_SECRET is unset), not by the first request that signs something.

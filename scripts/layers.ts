@@ -81,7 +81,6 @@ export const LAYERS: readonly Layer[] = [
     folder: 'http',
     holds: 'the route wrapper and its callers (authenticators, policies), the operation type, answers, bodies, problem+json',
     may: [...BASE, 'auth', 'idempotency'],
-    exceptions: { 'lib/webhooks/url-policy.ts': "the URL policy's type: the one server setting a body schema depends on" },
   },
   {
     folder: 'waitlist',
@@ -157,6 +156,34 @@ export const LAYERS: readonly Layer[] = [
   },
   { folder: 'testing', holds: 'contracts, fakes and helpers for tests only', may: ['*'] },
 ];
+
+/**
+ * Within a folder, its own sub-folders in order, bottom to top, where one folder holds several
+ * parts that must point one way too (issue 44). A sub-folder may import the ones below it and not
+ * those above: lib/webhooks/configurations never imports lib/webhooks/delivery, which calls alerts
+ * and operational notices through hooks wired at the composition root (lib/webhooks/wiring.ts).
+ * Every file of such a folder sits in one of its sub-folders.
+ */
+export type SubLayer = { folder: string; holds: string };
+
+export const SUB_LAYERS: Readonly<Record<string, readonly SubLayer[]>> = {
+  webhooks: [
+    { folder: 'events', holds: 'one record per event type: flag, type, origin, description; its payload schema' },
+    { folder: 'payload-control', holds: "a configuration's content filter, field rules and transformation settings" },
+    {
+      folder: 'configurations',
+      holds:
+        'contract, service and store of a configuration and its subscriptions, controls, contact, credentials; URL and header policy; secrets; destination kinds',
+    },
+    {
+      folder: 'delivery',
+      holds: 'the engine and its runtime state (circuit, failing since, paused until), destinations, quotas, the payload pipeline, health',
+    },
+    { folder: 'operational', holds: "notices to the operator's receiver and to partners' contacts" },
+    { folder: 'alerts', holds: "incidents opened and closed from the delivery state, their operational events, the staff's triage" },
+    { folder: 'wiring', holds: "the composition root: the configurations' hooks wired to delivery and alerts (wiring.ts)" },
+  ],
+};
 
 const ROOT = path.resolve(__dirname, '..');
 const SOURCE = /\.(ts|tsx)$/;
@@ -271,6 +298,39 @@ export function folderArrows(graph: Graph): { up: Arrow[]; forbidden: Arrow[]; u
   return { up, forbidden, undeclared: [...undeclared].sort() };
 }
 
+/** The sub-folder of a file of a folder with declared sub-layers (lib/webhooks/delivery/store/x.ts: webhooks/delivery). */
+export function subFolderOf(file: string): { folder: string; sub: string } | undefined {
+  const relative = path.relative(path.join(ROOT, 'lib'), file);
+  if (relative.startsWith('..')) return undefined;
+  const [folder, sub, ...rest] = relative.split(path.sep);
+  if (!folder || !SUB_LAYERS[folder] || !sub) return undefined;
+  return { folder, sub: rest.length === 0 ? sub.replace(SOURCE, '') : sub };
+}
+
+/** Imports between the sub-folders of one folder that go up its declared order, and sub-folders not declared. */
+export function subFolderArrows(graph: Graph): { up: Arrow[]; undeclared: string[] } {
+  const up: Arrow[] = [];
+  const undeclared = new Set<string>();
+  for (const [file, targets] of graph) {
+    const from = subFolderOf(file);
+    if (!from) continue;
+    const order = SUB_LAYERS[from.folder]!.map(({ folder }) => folder);
+    if (!order.includes(from.sub)) undeclared.add(`${from.folder}/${from.sub}`);
+    for (const target of targets) {
+      const to = subFolderOf(target);
+      if (!to || to.folder !== from.folder || to.sub === from.sub) continue;
+      if (order.indexOf(to.sub) > order.indexOf(from.sub) || !order.includes(to.sub))
+        up.push({
+          from: `${from.folder}/${from.sub}`,
+          to: `${to.folder}/${to.sub}`,
+          file: path.relative(ROOT, file),
+          target: path.relative(ROOT, target),
+        });
+    }
+  }
+  return { up, undeclared: [...undeclared].sort() };
+}
+
 /** The table of folders, bottom to top, with what each holds and may import. */
 export function layerTable(): string {
   const rows = LAYERS.map(
@@ -281,7 +341,28 @@ export function layerTable(): string {
         .map((file) => `; up: \`${file}\``)
         .join('')} |`,
   );
-  return ['| # | folder | holds | may import |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  const subRows = Object.entries(SUB_LAYERS).flatMap(([folder, subs]) =>
+    subs.map(
+      ({ folder: sub, holds }, position) =>
+        `| ${position + 1} | \`lib/${folder}/${sub}\` | ${holds} | ${
+          subs
+            .slice(0, position)
+            .map((lower) => lower.folder)
+            .join(', ') || '(none of its neighbours)'
+        } |`,
+    ),
+  );
+  return [
+    '| # | folder | holds | may import |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+    'Sub-folders, bottom to top; each may import the ones below it in its folder:',
+    '',
+    '| # | sub-folder | holds | may import |',
+    '| --- | --- | --- | --- |',
+    ...subRows,
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -301,6 +382,12 @@ async function main(): Promise<void> {
   console.log(`imports off the allow-lists: ${forbidden.length}`);
   for (const arrow of forbidden) console.log(`  off: ${arrow.file} → ${arrow.target}   (${arrow.from} may not import ${arrow.to})`);
   if (undeclared.length > 0) console.log(`folders without a declared layer: ${undeclared.join(', ')}`);
+  const sub = subFolderArrows(graph);
+  console.log(
+    `arrows back up between sub-folders (${Object.keys(SUB_LAYERS).join(', ')}): ${sub.up.length}; pairs: ${pairs(sub.up).length}`,
+  );
+  for (const arrow of sub.up) console.log(`  up: ${arrow.file} → ${arrow.target}   (${arrow.from} → ${arrow.to})`);
+  if (sub.undeclared.length > 0) console.log(`files or sub-folders outside the declared sub-folders: ${sub.undeclared.join(', ')}`);
 
   if (process.argv.includes('--write')) {
     const doc = path.join(ROOT, 'docs/architecture.md');

@@ -4,7 +4,7 @@ import { Link } from '@/components/ui/link';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import type { Locale } from '@/lib/i18n/locale';
 import type { Translate } from '@/lib/i18n/translate';
-import type { DeliveryAlert } from '@/lib/webhooks/health-contract';
+import type { DeliveryAlert } from '@/lib/webhooks/delivery/health-contract';
 
 /**
  * The open-alert notice's body, the same in the server's first HTML (delivery-alerts-notice.tsx)

@@ -1,5 +1,5 @@
 import { getLocale, getT } from '@/lib/i18n/server';
-import type { AlertPage } from '@/lib/webhooks/health-contract';
+import type { AlertPage } from '@/lib/webhooks/delivery/health-contract';
 import { DeliveryAlertList } from './delivery-alert-list';
 
 /**

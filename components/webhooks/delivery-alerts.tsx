@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Pager } from '@/components/ui/pager';
 import { useDeliveryAlerts } from '@/lib/client/delivery-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
-import { ALERTS_PAGE_SIZE } from '@/lib/webhooks/fields';
+import { ALERTS_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 import { DeliveryAlertList } from './delivery-alert-list';
 
 /**

@@ -5,7 +5,7 @@ import { Input } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { registerChecked, registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
-import { MAX_DELIVERIES_PER_SECOND } from '@/lib/webhooks/fields';
+import { MAX_DELIVERIES_PER_SECOND } from '@/lib/webhooks/configurations/fields';
 
 /** The delivery controls' form values (issue 31): the limit as typed (empty: none), the ordering switch. */
 export type DeliveryControlsValues = { limiteEntregasPorSegundo: string; entregaOrdenada: boolean };

@@ -10,8 +10,8 @@ import { useDeliveryHealth } from '@/lib/client/delivery-queries';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { formatNumber } from '@/lib/i18n/numbers';
 import { useLocale, useT } from '@/lib/i18n/client';
-import type { DeliveryHealth } from '@/lib/webhooks/health-contract';
-import { HEALTH_WINDOWS, type HealthWindow } from '@/lib/webhooks/fields';
+import type { DeliveryHealth } from '@/lib/webhooks/delivery/health-contract';
+import { HEALTH_WINDOWS, type HealthWindow } from '@/lib/webhooks/delivery/fields';
 import { formatRate, HealthSituation } from './health-situation';
 
 // The chart library loads with this card only, never on pages without a chart.

@@ -6,7 +6,7 @@ import { Switch } from '@/components/ui/switch';
 import { registerChecked } from '@/lib/client/register-shown';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
-import type { WebhookDetail } from '@/lib/webhooks/contract';
+import type { WebhookDetail } from '@/lib/webhooks/configurations/contract';
 import type { WebhookFormValues } from './webhook-form-values';
 import { DeliveryControlsFields } from './delivery-controls-fields';
 

@@ -7,9 +7,9 @@ import { Pager } from '@/components/ui/pager';
 import { Spinner } from '@/components/ui/spinner';
 import { Badge } from '@/components/ui/badge';
 import { useDeliveryTriage } from '@/lib/client/delivery-queries';
-import { TRIAGE_PAGE_SIZE } from '@/lib/webhooks/fields';
+import { TRIAGE_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 import { useLocale, useT } from '@/lib/i18n/client';
-import type { TriageItem } from '@/lib/webhooks/health-contract';
+import type { TriageItem } from '@/lib/webhooks/delivery/health-contract';
 import { formatRate, HealthSituation } from './health-situation';
 
 /**

@@ -4,9 +4,9 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { useT } from '@/lib/i18n/client';
-import { isBrokerUrl } from '@/lib/webhooks/broker-target';
-import type { KindDescriptor } from '@/lib/webhooks/delivery/destinations/kind';
-import { KINDS, kindOf } from '@/lib/webhooks/delivery/destinations/kinds';
+import { isBrokerUrl } from '@/lib/webhooks/configurations/broker-target';
+import type { KindDescriptor } from '@/lib/webhooks/configurations/destinations/kind';
+import { KINDS, kindOf } from '@/lib/webhooks/configurations/destinations/kinds';
 
 /**
  * Where notifications go (issue 29): one of the destination kinds (their descriptors, kinds.ts).

@@ -2,7 +2,7 @@
 import { useFormContext } from '@/components/ui/form-library';
 import { Switch } from '@/components/ui/switch';
 import { registerChecked } from '@/lib/client/register-shown';
-import type { WebhookEventFlag } from '@/lib/webhooks/fields';
+import type { WebhookEventFlag } from '@/lib/webhooks/events/types';
 import type { WebhookFormValues } from './webhook-form-values';
 
 /** One event flag's switch, inside the webhook form's FormProvider; its label and help are the server's (EventToggles). */

@@ -1,8 +1,7 @@
 import { Card } from '@/components/ui/card';
 import { getT } from '@/lib/i18n/server';
-import { catalogueLink } from '@/lib/webhooks/catalogue-link';
-import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/fields';
-import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
+import { catalogueLink } from '@/lib/webhooks/events/catalogue-link';
+import { WEBHOOK_EVENT_FLAGS, EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/events/types';
 import { EventSwitch } from './event-switch';
 
 /**

@@ -8,8 +8,8 @@ import { describedBy, fieldIds } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
-import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/header-policy';
-import { looksSecret } from '@/lib/webhooks/header-policy';
+import { MAX_WEBHOOK_HEADERS } from '@/lib/webhooks/configurations/header-policy';
+import { looksSecret } from '@/lib/webhooks/configurations/header-policy';
 import type { WebhookFormValues } from './webhook-form-values';
 
 /**

@@ -1,4 +1,4 @@
-import type { HealthHour } from '@/lib/webhooks/health-contract';
+import type { HealthHour } from '@/lib/webhooks/delivery/health-contract';
 
 /**
  * What the delivery-health chart draws, apart from uPlot so it can be tested alone. Each hour is

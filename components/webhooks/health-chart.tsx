@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { HealthHour } from '@/lib/webhooks/health-contract';
+import type { HealthHour } from '@/lib/webhooks/delivery/health-contract';
 import { chartColumns, COUNT_STEPS, countRange, timeRange } from './health-chart-data';
 
 /**

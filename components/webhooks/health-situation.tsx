@@ -3,8 +3,8 @@ import { Badge } from '@/components/ui/badge';
 import type { Tone } from '@/components/ui/alert';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
 import { useLocale, useT } from '@/lib/i18n/client';
-import { DISABLED_REASONS, type DisabledReason } from '@/lib/webhooks/fields';
-import type { DeliveryHealth, HealthState } from '@/lib/webhooks/health-contract';
+import { DISABLED_REASONS, type DisabledReason } from '@/lib/webhooks/configurations/fields';
+import type { DeliveryHealth, HealthState } from '@/lib/webhooks/delivery/health-contract';
 
 const isDisabledReason = (motivo: string | null): motivo is DisabledReason => (DISABLED_REASONS as readonly unknown[]).includes(motivo);
 

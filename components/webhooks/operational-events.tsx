@@ -1,6 +1,6 @@
 import { Card } from '@/components/ui/card';
 import { getT } from '@/lib/i18n/server';
-import { OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/operational/names';
+import { OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
 
 /**
  * What the operator's own configuration receives: the operational events (lib/webhooks/operational),

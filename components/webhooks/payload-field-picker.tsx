@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input, Select } from '@/components/ui/input';
 import { useT } from '@/lib/i18n/client';
-import type { WebhookEventFlag } from '@/lib/webhooks/fields';
+import type { WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { withFieldRule, withFilterField } from '@/lib/webhooks/payload-control/draft-text';
 import { FIELD_ACTIONS, pointerSegments, type FieldAction } from '@/lib/webhooks/payload-control/fields';
 import { filterPathOf, type FieldSuggestion } from '@/lib/webhooks/payload-control/schema-pointers';

@@ -6,7 +6,7 @@ import { ProblemMessage } from '@/components/console/problem-message';
 import { apiJson } from '@/lib/client/api';
 import { apiPath, recoverDeliveries } from '@/lib/api/routes';
 import { useT } from '@/lib/i18n/client';
-import type { WebhookView } from '@/lib/webhooks/contract';
+import type { WebhookView } from '@/lib/webhooks/configurations/contract';
 import { useApiCaller } from '@/lib/client/api-base';
 
 type Offer = NonNullable<WebhookView['recuperacaoSugerida']>;

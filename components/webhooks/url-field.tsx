@@ -4,8 +4,8 @@ import { Field, describedBy } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { registerShown } from '@/lib/client/register-shown';
 import { useT } from '@/lib/i18n/client';
-import { asciiFormOfUnicodeHost } from '@/lib/webhooks/url-form';
-import type { UrlPolicy } from '@/lib/webhooks/url-policy';
+import { asciiFormOfUnicodeHost } from '@/lib/webhooks/configurations/url-form';
+import type { UrlPolicy } from '@/lib/webhooks/configurations/url-policy';
 import { kindOfUrl } from './destination-kind';
 
 /**

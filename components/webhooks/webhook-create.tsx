@@ -18,8 +18,8 @@ import type { FieldError } from '@/lib/validation/issues';
 import { webhookKeys } from '@/lib/client/webhook-queries';
 import { apiPath, createWebhookConfiguration } from '@/lib/api/routes';
 import { useMessages, useT } from '@/lib/i18n/client';
-import type { UrlPolicy, WebhookView } from '@/lib/webhooks/contract';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import type { UrlPolicy, WebhookView } from '@/lib/webhooks/configurations/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { HeadersEditor } from './headers-editor';
 import { UrlField } from './url-field';
 import { BrokerCredentialsFields, credentialsBody, DestinationKindPicker } from './destination-kind';
@@ -88,7 +88,7 @@ function CreateForm({ urlPolicy, events }: { urlPolicy: UrlPolicy; events: React
     () =>
       withFieldChecks(
         contractResolver(
-          () => import('@/lib/webhooks/contract').then((contract) => contract.webhookCreateSchemaFor(urlPolicy)),
+          () => import('@/lib/webhooks/configurations/contract').then((contract) => contract.webhookCreateSchemaFor(urlPolicy)),
           messages,
           toBody,
         ),

@@ -15,8 +15,8 @@ import { contractResolver, showRefusedFields } from '@/lib/client/form-errors';
 import { useWebhook, webhookKeys, type LoadedWebhook } from '@/lib/client/webhook-queries';
 import { apiPath, updateWebhookConfiguration } from '@/lib/api/routes';
 import { useMessages, useT } from '@/lib/i18n/client';
-import type { UrlPolicy, WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import type { UrlPolicy, WebhookDetail, WebhookView } from '@/lib/webhooks/configurations/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { DeleteWebhookButton } from './delete-webhook-button';
 import { DeliveryStateCard } from './delivery-state-card';
 import { HeadersEditor } from './headers-editor';
@@ -30,7 +30,7 @@ import { Form } from '@/components/ui/form';
 import { AfterHydration } from '@/components/ui/after-hydration';
 import { useSurface } from '@/components/console/surface';
 import { PortalAccessCard } from '@/components/portal/portal-access-card';
-import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { SectionNav } from './section-nav';
 import type { EditorSectionId } from './editor-sections';
 import { PayloadControlCard } from './payload-control-card';
@@ -192,7 +192,7 @@ function WebhookForm({
   const resolver = useMemo(
     () =>
       contractResolver(
-        () => import('@/lib/webhooks/contract').then((contract) => contract.webhookUpdateSchemaFor(urlPolicy)),
+        () => import('@/lib/webhooks/configurations/contract').then((contract) => contract.webhookUpdateSchemaFor(urlPolicy)),
         messages,
         (values: EditorFormValues) => toBody(values, config.url),
       ),

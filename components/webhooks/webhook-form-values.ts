@@ -1,5 +1,5 @@
-import type { WebhookHeader } from '@/lib/webhooks/contract';
-import type { WebhookEventFlag } from '@/lib/webhooks/fields';
+import type { WebhookHeader } from '@/lib/webhooks/configurations/contract';
+import type { WebhookEventFlag } from '@/lib/webhooks/events/types';
 import type { CredentialsValues } from './destination-kind';
 
 /**

@@ -1,6 +1,6 @@
 import { Card } from '@/components/ui/card';
 import { getT } from '@/lib/i18n/server';
-import type { WebhookDetail } from '@/lib/webhooks/contract';
+import type { WebhookDetail } from '@/lib/webhooks/configurations/contract';
 
 /**
  * Whose configuration this is: its id, tenant and API client, which no save changes. A server

@@ -7,7 +7,7 @@ import { env } from '@/lib/config/env';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { Refusal } from '@/lib/errors/refusal';
 import { bodySettings } from '@/lib/http/body-settings';
-import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { EventToggles } from './event-toggles';
 import { OperationalEvents } from './operational-events';
 import { WebhookEditor } from './webhook-editor';

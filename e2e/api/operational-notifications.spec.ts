@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
-import { OPERATOR_CONFIG_ID, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATOR_CONFIG_ID, OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { bearer, FLAGS_OFF, signInWithPassword, tokenFor } from '../support/api';
 import { adminDatabaseUrl, createDatabase, dropDatabase } from '../support/databases';
 import { MailServer, type ReceivedMail } from '../support/mail-server';

@@ -3,13 +3,12 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
-import { SCHEDULING_EVENT_FLAGS } from '@/lib/webhooks/fields';
+import { SCHEDULING_EVENT_FLAGS } from '@/lib/webhooks/events/types';
 import { bearer, FLAGS_OFF, RESERVE_PATH, reservationBody } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { Receiver } from '../support/receiver';
 import { freePort, newDataDir, startServer, type RunningServer } from '../support/server';
-import { PROCEDURES, slotOf, TENANT_A, TENANT_B, THROTTLE_CLIENT } from '../support/test-seed';
-import { buildTestSeed } from '../support/test-seed';
+import { PROCEDURES, slotOf, TENANT_A, TENANT_B, THROTTLE_CLIENT, buildTestSeed } from '../support/test-seed';
 
 /**
  * The scheduling waitlist (issue 48) on a server of its own (its worker looks for free slots every

@@ -11,7 +11,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Webhook } from 'standardwebhooks';
 import { apiPath, routes } from '@/lib/api/routes';
-import { EVENT_TYPE_OF_FLAG, PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import { EVENT_TYPE_OF_FLAG, PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 import { bearer, FLAGS_OFF, tokenFor } from '../support/api';
 import { privateDatabase } from '../support/databases';
 import { OtlpReceiver } from '../support/otlp-receiver';

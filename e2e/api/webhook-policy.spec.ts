@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { FORBIDDEN_TARGETS, PUBLIC_TARGETS } from '../../lib/webhooks/url-policy.cases';
+import { FORBIDDEN_TARGETS, PUBLIC_TARGETS } from '../../lib/webhooks/configurations/url-policy.cases';
 import { bearer, tokenFor, webhookPath } from '../support/api';
 import { newDataDir, startServer } from '../support/server';
 import { TENANT_A, WEBHOOK_IDS } from '../support/test-seed';

@@ -1,6 +1,7 @@
 import { request, type Browser, type Page } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
-import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_CONFIG_ID } from '@/lib/webhooks/operational/names';
+import { OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
+import { OPERATOR_CONFIG_ID } from '@/lib/webhooks/events/operational';
 import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, horizontalFit, signIn } from '../support/console';

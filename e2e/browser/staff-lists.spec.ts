@@ -1,6 +1,6 @@
 import { request as playwrightRequest, type Browser } from '@playwright/test';
 import { apiPath, routes } from '@/lib/api/routes';
-import { ALERTS_PAGE_SIZE, TRIAGE_PAGE_SIZE } from '@/lib/webhooks/fields';
+import { ALERTS_PAGE_SIZE, TRIAGE_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 import { expect, test } from '../support/browser-test';
 import { bearer, tokenFor } from '../support/api';
 import { expectNoSeriousA11yViolations, signIn } from '../support/console';

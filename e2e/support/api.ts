@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { PROCEDURES, TENANT_A } from './test-seed';
 import { apiPath, routes } from '@/lib/api/routes';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/fields';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
 
 /** Small helpers for API specs: tokens and a valid reservation body to vary from. */
 /** A token for `client`, from the run's shared server, or from the server at `serverUrl` (a spec's own). */

@@ -6,8 +6,10 @@ import type { ApiClientPrincipal } from '@/lib/auth/principal';
 import { closeDb } from '@/lib/db/handle';
 import { Refusal } from '@/lib/errors/refusal';
 import { resetEnv } from '@/lib/testing/hooks';
-import { webhookCreateSchema } from '@/lib/webhooks/contract';
-import { createWebhook, detailOf, etagOf, getWebhook } from '@/lib/webhooks/service';
+import { webhookCreateSchema } from '@/lib/webhooks/configurations/contract';
+import { createWebhook } from '@/lib/webhooks/configurations/service/create';
+import { detailOf } from '@/lib/webhooks/delivery/detail';
+import { etagOf, getWebhook } from '@/lib/webhooks/configurations/service/access';
 import { readForPage } from './page-reads';
 
 /**

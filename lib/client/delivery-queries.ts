@@ -1,9 +1,9 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery-contract';
-import type { AlertPage, DeliveryHealth, HealthWindow, TriagePage } from '@/lib/webhooks/health-contract';
+import type { Delivery, DeliveryDetail, DeliveryStatus } from '@/lib/webhooks/delivery/contract';
+import type { AlertPage, DeliveryHealth, HealthWindow, TriagePage } from '@/lib/webhooks/delivery/health-contract';
 import { apiPath, deliveryHealth, deliveryTriage, getDelivery, listDeliveries, listDeliveryAlerts } from '@/lib/api/routes';
-import { ALERTS_PAGE_SIZE, TRIAGE_PAGE_SIZE } from '@/lib/webhooks/fields';
+import { ALERTS_PAGE_SIZE, TRIAGE_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 import { apiJson } from './api';
 import { webhookKeys } from './webhook-query-keys';
 import { useApiCaller } from './api-base';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookUpdateSchema } from '@/lib/webhooks/contract';
+import { webhookUpdateSchema } from '@/lib/webhooks/configurations/contract';
 import { slotReservationSchema } from '@/lib/scheduling/contract';
 import { EMPTY_RESERVATION_FORM, toReservationBody } from '@/lib/scheduling/reservation-form-values';
 import { parseOrThrow } from '@/lib/http/route';

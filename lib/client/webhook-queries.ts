@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import type { WebhookDetail, WebhookView } from '@/lib/webhooks/contract';
+import type { WebhookDetail, WebhookView } from '@/lib/webhooks/configurations/contract';
 import { apiPath, getWebhookConfiguration, listWebhookConfigurations } from '@/lib/api/routes';
 import { apiJson } from './api';
 import { loadedWebhook, webhookKeys, type LoadedWebhook } from './webhook-query-keys';

@@ -1,6 +1,6 @@
-import type { WebhookDetail } from '@/lib/webhooks/contract';
-import type { DeliveryStatus } from '@/lib/webhooks/fields';
-import type { HealthWindow } from '@/lib/webhooks/health-contract';
+import type { WebhookDetail } from '@/lib/webhooks/configurations/contract';
+import type { DeliveryStatus } from '@/lib/webhooks/delivery/fields';
+import type { HealthWindow } from '@/lib/webhooks/delivery/health-contract';
 
 /** The webhook pages' TanStack Query keys; server pages prefetch under them too (see query-keys.ts). */
 export const webhookKeys = {

@@ -6,17 +6,19 @@ import { describe, expect, it } from 'vitest';
  * Each table is queried from one module (issue 19), so a column's meaning and a row's invariants
  * live in one place: pages, routes and other features go through that module's functions. The
  * migrations and the seed write every table and are left out. One exception, named here: the
- * delivery store's claim and fan-out read configuration rows and their subscriptions inside the
- * delivery's own transaction. A module is a file, or one of the folders named here whose files split one store by
- * job (the delivery store: queue, claims, outcomes, log, statistics, retention; the embedded
- * scheduler: its reservations, its listings and the hold rule they share).
+ * delivery store's claim and fan-out read configuration rows, their subscriptions and their tenants'
+ * lock rows inside the delivery's own transaction. A module is a file, or one of the folders named
+ * here whose files split one store by job (the delivery store: queue, claims, outcomes, log,
+ * statistics, retention; the configurations' store: configurations, subscriptions, tenants; the
+ * embedded scheduler: its reservations, its listings and the hold rule they share).
  */
 const ROOT = path.resolve(__dirname, '../..');
 const LEFT_OUT = [/\.test\.ts$/, /^lib\/db\/migrations\//, /^lib\/seed\//, /^lib\/testing\//];
-const STORE_FOLDERS = ['lib/webhooks/delivery/store/', 'lib/scheduling/embedded/'];
+const STORE_FOLDERS = ['lib/webhooks/delivery/store/', 'lib/webhooks/configurations/store/', 'lib/scheduling/embedded/'];
 const ALSO_ALLOWED: Record<string, string[]> = {
   webhook_configs: ['lib/webhooks/delivery/store/'],
   webhook_subscriptions: ['lib/webhooks/delivery/store/'],
+  webhook_tenants: ['lib/webhooks/delivery/store/'],
 };
 
 function moduleOf(file: string): string {

@@ -4,8 +4,7 @@ import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
 import { poolUsage } from '@/lib/db/knex-internals';
 import { refuse } from '@/lib/errors/refusal';
-import { backlog } from '@/lib/webhooks/delivery/store';
-import { countConfigurationStates } from '@/lib/webhooks/store';
+import { backlog, countConfigurationStates } from '@/lib/webhooks/delivery/store';
 import { metrics } from '@/lib/observability/metrics';
 
 /**

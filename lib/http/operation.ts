@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Capability, Principal } from '@/lib/auth/principal';
 import type { FieldError } from '@/lib/validation/issues';
 import type { Locale } from '@/lib/i18n/locale';
-import type { UrlPolicy } from '@/lib/webhooks/url-policy';
+import type { UrlPolicy } from '@/lib/config/url-policy';
 import type { AnswerOf, Responses } from '@/lib/http/answers';
 import type { HttpMethod } from '@/lib/http/paths';
 

@@ -16,7 +16,7 @@ import {
   webhookDetailSchema,
   webhookUpdateSchema,
   webhookViewSchema,
-} from '@/lib/webhooks/contract';
+} from '@/lib/webhooks/configurations/contract';
 import { waitlistEntryCreateSchema, waitlistEntrySchema, waitlistLineSchema, waitlistMoveSchema } from '@/lib/scheduling/waitlist-contract';
 import {
   deliveryCreatedSchema,
@@ -27,9 +27,9 @@ import {
   recoveryResultSchema,
   recoverySchema,
   webhookSecretSchema,
-} from '@/lib/webhooks/delivery-contract';
-import { deliveryAlertSchema, deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/health-contract';
-import { MESSAGE_SCHEMAS } from '@/lib/webhooks/message-contract';
+} from '@/lib/webhooks/delivery/contract';
+import { deliveryAlertSchema, deliveryHealthSchema, triageItemSchema } from '@/lib/webhooks/delivery/health-contract';
+import { MESSAGE_SCHEMAS } from '@/lib/webhooks/events/messages';
 
 import { apiClientCreateSchema, apiClientViewSchema, apiClientWithSecretSchema } from '@/lib/api-clients/contract';
 import {
@@ -112,7 +112,7 @@ const COMPONENTS: Record<string, [z.ZodType, 'input' | 'output']> = {
   PayloadBenchResult: [payloadBenchResultSchema, 'output'],
 };
 
-/** What receivers get (lib/webhooks/message-contract.ts): one component per event type, `proposta.cancelada` as `NotificacaoPropostaCancelada`. */
+/** What receivers get (lib/webhooks/events/messages.ts): one component per event type, `proposta.cancelada` as `NotificacaoPropostaCancelada`. */
 const pascal = (type: string) => type.replace(/(^|[.-])([a-z])/g, (_, __: string, letter: string) => letter.toUpperCase());
 for (const [type, schema] of Object.entries(MESSAGE_SCHEMAS)) COMPONENTS[`Notificacao${pascal(type)}`] = [schema, 'output'];
 

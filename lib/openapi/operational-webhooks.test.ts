@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_SCHEMAS } from '@/lib/webhooks/message-contract';
-import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { MESSAGE_SCHEMAS } from '@/lib/webhooks/events/messages';
+import { OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
+import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { operations } from '@/lib/api/operations';
 import { buildOpenApiDocument } from './document';
 

@@ -1,10 +1,10 @@
-import { SCHEDULING_EXAMPLES } from '@/lib/webhooks/scheduling-messages';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '@/lib/webhooks/delivery-contract';
-import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/message-contract';
+import { SCHEDULING_EXAMPLES } from '@/lib/webhooks/events/scheduling-payloads';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
+import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/events/messages';
 import { WEBHOOK_DEFAULTS } from '@/lib/config/env';
 import { messageBody, USER_AGENT } from '@/lib/webhooks/delivery/message';
-import { WEBHOOKS_TAG } from '@/lib/webhooks/catalogue-link';
-import { OPERATIONAL_EVENT_TYPE_LIST, OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { WEBHOOKS_TAG } from '@/lib/webhooks/events/catalogue-link';
+import { OPERATIONAL_EVENT_TYPES, OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { ref } from './components';
 
 export { WEBHOOKS_TAG };
@@ -15,7 +15,7 @@ export const OPERATIONAL_WEBHOOKS_TAG = 'Operational notifications (webhooks)';
 /**
  * The OpenAPI document's `webhooks` section (issue 22): the calls this service makes to partners'
  * receivers, one per event type, with the message schema the worker builds its messages as
- * (lib/webhooks/message-contract.ts), Standard Webhooks' signature headers, what each answer makes
+ * (lib/webhooks/events/messages.ts), Standard Webhooks' signature headers, what each answer makes
  * the worker do, and an example built by the worker's own messageBody.
  */
 

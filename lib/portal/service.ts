@@ -7,7 +7,7 @@ import { actorId, isPortalSession, type ApiClientPrincipal, type Principal } fro
 import { SCOPES } from '@/lib/auth/scopes';
 import { refuse } from '@/lib/errors/refusal';
 import { FieldRejected } from '@/lib/validation/field-rejected';
-import { OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import type { PortalAccess, PortalLink, PortalLinkCreate, PortalSessionView } from './contract';
 import { PORTAL_PATH } from './cookie';
 import {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { ensureWebhookSecrets } from '@/lib/webhooks/store';
+import { ensureWebhookSecrets } from '@/lib/webhooks/configurations/store/secrets';
 import { loadSeed, seedOnce, topUpDemoSlots, usesDemoSeed } from './seed';
 
 /**

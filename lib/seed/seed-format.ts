@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_FLAGS, webhookHeaderSchema, type WebhookEventFlag } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '@/lib/webhooks/events/types';
+import { webhookHeaderSchema } from '@/lib/webhooks/configurations/contract';
 
 import { STAFF_ROLES } from '@/lib/config/staff-roles';
 import { DEFAULT_SCOPES, KNOWN_SCOPES } from '@/lib/auth/scopes';

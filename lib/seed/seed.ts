@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { hashClientSecret } from '@/lib/auth/client-secrets';
 import { hashSecret } from '@/lib/auth/passwords';
-import { insertWebhook } from '@/lib/webhooks/store';
+import { insertWebhook } from '@/lib/webhooks/configurations/store/configs';
 import { demoSeed, demoSlots } from './demo-seed';
 import { seedSchema, type SeedData } from './seed-format';
 

@@ -4,13 +4,18 @@ import { getDb } from '@/lib/db/handle';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { Refusal } from '@/lib/errors/refusal';
 import type { ApiClientPrincipal, StaffPrincipal } from '@/lib/auth/principal';
-import { createWebhook, deleteWebhook } from '@/lib/webhooks/service';
-import { assertPublishRoom, assertTestEventRoom } from '@/lib/webhooks/quotas';
+import { createWebhook } from '@/lib/webhooks/configurations/service/create';
+import { deleteWebhook } from '@/lib/webhooks/configurations/service/delete';
+import { assertPublishRoom, assertTestEventRoom } from '@/lib/webhooks/delivery/quotas';
 import { createTestDelivery, publishEvent } from '@/lib/webhooks/delivery/store';
-import { deliveryTriage } from '@/lib/webhooks/delivery/health';
+import { deliveryTriage } from '@/lib/webhooks/alerts/triage';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
 import { recordIncident } from '@/lib/webhooks/alerts/store';
 import { resetEnv } from '@/lib/testing/hooks';
+import { wireWebhooks } from '@/lib/webhooks/wiring';
+
+// The configurations' hooks, as a server's start wires them.
+wireWebhooks();
 
 /**
  * Isolation against hostile and broken tenants (issue 27), on each database of the repository

@@ -2,10 +2,10 @@ import { expect, it } from 'vitest';
 import { getDb } from '@/lib/db/handle';
 import type { DbRow } from '@/lib/db/dialect';
 import type { StaffPrincipal } from '@/lib/auth/principal';
-import { EVENT_TYPE_OF_FLAG } from '@/lib/webhooks/fields';
-import { deleteWebhookRow, findWebhook } from '@/lib/webhooks/store';
-import { updateWebhook } from '@/lib/webhooks/service';
-import { deleteDeliveriesOf } from '@/lib/webhooks/delivery/store';
+import { EVENT_TYPE_OF_FLAG, OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
+import { deleteWebhookRow, findWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { updateWebhook } from '@/lib/webhooks/configurations/service/update';
+import { deleteDeliveriesOf, findReceiverState } from '@/lib/webhooks/delivery/store';
 import { deleteAlertsOf } from '@/lib/webhooks/alerts/store';
 import {
   awaitingDelivery,
@@ -25,10 +25,14 @@ import {
   requeueDelivery,
   type AttemptContext,
 } from '@/lib/webhooks/delivery/store';
-import { publishConfirmed, publishIncident, publishIncidentEnd } from '@/lib/webhooks/operational/incidents';
+import { publishConfirmed, publishIncident, publishIncidentEnd } from '@/lib/webhooks/alerts/incidents';
 import { ensureOperatorWebhook } from '@/lib/webhooks/operational/operator-config';
-import { OPERATIONAL_EVENT_TYPE_LIST, OPERATIONAL_PRODUCER, OPERATOR_CONFIG_ID, OPERATOR_TENANT } from '@/lib/webhooks/operational/names';
+import { OPERATIONAL_PRODUCER, OPERATOR_CONFIG_ID, OPERATOR_TENANT } from '@/lib/webhooks/events/operational';
 import { TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
+import { wireWebhooks } from '@/lib/webhooks/wiring';
+
+// The configurations' hooks, as a server's start wires them.
+wireWebhooks();
 
 /**
  * Operational notifications (issue 31 §3) on each database of the repository contract: the
@@ -255,6 +259,7 @@ export function operationalContract(): void {
     });
     await db('webhook_alerts').where({ config_id: WEBHOOK_IDS.b1 }).delete();
     await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
-    expect(await findWebhook(db, WEBHOOK_IDS.b1)).toMatchObject({ state: { enabled: true, failingSince: null } });
+    expect(await findWebhook(db, WEBHOOK_IDS.b1)).toMatchObject({ state: { enabled: true } });
+    expect(await findReceiverState(db, WEBHOOK_IDS.b1)).toMatchObject({ failingSince: null });
   });
 }

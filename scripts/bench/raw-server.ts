@@ -8,7 +8,7 @@
 // synchronous=FULL, committed as the product commits (lib/db/direct-transaction.ts): the requests
 // of one event-loop turn in one transaction, each in a savepoint of its own, one durable COMMIT for
 // them all, and every answer after that COMMIT.
-// The webhook PUT gets the same treatment: token, schema (lib/webhooks/contract.ts), one transaction
+// The webhook PUT gets the same treatment: token, schema (lib/webhooks/configurations/contract.ts), one transaction
 // reading, updating and auditing the configuration, committed on its own as the product's is.
 // run.mjs bundles it with esbuild, as the lean API server is bundled, and runs it with node:
 //   PORT=… DATA_DIR=… node .bench/raw-server.mjs
@@ -18,7 +18,8 @@ import fs from 'node:fs';
 import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { slotReservationSchema, CODIGO_P_STATUS, type SlotReservationRequest } from '@/lib/scheduling/contract';
-import { WEBHOOK_EVENT_FLAGS, webhookUpdateSchema } from '@/lib/webhooks/contract';
+import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
+import { webhookUpdateSchema } from '@/lib/webhooks/configurations/contract';
 import { ownerKey, type ApiClientPrincipal } from '@/lib/auth/principal';
 import { maskIdentifier, maskToken } from '@/lib/audit/masking';
 import { activeBookingKey } from '@/lib/scheduling/active-booking';

@@ -6,8 +6,8 @@ import { requireCapability } from '@/lib/auth/console-session';
 import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
-import { ALERTS_PAGE_SIZE } from '@/lib/webhooks/fields';
-import type { AlertPage } from '@/lib/webhooks/health-contract';
+import { ALERTS_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
+import type { AlertPage } from '@/lib/webhooks/delivery/health-contract';
 
 /**
  * The role check sits here, before any page renders, so a refusal is a real 403. Every webhooks

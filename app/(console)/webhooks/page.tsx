@@ -7,7 +7,7 @@ import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { PrefetchedQueries } from '@/components/console/prefetched-queries';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
-import { searchWebhooks } from '@/lib/webhooks/service';
+import { searchWebhooks } from '@/lib/webhooks/configurations/service/access';
 
 export async function generateMetadata() {
   return { title: (await getT())('webhooks.title') };

@@ -5,7 +5,7 @@ import { PrefetchedQueries } from '@/components/console/prefetched-queries';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
 import { requirePartner } from '@/lib/portal/page-session';
-import { searchWebhooks } from '@/lib/webhooks/service';
+import { searchWebhooks } from '@/lib/webhooks/configurations/service/access';
 
 export async function generateMetadata() {
   return { title: (await getT())('portal.configsTitle') };

@@ -21,8 +21,9 @@ import {
   recoveryResultSchema,
   recoverySchema,
   webhookSecretSchema,
-} from '@/lib/webhooks/delivery-contract';
-import { deliveryHealth, deliveryTriage } from '@/lib/webhooks/delivery/health';
+} from '@/lib/webhooks/delivery/contract';
+import { deliveryHealth } from '@/lib/webhooks/delivery/health';
+import { deliveryTriage } from '@/lib/webhooks/alerts/triage';
 import { alertsFor } from '@/lib/webhooks/alerts/service';
 import {
   alertPageSchema,
@@ -30,7 +31,7 @@ import {
   healthQuerySchema,
   pageQuerySchema,
   triagePageSchema,
-} from '@/lib/webhooks/health-contract';
+} from '@/lib/webhooks/delivery/health-contract';
 import { deliveryDoc, deliveryNotYours, webhookParams, deliveryParams } from './docs';
 import { answer } from '@/lib/http/answers';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { answer } from '@/lib/http/answers';
 import { operation } from '@/lib/http/operation';
-import { benchPayload } from '@/lib/webhooks/payload-control/bench';
+import { benchPayload } from '@/lib/webhooks/delivery/payload/bench';
 import { payloadBenchResultSchema, payloadBenchSchema } from '@/lib/webhooks/payload-control/bench-contract';
 import { notYours, webhookParams } from './docs';
 

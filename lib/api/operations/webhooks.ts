@@ -1,18 +1,13 @@
 import 'server-only';
 import { FieldRejected } from '@/lib/validation/field-rejected';
 import { hasControlCharacters } from '@/lib/validation/text';
-import { isPolicyRefusal } from '@/lib/webhooks/policy-codes';
-import {
-  createWebhook,
-  deleteWebhook,
-  detailOf,
-  etagOf,
-  getWebhook,
-  recordRefusedUpdate,
-  searchWebhooks,
-  updateWebhook,
-  viewOf,
-} from '@/lib/webhooks/service';
+import { isPolicyRefusal } from '@/lib/webhooks/configurations/policy-codes';
+import { createWebhook } from '@/lib/webhooks/configurations/service/create';
+import { deleteWebhook } from '@/lib/webhooks/configurations/service/delete';
+import { detailOf } from '@/lib/webhooks/delivery/detail';
+import { etagOf, getWebhook, searchWebhooks } from '@/lib/webhooks/configurations/service/access';
+import { recordRefusedUpdate, updateWebhook } from '@/lib/webhooks/configurations/service/update';
+import { viewOf } from '@/lib/webhooks/configurations/service/views';
 import { recoveryOffer } from '@/lib/webhooks/delivery/service';
 import { ref } from '@/lib/openapi/components';
 import { etagHeader, json } from '@/lib/openapi/fragments';
@@ -24,14 +19,18 @@ import {
   webhookUpdateSchema,
   webhookUpdateSchemaFor,
   webhookViewSchema,
-} from '@/lib/webhooks/contract';
+} from '@/lib/webhooks/configurations/contract';
 import { z } from 'zod';
 import { apiPath } from '@/lib/http/paths';
 import { routes } from '@/lib/api/routes';
 import { answer } from '@/lib/http/answers';
 import { notYours, webhookParams } from './docs';
 import { operation } from '@/lib/http/operation';
-import { confirmContact } from '@/lib/webhooks/operational/contact-confirmation';
+import { confirmContact } from '@/lib/webhooks/configurations/contact-confirmation';
+import { wireWebhooks } from '@/lib/webhooks/wiring';
+
+// A process may serve these operations without the start (lib/startup.ts) having run in its bundle.
+wireWebhooks();
 
 /** Said by a PUT whose new `url` named another broker, so the stored login was dropped (issue 43). */
 const CREDENTIALS_DROPPED_HEADER = 'Credenciais-Descartadas';
@@ -118,7 +117,7 @@ export const webhookOperations = {
     },
     async ({ principal, params }) => {
       const stored = await getWebhook(principal, params.id);
-      return { status: 200, body: detailOf(stored), headers: { ETag: etagOf(stored) } };
+      return { status: 200, body: await detailOf(stored), headers: { ETag: etagOf(stored) } };
     },
   ),
   updateWebhookConfiguration: operation(

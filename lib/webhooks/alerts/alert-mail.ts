@@ -1,6 +1,6 @@
 import type { OutgoingMail } from '@/lib/mail/send-mail';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
-import type { Incident } from '@/lib/webhooks/store';
+import type { Incident } from '@/lib/webhooks/delivery/store';
 
 /**
  * The e-mail that tells staff of a delivery incident, pt-BR first and English after, in one

@@ -6,8 +6,9 @@ import { getDb } from '@/lib/db/handle';
 import { log, outsideRequest, redactError } from '@/lib/log';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
 import { webhookStaff } from '@/lib/staff/service';
-import type { AlertPage, PageQuery } from '../health-contract';
-import { currentIncidents, findWebhook, visibleConfigs, type Incident } from '@/lib/webhooks/store';
+import type { AlertPage, PageQuery } from '../delivery/health-contract';
+import { currentIncidents, type Incident } from '@/lib/webhooks/delivery/store';
+import { findWebhook, visibleConfigs } from '@/lib/webhooks/configurations/store/configs';
 import { alertMail } from './alert-mail';
 import {
   awaitingDelivery,
@@ -21,7 +22,7 @@ import {
 } from './store';
 import type { Candidate } from '../delivery/fair-share';
 import { deliveryWorker } from '../delivery/process-worker';
-import { publishConfirmed, publishIncident, publishIncidentEnd } from '../operational/incidents';
+import { publishConfirmed, publishIncident, publishIncidentEnd } from './incidents';
 import { firstDeliveredSince } from '../delivery/store';
 import { tellPartner } from '../operational/partner-notice';
 

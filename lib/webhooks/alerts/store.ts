@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toNumber, type DbRow } from '@/lib/db/dialect';
-import type { Incident } from '@/lib/webhooks/store';
+import type { Incident } from '@/lib/webhooks/delivery/store';
 import { newId } from '../delivery/ids';
 
 /** The webhook_alerts table: one row per incident, open until the incident ends. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ATTEMPT_ERRORS } from '../delivery-contract';
+import { ATTEMPT_ERRORS } from './contract';
 import { attemptOutcome } from './attempt-metrics';
 import { verdictOf } from './destinations/http/sender';
 

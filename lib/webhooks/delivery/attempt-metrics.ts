@@ -1,6 +1,6 @@
 import 'server-only';
 import { metrics } from '@/lib/observability/metrics';
-import type { AttemptError } from '../delivery-contract';
+import type { AttemptError } from './contract';
 import type { Sent } from './destinations/destination';
 
 /** The metrics' outcome of each attempt error (the delivery log's own codes are pt-BR). */

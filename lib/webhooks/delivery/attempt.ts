@@ -6,7 +6,7 @@ import { recordAttemptMetrics } from './attempt-metrics';
 import { attemptSpanOptions, recordAttemptSpan } from './attempt-span';
 import type { Credentials, Destinations, Route, Sent, SendSettings } from './destinations';
 import { NO_PAYLOAD_CONTROL } from '../payload-control/contract';
-import { shapeMessage } from '../payload-control/pipeline';
+import { shapeMessage } from './payload/pipeline';
 import { loggedHeaders, messageOf, outgoingMessage } from './message';
 import { decide, type Decision, type RetrySettings } from './retry-policy';
 import type { AttemptContext, AttemptRecord, Recorded } from './store';

@@ -1,6 +1,6 @@
 import dns, { type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { isPrivateHost } from '../url-policy';
+import { isPrivateHost } from '../configurations/url-policy';
 
 /**
  * Connect-time SSRF check (issue 10 §5): the product's resolver and the address policy. The

@@ -1,7 +1,7 @@
 /**
  * How a claim hands out free worker slots (issue 27): tenants first, then configurations, so that
  * neither a tenant with hundreds of configurations nor one configuration with a backlog of
- * thousands takes more than its turn. Pure; store.ts counts what is in flight and locks.
+ * thousands takes more than its turn. Pure; the delivery store (store/claims.ts) counts what is in flight and locks.
  */
 export type Candidate = { configId: string; tenant: string };
 

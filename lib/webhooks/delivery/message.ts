@@ -1,8 +1,8 @@
 import { maskSecret } from '@/lib/audit/masking';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../delivery-contract';
-import { looksSecret } from '../header-policy';
-import type { WebhookEventFlag } from '../contract';
-import type { WebhookMessage } from '../message-contract';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../events/types';
+import { looksSecret } from '../configurations/header-policy';
+import type { WebhookEventFlag } from '../events/types';
+import type { WebhookMessage } from '../events/messages';
 import type { OutgoingMessage } from './destinations/destination';
 import { signatureHeader } from './signature';
 import type { EventRow } from './store/rows';
@@ -21,7 +21,7 @@ export function eventType(tipo: string): string {
   return tipo === TEST_EVENT_TYPE ? TEST_EVENT_TYPE : (EVENT_TYPE_OF_FLAG[tipo as WebhookEventFlag] ?? tipo);
 }
 
-/** The message: a WebhookMessage, the shape the OpenAPI document's `webhooks` section publishes (message-contract.ts). */
+/** The message: a WebhookMessage, the shape the OpenAPI document's `webhooks` section publishes (events/messages.ts). */
 export function messageOf(event: EventRow): WebhookMessage {
   return {
     type: eventType(event.tipo),
@@ -30,7 +30,7 @@ export function messageOf(event: EventRow): WebhookMessage {
   };
 }
 
-/** The signed body where no payload control shapes it (payload-control/pipeline.ts). */
+/** The signed body where no payload control shapes it (payload/pipeline.ts). */
 export function messageBody(event: EventRow): string {
   return JSON.stringify(messageOf(event));
 }

@@ -1,8 +1,8 @@
 import 'server-only';
 import { env } from '@/lib/config/env';
 import { getDb } from '@/lib/db/handle';
-import { decryptCredentials } from '../broker-credentials';
-import { decryptSigningSecret } from '../secrets';
+import { decryptCredentials } from '../configurations/broker-credentials';
+import { decryptSigningSecret } from '../configurations/secrets';
 import { resolverFor } from './checked-lookup';
 import { registerDestinations } from './destinations';
 import * as store from './store';

@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from '../delivery-contract';
+import type { DeliveryStatus } from './contract';
 import type { Verdict } from './destinations/destination';
 
 /**

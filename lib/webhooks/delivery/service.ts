@@ -6,17 +6,12 @@ import { maskSecret } from '@/lib/audit/masking';
 import { ownerKey, type Principal } from '@/lib/auth/principal';
 import { refuse } from '@/lib/errors/refusal';
 import { log } from '@/lib/log';
-import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from '../delivery-contract';
-import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from '../secrets';
-import {
-  readEncryptedSecret,
-  replaceEncryptedSecret,
-  type DeliveryControls,
-  type DeliveryState,
-  type StoredWebhook,
-} from '@/lib/webhooks/store';
-import { getWebhook, readsHeaderValues } from '../service';
-import { assertPublishRoom, assertTestEventRoom } from '../quotas';
+import type { Delivery, DeliveryDetail, DeliveryStatus, DeliveryWait, PublishEvent, PublishedEvent } from './contract';
+import { decryptSigningSecret, encryptSigningSecret, generateWebhookSecret } from '../configurations/secrets';
+import { readEncryptedSecret, replaceEncryptedSecret } from '@/lib/webhooks/configurations/store/secrets';
+import { type DeliveryControls, type StoredWebhook } from '@/lib/webhooks/configurations/store/rows';
+import { getWebhook, readsHeaderValues } from '../configurations/service/access';
+import { assertPublishRoom, assertTestEventRoom } from './quotas';
 import { phaseOf } from './circuit';
 import { eventType, messageBody, OWN_HEADERS } from './message';
 import {
@@ -24,11 +19,13 @@ import {
   findDelivery,
   listDeliveries,
   publishEvent,
+  findReceiverState,
   queueHead,
   recoverDeliveries,
   requeueDelivery,
   skippedDeliveries,
   type DeliveryRow,
+  type ReceiverState,
 } from './store';
 import { deliveryWorker } from './process-worker';
 
@@ -62,15 +59,19 @@ type EventRef = { tipo: string; idEvento: string; eventId: string };
 
 /** What a configuration's pending deliveries may be waiting for, besides their own next attempt. */
 type Holds = {
-  state: DeliveryState;
+  receiver: ReceiverState;
   controls: DeliveryControls;
   head: { id: string; idEvento: string; failingSince: number | null } | null;
 };
 
 /** Why a pending delivery that is not in flight waits, and until when if known: worst first. */
-function waitOf(delivery: DeliveryRow, { state, controls, head }: Holds, now: number): { why: DeliveryWait; until: number | null } | null {
-  if (phaseOf(state.circuit, now) === 'open') return { why: 'circuito-aberto', until: state.circuit.openUntil };
-  if (state.pausedUntil !== null && state.pausedUntil > now) return { why: 'pausa-do-receptor', until: state.pausedUntil };
+function waitOf(
+  delivery: DeliveryRow,
+  { receiver, controls, head }: Holds,
+  now: number,
+): { why: DeliveryWait; until: number | null } | null {
+  if (phaseOf(receiver.circuit, now) === 'open') return { why: 'circuito-aberto', until: receiver.circuit.openUntil };
+  if (receiver.pausedUntil !== null && receiver.pausedUntil > now) return { why: 'pausa-do-receptor', until: receiver.pausedUntil };
   if (controls.ordered && head !== null && head.id !== delivery.id) return { why: 'entrega-anterior', until: null };
   const due = delivery.nextAttemptAt !== null && delivery.nextAttemptAt <= now;
   if (controls.ratePerSecond !== null && due) return { why: 'limite-de-taxa', until: null };
@@ -111,8 +112,9 @@ function heldBy(head: NonNullable<Holds['head']>): Delivery['retidaPor'] {
 }
 
 async function holdsOf(stored: StoredWebhook): Promise<Holds> {
-  const head = stored.controls.ordered ? await queueHead(await getDb(), stored.config.id) : null;
-  return { state: stored.state, controls: stored.controls, head };
+  const db = await getDb();
+  const head = stored.controls.ordered ? await queueHead(db, stored.config.id) : null;
+  return { receiver: await findReceiverState(db, stored.config.id), controls: stored.controls, head };
 }
 
 export async function deliveriesOf(

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { decryptSecret, encryptSecret, generateWebhookSecret } from '../secrets';
+import { decryptSecret, encryptSecret, generateWebhookSecret } from '../configurations/secrets';
 import { signatureHeader } from './signature';
 import { resetEnv } from '@/lib/testing/hooks';
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { secretKey } from '../secrets';
+import { secretKey } from '../configurations/secrets';
 
 /**
  * Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the

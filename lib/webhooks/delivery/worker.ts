@@ -34,7 +34,7 @@ export type WorkerSettings = {
   circuit: CircuitSettings;
 };
 
-/** What the worker needs of the delivery store (store.ts), so a test can hand it another. */
+/** What the worker needs of the delivery store (store/), so a test can hand it another. */
 export interface WorkerStore {
   waiting(now: number): Promise<Candidate[]>;
   claim(owner: string, settings: ClaimSettings, candidates: readonly Candidate[]): Promise<Claim>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { normalizeWebhookUrl } from '../url-form';
-import { checkWebhookUrl } from '../url-policy';
+import { normalizeWebhookUrl } from '../configurations/url-form';
+import { checkWebhookUrl } from '../configurations/url-policy';
 
 /**
  * The operator's receiver of operational events (issue 31 §3), merged into the app's environment

@@ -3,11 +3,14 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { isUniqueViolation } from '@/lib/db/dialect';
 import { log } from '@/lib/log';
-import { WEBHOOK_EVENT_FLAGS, type WebhookConfiguration, type WebhookEventFlag } from '../contract';
-import { ensureTenantRow } from '../delivery/store';
-import { addSubscriptions, closeCircuit, findWebhook, insertWebhook, removeSubscriptions, saveWebhook } from '@/lib/webhooks/store';
+import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag, OPERATIONAL_EVENT_TYPE_LIST } from '../events/types';
+import { type WebhookConfiguration } from '../configurations/contract';
+import { ensureTenantRow } from '../configurations/store/tenants';
+import { addSubscriptions, removeSubscriptions } from '@/lib/webhooks/configurations/store/subscriptions';
+import { closeCircuit } from '@/lib/webhooks/delivery/store';
+import { findWebhook, insertWebhook, saveWebhook } from '@/lib/webhooks/configurations/store/configs';
 import { operationalWebhookUrl } from './config';
-import { OPERATIONAL_EVENT_TYPE_LIST, OPERATOR_CONFIG_ID, OPERATOR_SISTEMA_ORIGEM, OPERATOR_TENANT } from './names';
+import { OPERATOR_CONFIG_ID, OPERATOR_SISTEMA_ORIGEM, OPERATOR_TENANT } from '../events/operational';
 
 /**
  * The operator's receiver of operational events (issue 31 §3), made at start from

@@ -2,9 +2,10 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { mailConfigured, sendMail } from '@/lib/mail/send-mail';
-import { findWebhook, type StoredWebhook } from '@/lib/webhooks/store';
+import { findWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { type StoredWebhook } from '@/lib/webhooks/configurations/store/rows';
 import { skippedDeliveries } from '../delivery/store';
-import { partnerMail, type PartnerNotice } from './partner-mail';
+import { partnerMail, type PartnerNotice } from '../configurations/partner-mail';
 import { partnerPortalLink } from './portal-link';
 
 /**

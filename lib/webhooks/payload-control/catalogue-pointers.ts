@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EVENT_TYPE_OF_FLAG, PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from '../fields';
-import { MESSAGE_SCHEMAS } from '../message-contract';
+import { EVENT_TYPE_OF_FLAG, PUBLISHED_EVENT_FLAGS, type WebhookEventFlag } from '../events/types';
+import { MESSAGE_SCHEMAS } from '../events/messages';
 import { pointersOf, sampleMessage } from './samples';
 import { mergeSuggestions, schemaPointers, type FieldSuggestion } from './schema-pointers';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPE_OF_FLAG, SCHEDULING_EVENT_FLAGS } from '../fields';
-import { MESSAGE_SCHEMAS } from '../message-contract';
+import { EVENT_TYPE_OF_FLAG, SCHEDULING_EVENT_FLAGS } from '../events/types';
+import { MESSAGE_SCHEMAS } from '../events/messages';
 import { sampleMessage } from './samples';
 
 const TENANT = '11111111-1111-4111-8111-111111111111';

@@ -1,6 +1,6 @@
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type WebhookEventFlag } from '../fields';
-import type { WebhookMessage } from '../message-contract';
-import { SCHEDULING_EXAMPLES } from '../scheduling-messages';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, type WebhookEventFlag } from '../events/types';
+import type { WebhookMessage } from '../events/messages';
+import { SCHEDULING_EXAMPLES } from '../events/scheduling-payloads';
 import { isPlainObject } from './filter';
 
 /**

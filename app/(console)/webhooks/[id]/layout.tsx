@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { webhookIdSchema } from '@/lib/webhooks/contract';
+import { webhookIdSchema } from '@/lib/webhooks/configurations/contract';
 
 /**
  * The id is checked here, like the role in ../layout.tsx, before the page renders anything, so a

@@ -5,8 +5,8 @@ import { webhookKeys } from '@/lib/client/webhook-query-keys';
 import { PrefetchedQueries } from '@/components/console/prefetched-queries';
 import { prefetchedAnswers } from '@/lib/console/prefetch';
 import { getT } from '@/lib/i18n/server';
-import { deliveryTriage } from '@/lib/webhooks/delivery/health';
-import { TRIAGE_PAGE_SIZE } from '@/lib/webhooks/fields';
+import { deliveryTriage } from '@/lib/webhooks/alerts/triage';
+import { TRIAGE_PAGE_SIZE } from '@/lib/webhooks/delivery/fields';
 
 export async function generateMetadata() {
   return { title: (await getT())('triage.title') };

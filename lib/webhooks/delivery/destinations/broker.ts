@@ -1,17 +1,45 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { AttemptError } from '../../delivery-contract';
+import type { AttemptError } from '../contract';
 import { log, redactError } from '@/lib/log';
 import { BlockedTargetError } from '../checked-lookup';
-import { ConnectionLimitError } from '../connection/pool';
+import { withDeadline } from '../connection/guarded';
+import { ConnectionLimitError, type Lease } from '../connection/pool';
 import type { Credentials, OutgoingMessage, SendSettings, Sent, Verdict } from './destination';
 import { classify } from './http/sender';
-import type { ParsedTarget } from './kind';
+import type { ParsedTarget } from '../../configurations/destinations/kind';
 
 /**
- * What the broker kinds' senders share: the verdict of each failure, the message's
- * headers and the pool key (the connection itself: connection/guarded.ts and connection/pool.ts).
+ * What the broker kinds' senders share: an attempt through a pooled connection, the verdict of each
+ * failure, the message's headers and the pool key (the connection itself: connection/guarded.ts and
+ * connection/pool.ts).
  */
+
+/**
+ * One attempt through a pooled connection: take it from the pool (`lease`), publish on it within
+ * the attempt's deadline, give it back. A connection that let an attempt time out is dropped: the
+ * next attempt opens a fresh one. A failure is told in the delivery log's words (`failureOf`).
+ */
+export async function sendPooled<C>(
+  kind: string,
+  lease: () => Lease<C>,
+  publish: (connection: C) => Promise<unknown>,
+  timeoutMs: number,
+  failureOf: (error: unknown) => AttemptError,
+): Promise<Sent> {
+  const startedAt = Date.now();
+  let held: Lease<C> | undefined;
+  try {
+    held = lease();
+    const current = held;
+    await withDeadline(current.connection.then(publish), timeoutMs, () => current.discard());
+    return sentOf(startedAt, { result: 'delivered' });
+  } catch (error) {
+    return sentOf(startedAt, brokerFailure(failureOf(error), error, kind));
+  } finally {
+    held?.release();
+  }
+}
 
 /**
  * Every failure is retried on the schedule. No route (a missing exchange, queue or stream) is the

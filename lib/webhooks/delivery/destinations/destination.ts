@@ -1,6 +1,6 @@
 import type { Attributes } from '@opentelemetry/api';
-import type { AttemptError } from '../../delivery-contract';
-import type { ParsedTarget } from './kind';
+import type { AttemptError } from '../contract';
+import type { ParsedTarget } from '../../configurations/destinations/kind';
 
 /**
  * The seam between the delivery engine and where a message goes (issue 28, after Outpost's

@@ -4,7 +4,7 @@ import type { PoolSettings } from '../connection/pool';
 import { amqpSender } from './amqp/sender';
 import type { Route, Sender } from './destination';
 import { httpSender } from './http/sender';
-import { kindOf, type DestinationKind } from './kinds';
+import { kindOf, type DestinationKind } from '../../configurations/destinations/kinds';
 import { natsSender } from './nats/sender';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
-import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
+import type { AttemptError, DeliveryStatus } from '../contract';
 import { loadAttemptContexts } from './outcomes';
 import { headOfQueue } from './queue';
 import { deliveryFromRow, optionalNumber, optionalString, type DeliveryRow } from './rows';

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import type { DbRow } from '@/lib/db/dialect';
-import { TEST_EVENT_TYPE } from '../../fields';
-import { OPERATIONAL_EVENT_TYPES, OPERATIONAL_PRODUCER, OPERATOR_TENANT, receiverOrigin } from '../../operational/names';
+import { TEST_EVENT_TYPE } from '../../events/types';
+import { OPERATIONAL_EVENT_TYPES, OPERATIONAL_PRODUCER, OPERATOR_TENANT, receiverOrigin } from '../../events/operational';
 import type { Candidate } from '../fair-share';
 import { newId } from '../ids';
 import { eventType } from '../message';

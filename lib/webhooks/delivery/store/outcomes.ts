@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import { circuitFromRow } from '@/lib/webhooks/store';
+import { circuitFromRow } from './receivers';
 import { PAYLOAD_CONTROL_COLUMNS, payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
 import { afterAttempt, type CircuitSettings } from '../circuit';
 import { newId } from '../ids';

@@ -1,14 +1,14 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
-import type { PublishEvent } from '../../delivery-contract';
-import { TEST_EVENT_TYPE } from '../../fields';
-import { TEST_MESSAGE_TEXT } from '../../message-contract';
+import type { PublishEvent } from '../contract';
+import { TEST_EVENT_TYPE } from '../../events/types';
+import { TEST_MESSAGE_TEXT } from '../../events/messages';
 import type { Candidate } from '../fair-share';
 import { newId } from '../ids';
-import { ensureTenantRow } from './tenants';
+import { ensureTenantRow } from '../../configurations/store/tenants';
 import { matchesFilter } from '../../payload-control/filter';
-import type { WebhookMessage } from '../../message-contract';
+import type { WebhookMessage } from '../../events/messages';
 import { messageOf } from '../message';
 
 /** Putting deliveries in the queue: an event's fan-out, a test event, a redelivery, a recovery. */

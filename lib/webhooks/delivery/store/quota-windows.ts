@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
-import { TEST_EVENT_TYPE } from '../../fields';
+import { TEST_EVENT_TYPE } from '../../events/types';
 
 /** The quotas' sliding windows (issue 27), read from the queue's own tables. */
 

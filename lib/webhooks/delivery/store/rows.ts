@@ -1,6 +1,6 @@
 import 'server-only';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
-import type { AttemptError, DeliveryStatus } from '../../delivery-contract';
+import type { AttemptError, DeliveryStatus } from '../contract';
 import type { CircuitState } from '../circuit';
 import type { Candidate } from '../fair-share';
 import type { PayloadControl } from '../../payload-control/contract';

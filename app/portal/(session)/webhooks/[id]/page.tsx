@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { WebhookPage } from '@/components/webhooks/webhook-page';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { requirePartner } from '@/lib/portal/page-session';
-import { webhookIdSchema } from '@/lib/webhooks/contract';
+import { webhookIdSchema } from '@/lib/webhooks/configurations/contract';
 
 export async function generateMetadata() {
   return { title: (await getT())('webhook.editTitle') };

@@ -1,12 +1,12 @@
 import 'server-only';
 import amqp, { type ChannelModel, type ConfirmChannel } from 'amqplib';
-import type { AttemptError } from '../../../delivery-contract';
+import type { AttemptError } from '../../contract';
 import type { Resolve } from '../../checked-lookup';
-import { openGuarded, tlsServername, withDeadline } from '../../connection/guarded';
-import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../../connection/pool';
-import { brokerFailure, messageHeaders, poolKey, sentOf, socketFailure } from '../broker';
+import { openGuarded, tlsServername } from '../../connection/guarded';
+import { ConnectionPool, POOL_DEFAULTS, type PoolSettings } from '../../connection/pool';
+import { messageHeaders, poolKey, sendPooled, socketFailure } from '../broker';
 import type { Credentials, OutgoingMessage, Sender, SendSettings, Sent } from '../destination';
-import type { AmqpTarget } from './descriptor';
+import type { AmqpTarget } from '../../../configurations/destinations/amqp';
 
 /**
  * RabbitMQ (AMQP 0-9-1) targets (issue 29): `amqps://host[:port]/vhost?exchange=E&routingKey=K`.
@@ -61,31 +61,23 @@ export function amqpSender(options: { resolve: Resolve; pool?: PoolSettings }): 
     return channel;
   }
 
-  async function send(
+  function send(
     target: AmqpTarget,
     message: OutgoingMessage,
     settings: SendSettings,
     credentials: Credentials | undefined,
     tenant: string,
   ): Promise<Sent> {
-    const startedAt = Date.now();
-    let lease: Lease<Pooled> | undefined;
-    try {
-      lease = pool.acquire(poolKey(target, target.vhost, credentials, settings), tenant, () =>
-        openConnection(target, credentials, settings, options.resolve),
-      );
-      const held = lease;
-      const publishing = held.connection
-        .then((pooled) => channelFor(pooled, target.exchange))
-        .then((channel) => publish(channel, target, message));
-      // A connection that let an attempt time out is dropped: the next attempt opens a fresh one.
-      await withDeadline(publishing, settings.timeoutMs, () => held.discard());
-      return sentOf(startedAt, { result: 'delivered' });
-    } catch (error) {
-      return sentOf(startedAt, brokerFailure(amqpFailure(error), error, 'amqp'));
-    } finally {
-      lease?.release();
-    }
+    return sendPooled(
+      'amqp',
+      () =>
+        pool.acquire(poolKey(target, target.vhost, credentials, settings), tenant, () =>
+          openConnection(target, credentials, settings, options.resolve),
+        ),
+      (pooled) => channelFor(pooled, target.exchange).then((channel) => publish(channel, target, message)),
+      settings.timeoutMs,
+      amqpFailure,
+    );
   }
 
   return { send, close: () => pool.close() };

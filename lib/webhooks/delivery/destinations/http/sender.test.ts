@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSocketLeft, expectOnlyTheCheckedAddress, expectPrivateAnswerRefused, sendingThrough } from '@/lib/testing/destinations';
 import type { OutgoingMessage } from '../destination';
-import { httpKind } from './descriptor';
+import { httpKind } from '../../../configurations/destinations/http';
 import { classify, verdictOf } from './sender';
 
 /** The HTTP destination against a real receiver on 127.0.0.1 (its adapter's own test). */

@@ -3,13 +3,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { log, redactError } from '@/lib/log';
-import type { AttemptError } from '../../../delivery-contract';
-import { checkHeaderName, checkHeaderValue } from '../../../header-policy';
+import type { AttemptError } from '../../contract';
+import { checkHeaderName, checkHeaderValue } from '../../../configurations/header-policy';
 import { BlockedTargetError, isBlockedAddress, type Resolve } from '../../checked-lookup';
 import { checkedLookup } from '../../connection/guarded';
 import { retryAfterSeconds } from '../../retry-policy';
 import type { OutgoingMessage, Sender, SendSettings, Sent, Verdict } from '../destination';
-import type { HttpTarget } from './descriptor';
+import type { HttpTarget } from '../../../configurations/destinations/http';
 
 /**
  * HTTP(S) receivers, the first destination kind: POST the signed message, follow no redirect, read

@@ -9,13 +9,13 @@ import {
   type TlsOptions,
 } from '@nats-io/transport-node';
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream';
-import type { AttemptError } from '../../../delivery-contract';
+import type { AttemptError } from '../../contract';
 import type { Resolve } from '../../checked-lookup';
-import { openGuarded, tlsServername, withDeadline } from '../../connection/guarded';
-import { ConnectionPool, POOL_DEFAULTS, type Lease, type PoolSettings } from '../../connection/pool';
-import { brokerFailure, messageHeaders, poolKey, sentOf, socketFailure } from '../broker';
+import { openGuarded, tlsServername } from '../../connection/guarded';
+import { ConnectionPool, POOL_DEFAULTS, type PoolSettings } from '../../connection/pool';
+import { messageHeaders, poolKey, sendPooled, socketFailure } from '../broker';
 import type { Credentials, OutgoingMessage, Sender, SendSettings, Sent } from '../destination';
-import type { NatsTarget } from './descriptor';
+import type { NatsTarget } from '../../../configurations/destinations/nats';
 
 /**
  * NATS JetStream targets (issue 29): `tls://host[:port]?subject=S` (`nats://` without TLS). Each
@@ -29,32 +29,27 @@ import type { NatsTarget } from './descriptor';
 export function natsSender(options: { resolve: Resolve; pool?: PoolSettings }): Sender<NatsTarget> {
   const pool = new ConnectionPool<NatsConnection>(options.pool ?? POOL_DEFAULTS, (nc) => nc.close());
 
-  async function send(
+  function send(
     target: NatsTarget,
     message: OutgoingMessage,
     settings: SendSettings,
     credentials: Credentials | undefined,
     tenant: string,
   ): Promise<Sent> {
-    const startedAt = Date.now();
-    let lease: Lease<NatsConnection> | undefined;
-    try {
-      lease = pool.acquire(poolKey(target, '', credentials, settings), tenant, () =>
-        openConnection(target, credentials, settings, options.resolve),
-      );
-      const held = lease;
-      const publishing = held.connection.then((nc) => {
+    return sendPooled(
+      'nats',
+      () =>
+        pool.acquire(poolKey(target, '', credentials, settings), tenant, () =>
+          openConnection(target, credentials, settings, options.resolve),
+        ),
+      (nc) => {
         const carried = natsHeaders();
         for (const [name, value] of Object.entries(messageHeaders(message))) carried.set(name, value);
         return jetstream(nc).publish(target.subject, message.body, { msgID: message.id, headers: carried, timeout: settings.timeoutMs });
-      });
-      await withDeadline(publishing, settings.timeoutMs, () => held.discard());
-      return sentOf(startedAt, { result: 'delivered' });
-    } catch (error) {
-      return sentOf(startedAt, brokerFailure(natsFailure(error), error, 'nats'));
-    } finally {
-      lease?.release();
-    }
+      },
+      settings.timeoutMs,
+      natsFailure,
+    );
   }
 
   return { send, close: () => pool.close() };
