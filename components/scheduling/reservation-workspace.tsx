@@ -4,11 +4,12 @@ import { lazy, useEffect, useImperativeHandle, useRef, useState, type RefObject 
 import type { UseFormReturn } from 'react-hook-form';
 import { Alert } from '@/components/ui/alert';
 import { apiFetch } from '@/lib/client/api';
+import { useApiCaller } from '@/lib/client/api-base';
 import { contractResolver, setServerFieldErrors, withFieldChecks } from '@/lib/client/form-errors';
 import { loadClientSchema } from '@/lib/client/load-schema';
 import { schedulingKeys, useProcedures } from '@/lib/client/scheduling-queries';
 import { apiPath, releaseRecentReservation, reserveOrReleaseSlot } from '@/lib/api/routes';
-import { useLocale, useMessages, useT } from '@/lib/i18n/client';
+import { useMessages, useT } from '@/lib/i18n/client';
 import type { MessageKey, TranslateValues } from '@/lib/i18n';
 import type { FreeSlot, Procedure, Slot } from '@/lib/scheduling/contract';
 import type { ReservationOutcomeView } from '@/lib/scheduling/outcome';
@@ -57,7 +58,7 @@ const FORM_ID = 'reservation-form';
  */
 export function ReservationWorkspace() {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const messages = useMessages();
   const queryClient = useQueryClient();
   const procedures = useProcedures();
@@ -99,7 +100,7 @@ export function ReservationWorkspace() {
 
   /** A POST of the reservation route (the form's) or of the one-click release, read as the outcome panel shows it. */
   async function post(path: string, requestBody?: unknown) {
-    const response = await apiFetch(locale, path, {
+    const response = await apiFetch(api, path, {
       method: 'POST',
       ...(requestBody === undefined ? {} : { body: JSON.stringify(requestBody) }),
     });

@@ -11,6 +11,7 @@ import { Input, Select } from '@/components/ui/input';
 import { QueryStatus } from '@/components/console/query-status';
 import { addWaitlistEntry, apiPath, moveWaitlistEntry } from '@/lib/api/routes';
 import { apiFetch, readProblem, type Problem } from '@/lib/client/api';
+import { useApiCaller } from '@/lib/client/api-base';
 import { schedulingKeys } from '@/lib/client/query-keys';
 import { useWaitlistLines } from '@/lib/client/waitlist-queries';
 import { brasiliaDateTime, brasiliaInputToIso } from '@/lib/i18n/brasilia-time';
@@ -83,7 +84,7 @@ function errorsOf(problem: Problem | undefined): Partial<Record<string, string>>
 
 function AddEntryForm() {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const [values, setValues] = useState<Values>(EMPTY);
   const [problem, setProblem] = useState<Problem>();
@@ -98,7 +99,7 @@ function AddEntryForm() {
     setBusy(true);
     setSaved(false);
     try {
-      const response = await apiFetch(locale, apiPath(addWaitlistEntry), {
+      const response = await apiFetch(api, apiPath(addWaitlistEntry), {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(bodyOf(values)),
@@ -176,7 +177,7 @@ function AddEntryForm() {
 
 function MoveForm({ entry, onDone }: { entry: WaitlistEntry; onDone: () => void }) {
   const t = useT();
-  const locale = useLocale();
+  const api = useApiCaller();
   const queryClient = useQueryClient();
   const [position, setPosition] = useState('1');
   const [reason, setReason] = useState('');
@@ -186,7 +187,7 @@ function MoveForm({ entry, onDone }: { entry: WaitlistEntry; onDone: () => void 
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const response = await apiFetch(locale, apiPath(moveWaitlistEntry, { id: entry.id }), {
+    const response = await apiFetch(api, apiPath(moveWaitlistEntry, { id: entry.id }), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ posicao: /^\d+$/.test(position) ? Number(position) : position, motivo: reason }),

@@ -55,12 +55,8 @@ export function apiUrl(base: ApiBase, path: string): string {
   return `${base}${path.slice('/api'.length)}`;
 }
 
-/**
- * The API at the caller's base. A bare locale is the console's caller (the scheduling pages, which
- * are the console's alone, still pass one); components that both surfaces show pass useApiCaller().
- */
-export async function apiFetch(caller: ApiCaller | Locale, path: string, init: RequestInit = {}): Promise<Response> {
-  const { locale, base } = typeof caller === 'string' ? { locale: caller, base: API_BASES.console } : caller;
+/** The API at the caller's base (useApiCaller(): the page's layout chose it). */
+export async function apiFetch({ locale, base }: ApiCaller, path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
   headers.set('Accept-Language', locale);
@@ -98,7 +94,7 @@ export async function readProblem(response: Response): Promise<Problem> {
 }
 
 /** GET/PUT helpers for routes whose non-2xx answers are problems. */
-export async function apiJson<T>(caller: ApiCaller | Locale, path: string, init: RequestInit = {}): Promise<ApiResult<T>> {
+export async function apiJson<T>(caller: ApiCaller, path: string, init: RequestInit = {}): Promise<ApiResult<T>> {
   const response = await apiFetch(caller, path, init);
   if (!response.ok) throw new ApiProblem(await readProblem(response));
   return { status: response.status, body: (await response.json()) as T, headers: response.headers };
