@@ -10,6 +10,7 @@ import type { FreeSlot } from '@/lib/scheduling/contract';
 import { brasiliaDateTime, brasiliaInputToIso } from '@/lib/i18n/brasilia-time';
 import { formText } from '@/components/ui/form-text';
 import { Form } from '@/components/ui/form';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 
 const sameFilters = (a: FreeSlotFilters, b: FreeSlotFilters) => a.de === b.de && a.ate === b.ate && a.cdAgenda === b.cdAgenda;
 
@@ -72,23 +73,15 @@ export function FreeSlotList({ onPick }: { onPick: (slot: FreeSlot) => void }) {
             >
               <table className="w-full text-left text-sm" data-testid="free-slots">
                 <thead className="sticky top-0 bg-slate-100 text-xs text-slate-700">
-                  <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      {t('slots.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
-                    </th>
-                    <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">
-                      {t('slots.column.agenda')}
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-mono font-medium">
-                      {t('slots.column.slot')}
-                    </th>
-                    <th scope="col" className="hidden px-3 py-2 font-mono font-medium sm:table-cell">
-                      {t('slots.column.minutes')}
-                    </th>
-                    <th scope="col" className="px-3 py-2">
-                      <span className="sr-only">{t('webhooks.column.actions')}</span>
-                    </th>
-                  </tr>
+                  <ColumnHeaders
+                    columns={[
+                      { label: t('slots.column.when'), time: true },
+                      { label: t('slots.column.agenda'), mono: true, hideBelow: 'sm' },
+                      { label: t('slots.column.slot'), mono: true },
+                      { label: t('slots.column.minutes'), mono: true, hideBelow: 'sm' },
+                      { label: t('webhooks.column.actions'), actions: true },
+                    ]}
+                  />
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {items.map((slot) => {

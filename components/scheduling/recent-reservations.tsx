@@ -7,6 +7,7 @@ import { useRecentReservations } from '@/lib/client/slot-queries';
 import { useLocale, useT } from '@/lib/i18n/client';
 import type { RecentReservation } from '@/lib/scheduling/recent-reservations';
 import { brasiliaDateTime } from '@/lib/i18n/brasilia-time';
+import { ColumnHeaders } from '@/components/ui/column-headers';
 
 /** `releasing`: a request of the page is on its way, so no second release starts meanwhile. */
 type RowProps = { reservation: RecentReservation; onRelease: (reservation: RecentReservation) => void; releasing: boolean };
@@ -56,26 +57,17 @@ function RecentTable({ items, onRelease, releasing }: ListProps) {
     <div className="hidden sm:block" role="region" aria-labelledby="recent-title">
       <table className="w-full text-left text-sm" data-testid="recent-reservations">
         <thead className="text-xs text-slate-700">
-          <tr className="border-b border-slate-200">
-            <th scope="col" className="px-3 py-2 font-medium">
-              {t('recent.column.when')} <span className="block font-normal text-slate-600">{t('time.brasilia')}</span>
-            </th>
-            <th scope="col" className="px-3 py-2 font-mono font-medium">
-              {t('recent.column.slot')}
-            </th>
-            <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
-              {t('recent.column.by')}
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              {t('recent.column.token')}
-            </th>
-            <th scope="col" className="px-3 py-2 font-medium">
-              {t('recent.column.state')}
-            </th>
-            <th scope="col" className="px-3 py-2">
-              <span className="sr-only">{t('recent.column.actions')}</span>
-            </th>
-          </tr>
+          <ColumnHeaders
+            className="border-b border-slate-200"
+            columns={[
+              { label: t('recent.column.when'), time: true },
+              { label: t('recent.column.slot'), mono: true },
+              { label: t('recent.column.by'), hideBelow: 'md' },
+              { label: t('recent.column.token') },
+              { label: t('recent.column.state') },
+              { label: t('recent.column.actions'), actions: true },
+            ]}
+          />
         </thead>
         <tbody className="divide-y divide-slate-100">
           {items.map((reservation) => (
