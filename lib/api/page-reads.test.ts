@@ -44,7 +44,7 @@ describe('reading for a page', () => {
     const answer = await readForPage('getWebhookConfiguration', { principal: partner, locale }, { params: { id } });
     const stored = await getWebhook(partner, id);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(JSON.parse(JSON.stringify(detailOf(stored))));
+    expect(answer.body).toEqual(JSON.parse(JSON.stringify(await detailOf(stored))));
     expect(answer.headers.get('etag')).toBe(etagOf(stored));
     // The delivery log's first page, under the operation's own query defaults: none yet.
     const deliveries = await readForPage('listDeliveries', { principal: partner, locale }, { params: { id } });
