@@ -205,7 +205,7 @@ test('a delivery attempt is a trace of its own: its outcome, the receiver’s an
     'server.port': Number(new URL(receiver.url('/')).port),
     'http.response.status_code': 204,
     'app.webhook.configuration.id': WEBHOOK_IDS.a1,
-    'app.webhook.event.type': 'eventoAvaliacaoSaudeAprovada',
+    'app.webhook.event.type': 'avaliacao-saude.aprovada',
     'app.webhook.attempt': 1,
     'app.webhook.outcome': 'delivered',
     'app.webhook.delivery.status': 'entregue',

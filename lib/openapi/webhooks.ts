@@ -1,5 +1,5 @@
 import { SCHEDULING_EXAMPLES } from '@/lib/webhooks/events/scheduling-payloads';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE, OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
+import { TEST_EVENT_TYPE, OPERATIONAL_EVENT_TYPE_LIST } from '@/lib/webhooks/events/types';
 import { MESSAGE_SCHEMAS, TEST_MESSAGE_TEXT } from '@/lib/webhooks/events/messages';
 import { WEBHOOK_DEFAULTS } from '@/lib/config/env';
 import { messageBody, USER_AGENT } from '@/lib/webhooks/delivery/message';
@@ -94,7 +94,7 @@ function example(type: string): unknown {
   const test = type === TEST_EVENT_TYPE;
   const body = messageBody({
     id: 'evt_0mwv85ynqb5df19dc294813e47095',
-    tipo: test ? TEST_EVENT_TYPE : (Object.entries(EVENT_TYPE_OF_FLAG).find(([, eventType]) => eventType === type)?.[0] ?? type),
+    tipo: type,
     usuarioId: EXAMPLE_USER,
     idEvento: test ? null : 'aval-2026-000123',
     dados: test

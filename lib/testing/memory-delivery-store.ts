@@ -119,7 +119,7 @@ export class MemoryStore implements WorkerStore {
           failingSince: null,
           earlyProbes: 0,
         },
-        event: { id: `evt_${id}`, idEvento: null, tipo: 'eventoPropostaCancelada', usuarioId: row.tenant, dados: {}, createdAt: 0 },
+        event: { id: `evt_${id}`, idEvento: null, tipo: 'proposta.cancelada', usuarioId: row.tenant, dados: {}, createdAt: 0 },
         config: {
           id: row.configId,
           url: `fake://${row.configId}`,

@@ -105,7 +105,7 @@ export async function announceReservation(
   const usuarioId = principal.usuarioId.toLowerCase();
   const flag = request.ieOpcao === 'R' ? 'eventoAgendamentoReservado' : 'eventoAgendamentoLiberado';
   // The reservation's hot path: no event row is written for a tenant that receives none.
-  if (!(await hasSubscribers(db, usuarioId, flag).catch(() => false))) return;
+  if (!(await hasSubscribers(db, usuarioId, EVENT_TYPE_OF_FLAG[flag]).catch(() => false))) return;
   const slot = { nrSeqAgenda: request.nrSeqAgenda, nrSeqProcInterno: request.nrSeqProcInterno };
   try {
     if (request.ieOpcao === 'R' && answer.CODIGO_P === '0') {

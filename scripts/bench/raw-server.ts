@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { createSecretKey, randomBytes, randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { slotReservationSchema, CODIGO_P_STATUS, type SlotReservationRequest } from '@/lib/scheduling/contract';
-import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
+import { EVENT_TYPE_OF_FLAG, WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
 import { webhookUpdateSchema } from '@/lib/webhooks/configurations/contract';
 import { ownerKey, type ApiClientPrincipal } from '@/lib/auth/principal';
 import { maskIdentifier, maskToken } from '@/lib/audit/masking';
@@ -307,7 +307,8 @@ function updateWebhook(principal: ApiClientPrincipal, id: string, body: Record<s
   });
   sql.clearSubscriptions.run(id);
   for (const flag of WEBHOOK_EVENT_FLAGS)
-    if (typeof body[flag] === 'boolean' ? body[flag] : subscribed.has(flag)) sql.subscribe.run(id, flag);
+    if (typeof body[flag] === 'boolean' ? body[flag] : subscribed.has(EVENT_TYPE_OF_FLAG[flag]))
+      sql.subscribe.run(id, EVENT_TYPE_OF_FLAG[flag]);
   sql.audit.run(
     randomUUID(),
     now,

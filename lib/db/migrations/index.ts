@@ -24,6 +24,7 @@ import { deliveryUnderLoad } from './022_delivery_under_load';
 import { payloadControl } from './023_payload_control';
 import { waitlist } from './024_waitlist';
 import { releaseIdentifiers } from './025_release_identifiers';
+import { eventTypes } from './026_event_types';
 import type { Migration } from './migration';
 
 /**
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '023_payload_control': payloadControl,
   '024_waitlist': waitlist,
   '025_release_identifiers': releaseIdentifiers,
+  '026_event_types': eventTypes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,7 +5,7 @@ import { findWebhook, insertWebhook, saveWebhook } from '@/lib/webhooks/configur
 import { WEBHOOK_EVENT_FLAGS } from '../events/types';
 import { type WebhookConfiguration } from './contract';
 
-/** Event subscriptions as rows (issue 28): a configuration's flags read and written through them, and migrated from the columns. */
+/** Event subscriptions as rows (issue 28): a configuration's flags read and written through them as event types (issue 44), and migrated from the columns. */
 describe('event subscriptions', () => {
   let database: Awaited<ReturnType<typeof migratedSqlite>>;
   beforeAll(async () => {
@@ -31,8 +31,8 @@ describe('event subscriptions', () => {
     const id = '11111111-0000-4000-8000-000000000001';
     await db.transaction((trx) => insertWebhook(trx, config(id, ['eventoPropostaCancelada', 'eventoAvaliacaoSaudeArquivada'])));
     expect(await db('webhook_subscriptions').where({ config_id: id }).orderBy('event_type').pluck('event_type')).toEqual([
-      'eventoAvaliacaoSaudeArquivada',
-      'eventoPropostaCancelada',
+      'avaliacao-saude.arquivada',
+      'proposta.cancelada',
     ]);
     const stored = await findWebhook(db, id);
     expect(stored?.config).toMatchObject({
@@ -41,12 +41,18 @@ describe('event subscriptions', () => {
       eventoAvaliacaoSaudeAprovada: false,
     });
     expect(await db.transaction((trx) => saveWebhook(trx, config(id, ['eventoAvaliacaoSaudeAprovada']), stored!.version))).toBe(true);
-    expect(await db('webhook_subscriptions').where({ config_id: id }).pluck('event_type')).toEqual(['eventoAvaliacaoSaudeAprovada']);
+    expect(await db('webhook_subscriptions').where({ config_id: id }).pluck('event_type')).toEqual(['avaliacao-saude.aprovada']);
   });
+
+  /** Back to the flag columns: 026 (which renames the rows' flags to event types) undone first, so both run again at latest. */
+  const beforeSubscriptions = async (db: typeof database.db) => {
+    await db.migrate.down({ migrationSource, name: '026_event_types' });
+    await db.migrate.down({ migrationSource, name: '015_webhook_subscriptions' });
+  };
 
   it('are migrated from the flag columns, and back', async () => {
     const { db } = database;
-    await db.migrate.down({ migrationSource, name: '015_webhook_subscriptions' });
+    await beforeSubscriptions(db);
     const id = '11111111-0000-4000-8000-000000000002';
     await db('webhook_configs').insert({
       id,
@@ -73,7 +79,7 @@ describe('event subscriptions', () => {
       eventoPropostaCancelada: false,
     });
     expect(await db.schema.hasColumn('webhook_configs', 'ev_aprovada')).toBe(false);
-    await db.migrate.down({ migrationSource, name: '015_webhook_subscriptions' });
+    await beforeSubscriptions(db);
     expect(await db('webhook_configs').where({ id }).first('ev_aprovada', 'ev_desarquivada', 'ev_arquivada')).toEqual({
       ev_aprovada: 1,
       ev_desarquivada: 1,

@@ -1,7 +1,5 @@
 import { maskSecret } from '@/lib/audit/masking';
-import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../events/types';
 import { looksSecret } from '../configurations/header-policy';
-import type { WebhookEventFlag } from '../events/types';
 import type { WebhookMessage } from '../events/messages';
 import type { OutgoingMessage } from './destinations/destination';
 import { signatureHeader } from './signature';
@@ -17,14 +15,10 @@ export const USER_AGENT = 'IntegrationConsole-Webhooks/1.0';
 /** Headers the delivery sets; a configuration's custom headers never replace them. */
 export const OWN_HEADERS = ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent'] as const;
 
-export function eventType(tipo: string): string {
-  return tipo === TEST_EVENT_TYPE ? TEST_EVENT_TYPE : (EVENT_TYPE_OF_FLAG[tipo as WebhookEventFlag] ?? tipo);
-}
-
 /** The message: a WebhookMessage, the shape the OpenAPI document's `webhooks` section publishes (events/messages.ts). */
 export function messageOf(event: EventRow): WebhookMessage {
   return {
-    type: eventType(event.tipo),
+    type: event.tipo,
     timestamp: new Date(event.createdAt).toISOString(),
     data: { ...event.dados, idEvento: event.idEvento ?? event.id, usuarioId: event.usuarioId },
   };

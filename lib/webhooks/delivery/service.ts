@@ -13,7 +13,7 @@ import { type DeliveryControls, type StoredWebhook } from '@/lib/webhooks/config
 import { getWebhook, readsHeaderValues } from '../configurations/service/access';
 import { assertPublishRoom, assertTestEventRoom } from './quotas';
 import { phaseOf } from './circuit';
-import { eventType, messageBody, OWN_HEADERS } from './message';
+import { messageBody, OWN_HEADERS } from './message';
 import {
   createTestDelivery,
   findDelivery,
@@ -85,7 +85,7 @@ function deliveryView(delivery: DeliveryRow, event: EventRef, holds: Holds, now:
     id: delivery.id,
     idEvento: event.idEvento,
     eventoId: event.eventId,
-    tipo: eventType(event.tipo),
+    tipo: event.tipo,
     status: delivery.status,
     tentativas: delivery.attempts,
     criadaEm: new Date(delivery.createdAt).toISOString(),

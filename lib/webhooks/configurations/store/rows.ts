@@ -1,7 +1,7 @@
 import 'server-only';
 import { toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { WebhookConfiguration, WebhookHeader } from '../contract';
-import { WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '../../events/types';
+import { EVENT_TYPE_OF_FLAG, WEBHOOK_EVENT_FLAGS, type WebhookEventFlag } from '../../events/types';
 import type { PayloadControl } from '../../payload-control/contract';
 import { payloadControlFromRow } from '../../payload-control/store';
 
@@ -44,7 +44,10 @@ export type StoredWebhook = {
 const optionalNumber = (value: unknown) => (value === null || value === undefined ? null : toNumber(value));
 
 export function fromRow(row: DbRow, events: ReadonlySet<string>): StoredWebhook {
-  const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, events.has(flag)])) as Record<WebhookEventFlag, boolean>;
+  const flags = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, events.has(EVENT_TYPE_OF_FLAG[flag])])) as Record<
+    WebhookEventFlag,
+    boolean
+  >;
   return {
     version: toNumber(row.version),
     controls: { ratePerSecond: optionalNumber(row.rate_limit_per_second), ordered: toBoolean(row.ordered ?? false) },

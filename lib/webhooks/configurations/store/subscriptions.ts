@@ -2,12 +2,13 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, type DbRow } from '@/lib/db/dialect';
 import type { WebhookConfiguration } from '../contract';
-import { WEBHOOK_EVENT_FLAGS } from '../../events/types';
+import { EVENT_TYPE_OF_FLAG, WEBHOOK_EVENT_FLAGS } from '../../events/types';
 
 /**
  * Event subscriptions (issue 28): a row per configuration and event it receives
- * (webhook_subscriptions), so a new event type is data, not a column. The API object keeps the
- * contract's flags: each flag is whether its row exists.
+ * (webhook_subscriptions), so a new event type is data, not a column. Rows hold event types
+ * (avaliacao-saude.aprovada); the API object keeps the contract's flags: each flag is whether its
+ * event type's row exists (rows.ts).
  */
 export async function subscriptionsOf(db: Knex | Knex.Transaction, ids: readonly string[]): Promise<Map<string, Set<string>>> {
   const events = new Map<string, Set<string>>(ids.map((id) => [id, new Set<string>()]));
@@ -25,8 +26,11 @@ export async function subscriptionsOf(db: Knex | Knex.Transaction, ids: readonly
  * of other event types (the operator's operational events) are not the flags' to remove.
  */
 export async function saveSubscriptions(trx: Knex.Transaction, config: WebhookConfiguration): Promise<void> {
-  await trx('webhook_subscriptions').where({ config_id: config.id }).whereIn('event_type', WEBHOOK_EVENT_FLAGS).delete();
-  const rows = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).map((flag) => ({ config_id: config.id, event_type: flag }));
+  await trx('webhook_subscriptions').where({ config_id: config.id }).whereIn('event_type', Object.values(EVENT_TYPE_OF_FLAG)).delete();
+  const rows = WEBHOOK_EVENT_FLAGS.filter((flag) => config[flag]).map((flag) => ({
+    config_id: config.id,
+    event_type: EVENT_TYPE_OF_FLAG[flag],
+  }));
   if (rows.length > 0) await trx('webhook_subscriptions').insert(rows);
 }
 

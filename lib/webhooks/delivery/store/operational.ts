@@ -5,7 +5,6 @@ import { TEST_EVENT_TYPE } from '../../events/types';
 import { OPERATIONAL_EVENT_TYPES, OPERATIONAL_PRODUCER, OPERATOR_TENANT, receiverOrigin } from '../../events/operational';
 import type { Candidate } from '../fair-share';
 import { newId } from '../ids';
-import { eventType } from '../message';
 import { insertDeliveries, subscribedConfigs } from './queue';
 import type { AttemptContext, AttemptOutcome } from './rows';
 
@@ -65,7 +64,7 @@ export async function publishExhausted(
       configuracao: { id: config.id, usuarioId: event.usuarioId, destino: receiverOrigin(config.url) },
       entregaId: delivery.id,
       eventoId: event.id,
-      tipo: eventType(event.tipo),
+      tipo: event.tipo,
       tentativas: attempts,
       motivo: outcome.error,
       ultimoStatus: outcome.status,

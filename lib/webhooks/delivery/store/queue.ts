@@ -2,7 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { isUniqueViolation, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import type { PublishEvent } from '../contract';
-import { TEST_EVENT_TYPE } from '../../events/types';
+import { EVENT_TYPE_OF_FLAG, TEST_EVENT_TYPE } from '../../events/types';
 import { TEST_MESSAGE_TEXT } from '../../events/messages';
 import type { Candidate } from '../fair-share';
 import { newId } from '../ids';
@@ -45,20 +45,22 @@ export async function publishEvent(
       }
       await guard?.(trx);
       const eventId = newId('evt', now);
+      // The contract's flag, stored as the event type a receiver sees: the one vocabulary of the columns.
+      const tipo = EVENT_TYPE_OF_FLAG[input.tipo];
       await trx('webhook_events').insert({
         id: eventId,
         producer,
         id_evento: input.idEvento ?? null,
-        tipo: input.tipo,
+        tipo,
         usuario_id: input.usuarioId,
         dados_json: JSON.stringify(input.dados),
         created_at: now,
       });
-      const subscribers = await subscribedConfigs(trx, input.usuarioId, input.tipo);
+      const subscribers = await subscribedConfigs(trx, input.usuarioId, tipo);
       const message = messageOf({
         id: eventId,
         idEvento: input.idEvento ?? null,
-        tipo: input.tipo,
+        tipo,
         usuarioId: input.usuarioId,
         dados: input.dados,
         createdAt: now,
@@ -76,7 +78,7 @@ export async function publishEvent(
   }
 }
 
-/** A fan-out's targets: the tenant's configurations subscribed to `tipo` (webhook_subscriptions), whether each is enabled, and its content filter. */
+/** A fan-out's targets: the tenant's configurations subscribed to the event type `tipo` (webhook_subscriptions), whether each is enabled, and its content filter. */
 export type Subscriber = { configId: string; tenant: string; enabled: boolean; filter?: unknown };
 
 export async function subscribedConfigs(trx: Knex.Transaction, usuarioId: string, tipo: string): Promise<Subscriber[]> {
@@ -92,7 +94,7 @@ export async function subscribedConfigs(trx: Knex.Transaction, usuarioId: string
   }));
 }
 
-/** Whether any configuration of the tenant is subscribed to `tipo`: an event nobody receives need not be recorded. */
+/** Whether any configuration of the tenant is subscribed to the event type `tipo`: an event nobody receives need not be recorded. */
 export async function hasSubscribers(db: Knex, usuarioId: string, tipo: string): Promise<boolean> {
   const row: unknown = await db('webhook_configs as c')
     .join('webhook_subscriptions as s', 's.config_id', 'c.id')
