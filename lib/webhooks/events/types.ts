@@ -148,11 +148,6 @@ export const EVENT_TYPE_OF_FLAG = Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((fl
   string
 >;
 
-/** The flag of a stored event type; undefined for the types no flag chooses (the test and operational events). */
-export function flagOfEventType(type: string): WebhookEventFlag | undefined {
-  return WEBHOOK_EVENT_FLAGS.find((flag) => FLAGGED_EVENTS[flag].type === type);
-}
-
 export const OPERATIONAL_EVENT_TYPE_LIST: readonly OperationalEventType[] = EVENT_TYPES.filter(
   ({ origin }) => origin === 'operational',
 ).map(({ type }) => type as OperationalEventType);
