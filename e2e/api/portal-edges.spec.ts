@@ -83,7 +83,7 @@ test('the portal’s API path serves the operations its pages use, and answers 4
   for (const [name, route] of Object.entries(routes) as [string, Route][]) {
     // /metrics is no API path: under /portal it is a page address, not found as any other.
     if (served.has(name) || !route.path.startsWith('/api/')) continue;
-    const path = `${PORTAL_API_PREFIX}${apiPath(route, { id: WEBHOOK_IDS.a1, entregaId: crypto.randomUUID(), linkId: crypto.randomUUID(), sessaoId: crypto.randomUUID(), clientId: TENANT_A.clientId })}`;
+    const path = `${PORTAL_API_PREFIX}${apiPath(route, { id: WEBHOOK_IDS.a1, entregaId: crypto.randomUUID(), linkId: crypto.randomUUID(), sessaoId: crypto.randomUUID(), clientId: TENANT_A.clientId, token: crypto.randomUUID() })}`;
     const response = await api.fetch(path, { method: route.method, headers, ...(route.method === 'GET' ? {} : { data: {} }) });
     expect(response.status(), `${name} ${route.method} ${path}`).toBe(404);
     expect(response.headers()['content-type'], name).toContain('application/problem+json');

@@ -56,6 +56,8 @@ function pathFor(route: Route, b: TenantB): string {
     linkId: b.link,
     sessaoId: b.session,
     clientId: TENANT_B.clientId,
+    // A reservation token of nobody's: the portal serves no scheduling operation, so any answers 404.
+    token: crypto.randomUUID(),
   });
 }
 
@@ -171,7 +173,7 @@ test('a read-only session reads its own tenant and is refused every write and th
   for (const [name, route] of Object.entries(routes) as [string, Route][]) {
     if (PUBLIC_OPERATIONS.has(name) || !PORTAL_SERVED.has(name)) continue;
     if (route.method === 'GET' && name !== 'getWebhookSecret') continue;
-    const path = `${PORTAL_API_PREFIX}${apiPath(route, { id: WEBHOOK_IDS.a1, entregaId, linkId: crypto.randomUUID(), sessaoId: ro.id, clientId: TENANT_A.clientId })}`;
+    const path = `${PORTAL_API_PREFIX}${apiPath(route, { id: WEBHOOK_IDS.a1, entregaId, linkId: crypto.randomUUID(), sessaoId: ro.id, clientId: TENANT_A.clientId, token: crypto.randomUUID() })}`;
     const response = await call(api, route, path, ro.headers, bodyFor(name, b));
     expect(response.status(), `${name} ${route.method} ${path}`).toBe(403);
     refused.push(name);

@@ -7,12 +7,11 @@ import { slotOf, STAFF, TENANT_A, TENANT_B } from '../support/test-seed';
 /**
  * The one-click release of a recent reservation (issue 47), through the real server: a reservation
  * staff make keeps its patient identifiers sealed until it is released (or lapses), and
- * POST …/reservas-recentes/{token}/liberacao releases it with them. Agenda 915, slots 10–19 (the
- * browser spec uses its first slots).
+ * POST …/reservas-recentes/{token}/liberacao releases it with them. Agenda 940, slots 10–19.
  */
 const RECENT = '/api/v1/agendamentos/reservas-recentes?limite=200';
 const releasePath = (token: string) => apiPath(routes.releaseRecentReservation, { token });
-const CD_PESSOA_FISICA = 915_010_777;
+const CD_PESSOA_FISICA = 940_010_777;
 const CD_USUARIO_CONVENIO = '0077665544332';
 
 test('staff release their reservation in one step; the sealed identifiers go with the release, and none reach the trail', async ({
@@ -20,7 +19,7 @@ test('staff release their reservation in one step; the sealed identifiers go wit
   baseURL,
 }) => {
   const staff = { Cookie: await staffSessionCookie(STAFF.scheduling.email), Origin: baseURL ?? '' };
-  const nrSeqAgenda = slotOf(915, 10);
+  const nrSeqAgenda = slotOf(940, 10);
   const body = reservationBody({ nrSeqAgenda, cdPessoaFisica: CD_PESSOA_FISICA, cdUsuarioConvenio: CD_USUARIO_CONVENIO });
   const reserved = await request.post(RESERVE_PATH, { headers: staff, data: body });
   expect(reserved.status()).toBe(200);
@@ -70,7 +69,7 @@ test('a lapsed hold, an API client’s reservation and another tenant’s token 
   // Staff's hold that lapsed: 409, and the identifiers no longer needed are swept (the retention sweep).
   const lapsing = await request.post(RESERVE_PATH, {
     headers: staff,
-    data: reservationBody({ nrSeqAgenda: slotOf(915, 12), cdPessoaFisica: 915_012_001 }),
+    data: reservationBody({ nrSeqAgenda: slotOf(940, 12), cdPessoaFisica: 940_012_001 }),
   });
   const lapsedToken: string = (await lapsing.json()).TOKEN_RESERVA_P;
   await expireHold(lapsedToken);
@@ -79,7 +78,7 @@ test('a lapsed hold, an API client’s reservation and another tenant’s token 
   expect((await lapsed.json()).type).toContain('reservation-expired');
 
   // An API client's reservation keeps no identifiers: staff see it, but must send the release themselves.
-  const body = reservationBody({ nrSeqAgenda: slotOf(915, 14), cdPessoaFisica: 915_014_001 });
+  const body = reservationBody({ nrSeqAgenda: slotOf(940, 14), cdPessoaFisica: 940_014_001 });
   const token: string = (await (await request.post(RESERVE_PATH, { headers: clientA, data: body })).json()).TOKEN_RESERVA_P;
   expect(await reservationLogRow(token)).toMatchObject({ release_sealed: null });
   const notKept = await request.post(releasePath(token), { headers: staff });

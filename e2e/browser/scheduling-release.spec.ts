@@ -13,14 +13,13 @@ test.use({ locale: 'pt-BR' });
  * "Reservas recentes" → Liberar (issue 47) and the waitlist it feeds (issue 48): a scheduler
  * reserves a slot, a partner's patient starts waiting for it, and the scheduler releases the
  * reservation in one click and a confirmation; the outcome shows CODIGO_P 1 like the form's, and the
- * waitlist page shows the slot offered to the waiting patient. Agenda 915, slots 0 and 2 (the API
- * spec uses 10 onwards).
+ * waitlist page shows the slot offered to the waiting patient. Agenda 941, slots 0 and 2.
  */
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
-/** The seeded start of a slot of agenda 915 (São Paulo time), ± a minute: the patient's window. */
+/** The seeded start of a slot of agenda 941 (São Paulo time), ± a minute: the patient's window. */
 function windowAround(index: number) {
   const start = Date.parse(`${seedDay()}T07:00:00-03:00`) + index * SLOT_MINUTES * 60_000;
   return { de: new Date(start - 60_000).toISOString(), ate: new Date(start + 60_000).toISOString() };
@@ -33,13 +32,13 @@ async function waitFor(request: APIRequestContext, index: number, nmUsuario: str
     data: {
       nrSeqProcInterno: PROCEDURES.ultrassom,
       nrMinDuracao: SLOT_MINUTES,
-      cdAgendas: [915],
+      cdAgendas: [941],
       ...windowAround(index),
-      cdPessoaFisica: 915_500 + index,
+      cdPessoaFisica: 941_500 + index,
       cdConvenio: 12,
       cdCategoria: 1,
       cdPlano: 3,
-      cdUsuarioConvenio: `0012345915${index}`,
+      cdUsuarioConvenio: `0012345941${index}`,
       nmUsuario,
     },
   });
@@ -58,8 +57,8 @@ for (const [width, index] of [
     test.setTimeout(90_000);
     await page.setViewportSize({ width, height: 900 });
     await signIn(page, STAFF.scheduling, '/scheduling');
-    const slot = await pickSlot(page, 915, index);
-    await fillBeneficiary(page, 915_000 + index);
+    const slot = await pickSlot(page, 941, index);
+    await fillBeneficiary(page, 941_000 + index);
     await page.getByRole('button', { name: 'Reservar horário' }).click();
     await expect(outcome(page)).toHaveAttribute('data-codigo', '0');
     const token = (await page.getByTestId('token-reserva-p').textContent())?.trim() ?? '';
@@ -101,7 +100,7 @@ for (const [width, index] of [
       .filter({ hasText: name });
     await expect(async () => {
       await page.reload();
-      await expect(offer).toContainText(`Horário ${slot} (agenda 915)`, { timeout: 2_000 });
+      await expect(offer).toContainText(`Horário ${slot} (agenda 941)`, { timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
     await expect(offer).toContainText('ofertada');
     await expect(offer).toContainText(/Prazo: \d{2}\/\d{2}\/\d{4}/);

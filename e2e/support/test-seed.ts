@@ -74,9 +74,13 @@ export const PROCEDURES = {
   raioX: 70003,
 };
 
-/** Agendas 900..939 have SLOTS_PER_AGENDA future slots of 30 minutes, two days ahead. */
+/**
+ * Agendas 900..941 have SLOTS_PER_AGENDA future slots of 30 minutes, two days ahead. The API specs
+ * use 900–919 (the fuzz spec 915–919, any slot), the browser specs 920–939; 940 is the one-click
+ * release's API spec's and 941 its browser spec's.
+ */
 export const FIRST_AGENDA = 900;
-export const AGENDA_COUNT = 40;
+export const AGENDA_COUNT = 42;
 export const SLOTS_PER_AGENDA = 24;
 export const SLOT_MINUTES = 30;
 /** An agenda whose only slot is in the past. */
