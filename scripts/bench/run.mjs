@@ -317,6 +317,7 @@ let traced;
 let traceSink;
 let capacity;
 let copyOf;
+let secretOnlyCopyOf;
 if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || ONLY.has(7)) {
   const productDir = newDataDir('product');
   product = await startProduct(productDir, BASE_PORT);
@@ -329,6 +330,14 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
     for (const file of ['integration-console.sqlite', 'integration-console.sqlite-wal', 'auth-secret']) {
       if (fs.existsSync(path.join(productDir, file))) fs.copyFileSync(path.join(productDir, file), path.join(dir, file));
     }
+    return dir;
+  };
+  // The other checkout's build may know fewer migrations than this one's database holds (it would
+  // refuse to start on it): it seeds its own database from the same seed, under the same secret, so
+  // the product's token works there too.
+  secretOnlyCopyOf = (label) => {
+    const dir = newDataDir(label);
+    fs.copyFileSync(path.join(productDir, 'auth-secret'), path.join(dir, 'auth-secret'));
     return dir;
   };
   const apiDir = copyOf('api');
@@ -353,9 +362,9 @@ if (ONLY.has(1) || ONLY.has(2) || ONLY.has(3) || ONLY.has(5) || ONLY.has(6) || O
   }
   if (ONLY.has(1) && values.compare) {
     const root = path.resolve(values.compare);
-    compare = await startProduct(copyOf('compare'), BASE_PORT + 10, {}, undefined, root);
+    compare = await startProduct(secretOnlyCopyOf('compare'), BASE_PORT + 10, {}, undefined, root);
     compare.token = product.token;
-    compareApi = await startLeanApi(copyOf('compare-api'), BASE_PORT + 11, {}, undefined, root);
+    compareApi = await startLeanApi(secretOnlyCopyOf('compare-api'), BASE_PORT + 11, {}, undefined, root);
     compareApi.token = product.token;
   }
 }
