@@ -12,6 +12,14 @@ import { openingDay, windowOf } from '@/lib/scheduling/calendar';
 import { listAgendas, listFreeSlots, listSlots, recentReservations } from '@/lib/scheduling/service';
 import { readCalendarAddress } from '@/components/scheduling/calendar/address';
 import { MAX_DAY_COLUMNS } from '@/components/scheduling/calendar/geometry';
+import { StyleNonce } from '@/components/scheduling/calendar/style-nonce';
+import { CSP_HEADER } from '@/lib/http/security-headers';
+import { headers } from 'next/headers';
+
+/** This response's CSP nonce, from the policy proxy.ts put on the request (where Next reads it for its scripts too). */
+async function styleNonce(): Promise<string | undefined> {
+  return /'nonce-([^']+)'/.exec((await headers()).get(CSP_HEADER) ?? '')?.[1];
+}
 
 export async function generateMetadata() {
   return { title: (await getT())('scheduling.title') };
@@ -59,7 +67,9 @@ export default async function SchedulingPage({ searchParams }: { searchParams: P
         }
       />
       <PrefetchedQueries answers={answers}>
-        <ReservationWorkspace />
+        <StyleNonce value={await styleNonce()}>
+          <ReservationWorkspace />
+        </StyleNonce>
       </PrefetchedQueries>
     </>
   );
