@@ -55,9 +55,16 @@ function useColumnsThatFit() {
 function useCalendarAddress(openingDay: string) {
   const params = useSearchParams();
   const address = readCalendarAddress((name) => params.get(name));
-  function go(next: Partial<CalendarAddress>) {
-    const merged = { ...address, day: address.day ?? openingDay, ...next };
-    window.history.pushState(null, '', calendarSearch(new URLSearchParams(window.location.search), merged));
+  /**
+   * Moves to the place `update` gives from the current one, read from the address itself: Next
+   * re-renders with a pushState in a transition, so two quick changes (an agenda, then the week)
+   * must not build the second on the render before the first.
+   */
+  function go(update: (current: CalendarAddress & { day: string }) => Partial<CalendarAddress>) {
+    const search = new URLSearchParams(window.location.search);
+    const current = readCalendarAddress((name) => search.get(name));
+    const place = { ...current, day: current.day ?? openingDay };
+    window.history.pushState(null, '', calendarSearch(search, { ...place, ...update(place) }));
   }
   return { ...address, day: address.day ?? openingDay, go };
 }
@@ -86,7 +93,7 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   // With no day in the address, the one the page opened on (a later refetch of the list does not move it).
   const [opening] = useState(() => openingDay(freeList));
   const { view, day, agenda, go } = useCalendarAddress(opening);
-  const setDay = (next: string) => go({ day: next });
+  const setDay = (next: string) => go(() => ({ day: next }));
   const [offset, setOffset] = useState(0);
   const { ref: box, fit } = useColumnsThatFit();
 
@@ -120,11 +127,11 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
 
   function switchView(next: CalendarView) {
     // A week shows one agenda: the one chosen, else the first on screen, else the first known.
-    go({ view: next, agenda: next === 'week' && agenda === undefined ? (onScreen[0] ?? agendas[0]) : agenda });
+    go((current) => ({ view: next, agenda: current.agenda ?? (next === 'week' ? (onScreen[0] ?? agendas[0]) : undefined) }));
   }
 
   function chooseAgenda(next: number | undefined) {
-    go({ agenda: next });
+    go(() => ({ agenda: next }));
     setOffset(0);
   }
 
