@@ -1,17 +1,18 @@
 'use client';
-import { lazy, useSyncExternalStore } from 'react';
-import { AfterHydration } from '@/components/ui/after-hydration';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { ReadyContext } from '@/components/ui/use-ready';
 import { useT } from '@/lib/i18n/client';
 import type { FreeSlot } from '@/lib/scheduling/contract';
+import { SlotCalendar } from './slot-calendar';
 
 /**
  * Where the slots are chosen: a calendar of the day or week (the default), or the searchable
- * table, its accessible alternative. Both are loaded after the form, in chunks of their own, so
- * neither weighs on the page's first load; the box keeps their height meanwhile.
+ * table, its accessible alternative. The calendar arrives with the page, its first view rendered
+ * by the server (issue 47); the table is loaded when chosen, in a chunk of its own, the box keeping
+ * its height meanwhile.
  */
 function Loading() {
   const t = useT();
@@ -22,13 +23,12 @@ function Loading() {
   );
 }
 
-const SlotCalendar = lazy(() => import('./slot-calendar').then((module) => ({ default: module.SlotCalendar })));
 const FreeSlotList = lazy(() => import('./free-slot-list').then((module) => ({ default: module.FreeSlotList })));
 
 export type SlotView = 'calendar' | 'list';
 const VIEWS: readonly SlotView[] = ['calendar', 'list'];
 
-// The operator's choice of view, kept in this browser (the server renders the calendar's box).
+// The operator's choice of view, kept in this browser (the server renders the calendar).
 const VIEW_KEY = 'scheduling.slotView';
 const viewListeners = new Set<() => void>();
 function subscribe(listener: () => void) {
@@ -79,9 +79,13 @@ export function FreeSlotPicker({ onPick, formId }: { onPick: (slot: FreeSlot) =>
       >
         {t('app.skipToForm')}
       </a>
-      <AfterHydration fallback={<Loading />}>
-        {view === 'calendar' ? <SlotCalendar onPick={onPick} /> : <FreeSlotList onPick={onPick} />}
-      </AfterHydration>
+      {view === 'calendar' ? (
+        <SlotCalendar onPick={onPick} />
+      ) : (
+        <Suspense fallback={<Loading />}>
+          <FreeSlotList onPick={onPick} />
+        </Suspense>
+      )}
     </Card>
   );
 }

@@ -1,9 +1,11 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'next/navigation';
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { ReadyContext } from '@/components/ui/use-ready';
 import { ProblemMessage } from '@/components/console/problem-message';
 import { schedulingKeys, useAgendas, useSlotGrids } from '@/lib/client/slot-queries';
 import { useWaitlistLines } from '@/lib/client/waitlist-queries';
@@ -12,7 +14,8 @@ import { useLocale, useT } from '@/lib/i18n/client';
 import { brasiliaDay, columnsOf, openingDay, windowOf, type CalendarView } from '@/lib/scheduling/calendar';
 import type { FreeSlot } from '@/lib/scheduling/contract';
 import { formatDay, periodLabel } from './calendar/day-format';
-import { AXIS_PX, COLUMN_PX } from './calendar/geometry';
+import { calendarSearch, readCalendarAddress, type CalendarAddress } from './calendar/address';
+import { AXIS_PX, COLUMN_PX, MAX_DAY_COLUMNS, UNMEASURED_DAY_COLUMNS } from './calendar/geometry';
 import { Legend } from './calendar/slot-state';
 import { TimeGrid } from './calendar/time-grid';
 import { AgendaPager, CalendarToolbar } from './calendar/toolbar';
@@ -27,8 +30,8 @@ import { AgendaPager, CalendarToolbar } from './calendar/toolbar';
  */
 
 /**
- * How many agenda columns fit the grid's width (day view), at most 8; undefined until the box is
- * measured, so the day view asks for the columns it will show and not a guess.
+ * How many agenda columns fit the grid's width (day view), at most MAX_DAY_COLUMNS; until the box is
+ * measured, UNMEASURED_DAY_COLUMNS, so the server's HTML and the browser's first render agree.
  */
 function useColumnsThatFit() {
   const ref = useRef<HTMLDivElement>(null);
@@ -40,8 +43,30 @@ function useColumnsThatFit() {
     observer.observe(box);
     return () => observer.disconnect();
   }, []);
-  const fit = width === 0 ? undefined : Math.min(8, Math.max(1, Math.floor((width - AXIS_PX) / COLUMN_PX)));
+  const fit = width === 0 ? UNMEASURED_DAY_COLUMNS : Math.min(MAX_DAY_COLUMNS, Math.max(1, Math.floor((width - AXIS_PX) / COLUMN_PX)));
   return { ref, fit };
+}
+
+/**
+ * The calendar's day, view and agenda, kept in the page's address (./calendar/address.ts): each
+ * change is a history entry, so back and forward return to the views looked at. Next keeps
+ * useSearchParams in step with history.pushState, without a server round trip.
+ */
+function useCalendarAddress(openingDay: string) {
+  const params = useSearchParams();
+  const address = readCalendarAddress((name) => params.get(name));
+  /**
+   * Moves to the place `update` gives from the current one, read from the address itself: Next
+   * re-renders with a pushState in a transition, so two quick changes (an agenda, then the week)
+   * must not build the second on the render before the first.
+   */
+  function go(update: (current: CalendarAddress & { day: string }) => Partial<CalendarAddress>) {
+    const search = new URLSearchParams(window.location.search);
+    const current = readCalendarAddress((name) => search.get(name));
+    const place = { ...current, day: current.day ?? openingDay };
+    window.history.pushState(null, '', calendarSearch(search, { ...place, ...update(place) }));
+  }
+  return { ...address, day: address.day ?? openingDay, go };
 }
 
 /**
@@ -65,9 +90,10 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   const queryClient = useQueryClient();
   // The free list the page came with: the opening day, and where an empty period offers to go.
   const freeList = queryClient.getQueryData<FreeSlot[]>(schedulingKeys.slots({}));
-  const [view, setView] = useState<CalendarView>('day');
-  const [day, setDay] = useState(() => openingDay(freeList));
-  const [agenda, setAgenda] = useState<number>();
+  // With no day in the address, the one the page opened on (a later refetch of the list does not move it).
+  const [opening] = useState(() => openingDay(freeList));
+  const { view, day, agenda, go } = useCalendarAddress(opening);
+  const setDay = (next: string) => go(() => ({ day: next }));
   const [offset, setOffset] = useState(0);
   const { ref: box, fit } = useColumnsThatFit();
 
@@ -82,17 +108,18 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
   // The columns asked for: the day's agendas that fit, from `offset` (the others page sideways), or
   // the one agenda shown. Only their slots are fetched, not a whole day of every agenda.
   const all = shown === undefined ? codes : [shown];
-  const measuring = view === 'day' && fit === undefined;
-  const paged = fit !== undefined && view === 'day' && all.length > fit;
+  const paged = view === 'day' && all.length > fit;
   const start = paged ? Math.min(offset, all.length - fit) : 0;
-  const onScreen = measuring ? [] : paged ? all.slice(start, start + fit) : all;
+  const onScreen = paged ? all.slice(start, start + fit) : all;
   const grid = useSlotGrids(onScreen.map((code) => ({ de, ate, cdAgenda: code })));
   // The grid is laid out in a deferred render, which React can interrupt, so columns of many slots
-  // arriving never block the page (a new window shows "loading" meanwhile; a refetch, the last grid).
-  const key = `${view}|${day}|${onScreen.join(',')}`;
-  const latest = useMemo(() => ({ key, data: grid.data }), [key, grid.data]);
+  // arriving never block the page (a new period shows "loading" meanwhile; other agendas of the
+  // same period, as once the width is measured, and a refetch keep the last grid until theirs).
+  const period = `${view}|${day}|${shown ?? ''}`;
+  const latest = useMemo(() => ({ period, data: grid.data }), [period, grid.data]);
   const settled = useDeferredValue(latest);
-  const columns = settled.data && settled.key === key ? columnsOf(settled.data, view, days, shown) : undefined;
+  // The same period is the same view, day and agenda: the settled slots are laid out as this render's.
+  const columns = settled.data && settled.period === period ? columnsOf(settled.data, view, days, shown) : undefined;
   const error = windowAgendas.error ?? grid.error;
   // The entries waiting, to mark the free slots that suit one (the waitlist's own page lists them).
   const lines = useWaitlistLines({ refresh: false });
@@ -100,25 +127,27 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
 
   function switchView(next: CalendarView) {
     // A week shows one agenda: the one chosen, else the first on screen, else the first known.
-    if (next === 'week' && agenda === undefined) setAgenda(onScreen[0] ?? agendas[0]);
-    setView(next);
+    go((current) => ({ view: next, agenda: current.agenda ?? (next === 'week' ? (onScreen[0] ?? agendas[0]) : undefined) }));
   }
 
   function chooseAgenda(next: number | undefined) {
-    setAgenda(next);
+    go(() => ({ agenda: next }));
     setOffset(0);
   }
 
-  const period = periodLabel(view, days, locale);
+  const heading = periodLabel(view, days, locale);
   const headingId = `${ids}-period`;
   const helpId = `${ids}-help`;
   return (
     <div className="flex min-h-[34rem] min-w-0 flex-col gap-3" data-testid="slot-calendar">
-      <CalendarToolbar view={view} onView={switchView} day={day} onDay={setDay} agendas={agendas} shown={shown} onAgenda={chooseAgenda} />
+      {/* Moving through the calendar needs none of the form's code: it works once the page has hydrated. */}
+      <ReadyContext value>
+        <CalendarToolbar view={view} onView={switchView} day={day} onDay={setDay} agendas={agendas} shown={shown} onAgenda={chooseAgenda} />
+      </ReadyContext>
 
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h3 id={headingId} className="text-sm font-semibold text-slate-900 first-letter:uppercase" aria-live="polite">
-          {period} <span className="font-normal text-slate-600">· {t('time.brasilia')}</span>
+          {heading} <span className="font-normal text-slate-600">· {t('time.brasilia')}</span>
         </h3>
         <Legend />
       </div>
@@ -126,7 +155,11 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
         {t('calendar.keyboard')}
       </p>
 
-      {paged ? <AgendaPager start={start} fit={fit} shown={onScreen.length} total={all.length} onOffset={setOffset} /> : null}
+      {paged ? (
+        <ReadyContext value>
+          <AgendaPager start={start} fit={fit} shown={onScreen.length} total={all.length} onOffset={setOffset} />
+        </ReadyContext>
+      ) : null}
 
       <div ref={box} className="min-w-0">
         {error ? (
@@ -141,7 +174,7 @@ export function SlotCalendar({ onPick }: { onPick: (slot: FreeSlot) => void }) {
           >
             <ProblemMessage error={error} />
           </Alert>
-        ) : windowAgendas.isPending || measuring || !columns ? (
+        ) : windowAgendas.isPending || !columns ? (
           <Spinner label={t('common.loading')} />
         ) : columns.every((column) => column.slots.length === 0) ? (
           <EmptyPeriod view={view} next={nextFreeDay(freeList, days[days.length - 1]!, shown)} onDay={setDay} />

@@ -96,7 +96,10 @@ test('keyboard: one slot in the tab order, arrows move between free slots (down 
   const grid = calendar(page).getByRole('group', { name: /·/ });
   await expect(grid.locator('button[tabindex="0"]')).toHaveCount(1);
 
-  // Across agendas at the same time: from agenda 901 to 902's nearest free slot.
+  // Across agendas at the same time: from agenda 901 to 902's nearest free slot. The server's HTML
+  // shows the calendar before it can be used: its slots are enabled once the page has hydrated.
+  await expect(column(page, 'Agenda 902')).toBeVisible();
+  await expect(column(page, 'Agenda 901').getByRole('button').first()).toBeEnabled();
   await column(page, 'Agenda 901').getByRole('button').first().focus();
   await page.keyboard.press('ArrowRight');
   await expect(page.locator(':focus')).toHaveAccessibleName(/^Livre: .*, agenda 902, /);

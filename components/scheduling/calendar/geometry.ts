@@ -11,3 +11,10 @@ export const TWO_LINES_PX = 30;
 export const AXIS_PX = 44;
 export const COLUMN_PX = 104;
 export const WEEK_COLUMN_PX = 34;
+/** The most agenda columns the day view shows side by side (more page sideways). */
+export const MAX_DAY_COLUMNS = 8;
+/**
+ * The day view's columns before the grid's width is measured: the server's HTML and the browser's
+ * first render (which must match it) show this many, a phone's width; once measured, as many as fit.
+ */
+export const UNMEASURED_DAY_COLUMNS = 2;

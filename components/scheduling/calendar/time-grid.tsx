@@ -1,5 +1,5 @@
 'use client';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocale, useT } from '@/lib/i18n/client';
 import {
   clock,
@@ -14,7 +14,8 @@ import {
 import type { FreeSlot } from '@/lib/scheduling/contract';
 import { formatDay } from './day-format';
 import { AXIS_PX, COLUMN_PX, PX_PER_MINUTE, WEEK_COLUMN_PX } from './geometry';
-import { SlotItem } from './slot-item';
+import { slotBox, SlotItem } from './slot-item';
+import { useStyleNonce } from './style-nonce';
 
 /**
  * The columns (agendas of a day, or days of a week) side by side under a time axis, each slot
@@ -69,9 +70,27 @@ export function TimeGrid({
 
   const height = (to - from) * PX_PER_MINUTE;
   const hours = Array.from({ length: (to - from) / 60 }, (_, index) => from + index * 60);
+  // The geometry as this grid's own stylesheet, with the page's CSP nonce: the policy blocks `style`
+  // attributes in the server's HTML, where this grid is first rendered (style-nonce.tsx).
+  const scope = useId();
+  const nonce = useStyleNonce();
+  const within = `[data-grid="${scope}"]`;
+  const css = [
+    `${within} [data-part="columns"]{grid-template-columns:${AXIS_PX}px repeat(${columns.length},minmax(${columnPx}px,1fr));min-width:${AXIS_PX + columns.length * columnPx}px}`,
+    `${within} [data-part="axis"],${within} [data-part="column"]{height:${height}px}`,
+    `${within} [data-part="column"]{background-size:100% ${60 * PX_PER_MINUTE}px}`,
+    ...hours.map((hour) => `${within} [data-hour="${hour}"]{top:${(hour - from) * PX_PER_MINUTE + 2}px}`),
+    ...columns.flatMap((column) =>
+      column.slots.map((slot) => {
+        const box = slotBox(slot, from);
+        return `${within} [data-box="${slot.NR_SEQ_AGENDA}"]{top:${box.top}px;height:${box.height}px}`;
+      }),
+    ),
+  ].join('\n');
   return (
     <div
       ref={gridRef}
+      data-grid={scope}
       role="group"
       aria-labelledby={labelledBy}
       aria-describedby={describedBy}
@@ -80,13 +99,8 @@ export function TimeGrid({
       tabIndex={free.length === 0 ? 0 : undefined}
       className="max-h-[26rem] overflow-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
-      <div
-        className="grid"
-        style={{
-          gridTemplateColumns: `${AXIS_PX}px repeat(${columns.length}, minmax(${columnPx}px, 1fr))`,
-          minWidth: AXIS_PX + columns.length * columnPx,
-        }}
-      >
+      <style nonce={nonce}>{css}</style>
+      <div className="grid" data-part="columns">
         <div className="sticky top-0 left-0 z-20 border-b border-slate-200 bg-white" />
         {columns.map((column) => (
           <div
@@ -104,13 +118,9 @@ export function TimeGrid({
             )}
           </div>
         ))}
-        <div aria-hidden className="sticky left-0 z-10 border-r border-slate-200 bg-white" style={{ height }}>
+        <div aria-hidden className="sticky left-0 z-10 border-r border-slate-200 bg-white" data-part="axis">
           {hours.map((hour) => (
-            <span
-              key={hour}
-              className="absolute right-1.5 text-[0.6875rem] text-slate-600 tabular-nums"
-              style={{ top: (hour - from) * PX_PER_MINUTE + 2 }}
-            >
+            <span key={hour} className="absolute right-1.5 text-[0.6875rem] text-slate-600 tabular-nums" data-hour={hour}>
               {clock(hour)}
             </span>
           ))}
@@ -122,14 +132,14 @@ export function TimeGrid({
               view === 'day' ? t('calendar.agendaColumn', { agenda: column.agenda ?? '' }) : formatDay(column.day, 'full', locale)
             }
             className="@container relative border-l border-slate-200 bg-[linear-gradient(to_bottom,var(--color-slate-200)_1px,transparent_1px)]"
-            style={{ height, backgroundSize: `100% ${60 * PX_PER_MINUTE}px` }}
+            data-part="column"
           >
             {column.slots.map((slot) => (
               <SlotItem
                 key={slot.NR_SEQ_AGENDA}
                 slot={slot}
                 date={formatDay(slot.day, 'date', locale)}
-                top={(slot.start - from) * PX_PER_MINUTE}
+                height={slotBox(slot, from).height}
                 active={slot.NR_SEQ_AGENDA === active}
                 onPick={pick}
                 waiting={slot.situacao === 'livre' ? (waitingFor?.(slot) ?? 0) : 0}
