@@ -36,6 +36,9 @@ test.beforeAll(async ({ playwright }) => {
       WEBHOOK_RETRY_SCHEDULE: '0.3,0.3,600',
       WEBHOOK_ORDERED_HOLD_MINUTES: '30',
       OPERATIONAL_WEBHOOK_URL: receiver.url('/ops'),
+      // The alert scan raises the switch-off's incident and ends it once switched back on (which is
+      // what sends configuracao.religada): every half second here, not every 30 s.
+      WEBHOOK_ALERT_CHECK_SECONDS: '0.5',
     },
   });
   api = await playwright.request.newContext({ baseURL: server.url });
