@@ -10,7 +10,7 @@ import { STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 
 /**
  * The partner portal (issue 30) in Chromium, against a server of its own: links issued from the
- * console open the portal once and expire (PORTAL_LINK_MINUTES 0.25: 15 s), the partner edits and
+ * console open the portal once and expire (PORTAL_LINK_MINUTES 0.5: 30 s), the partner edits and
  * tests its configuration against a real receiver on 127.0.0.1, a read-only session has no write
  * controls, a revoked one stops, and a page of an allowed origin (http://localhost:…) frames the
  * portal while one of another origin (http://127.0.0.1:…) cannot. At 1280 and 390 px.
@@ -18,7 +18,7 @@ import { STAFF, TENANT_A, WEBHOOK_IDS } from '../support/test-seed';
 test.describe.configure({ mode: 'serial' });
 test.use({ locale: 'pt-BR' });
 
-const LINK_SECONDS = 15;
+const LINK_SECONDS = 30;
 let server: RunningServer;
 let receiver: Receiver;
 let framers: { allowed: http.Server; other: http.Server; allowedOrigin: string; otherOrigin: string };
@@ -110,19 +110,20 @@ async function expectFits(page: Page) {
 }
 
 test('staff issue a link; it opens the portal once, is refused the second time and once expired', async ({ browser }) => {
-  // It waits PORTAL_LINK_MINUTES (15 s) for a link to expire.
+  // It waits PORTAL_LINK_MINUTES (30 s) for a link to expire.
   test.setTimeout(120_000);
   const staff = await staffPage(browser);
   await expectNoSeriousA11yViolations(staff);
   const url = await issueInConsole(staff);
   await expect(staff.getByTestId('portal-links').getByRole('listitem')).toHaveCount(1);
-  await expectNoSeriousA11yViolations(staff);
-  await staff.getByRole('region', { name: 'Portal do parceiro' }).screenshot({ path: test.info().outputPath('console-portal-card.png') });
-
+  // Opened at once: the link lives 30 s here, less than the console's checks below can take on a
+  // loaded machine.
   const { context, page } = await partner(browser);
   await page.goto(url);
   await expect(page.getByRole('heading', { level: 1, name: 'Suas configurações de webhook' })).toBeVisible();
   await expect(page).toHaveURL(`${server.url}/portal`);
+  await expectNoSeriousA11yViolations(staff);
+  await staff.getByRole('region', { name: 'Portal do parceiro' }).screenshot({ path: test.info().outputPath('console-portal-card.png') });
   await expect(page.getByTestId('portal-tenant')).toHaveText(TENANT_A.usuarioId);
   // None of the console's navigation: the portal's own two pages.
   await expect(page.getByRole('navigation', { name: 'Navegação principal' })).toHaveCount(0);

@@ -12,5 +12,10 @@ const StyleNonceContext = createContext<string | undefined>(undefined);
 export const StyleNonce = StyleNonceContext;
 
 export function useStyleNonce(): string | undefined {
-  return useContext(StyleNonceContext);
+  const given = useContext(StyleNonceContext);
+  if (typeof document === 'undefined') return given;
+  // After a client-side navigation the page was rendered for a later request, with a nonce of its
+  // own; the document keeps the policy, and the nonce, it was loaded with. On a full load the two
+  // are the same.
+  return document.querySelector<HTMLScriptElement>('script[nonce]')?.nonce || given;
 }
