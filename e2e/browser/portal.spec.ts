@@ -110,8 +110,8 @@ async function expectFits(page: Page) {
 }
 
 test('staff issue a link; it opens the portal once, is refused the second time and once expired', async ({ browser }) => {
-  // It waits PORTAL_LINK_MINUTES (30 s) for a link to expire.
-  test.setTimeout(120_000);
+  // It waits PORTAL_LINK_MINUTES (30 s) for a link to expire, beside three axe scans.
+  test.setTimeout(180_000);
   const staff = await staffPage(browser);
   await expectNoSeriousA11yViolations(staff);
   const url = await issueInConsole(staff);
