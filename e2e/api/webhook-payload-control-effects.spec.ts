@@ -26,7 +26,7 @@ let database: Awaited<ReturnType<typeof privateDatabase>>;
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(90_000);
   receiver = await new Receiver().start();
-  database = await privateDatabase('payload-effects');
+  database = await privateDatabase('payload_effects');
   server = await startServer({
     dataDir: newDataDir('payload-effects'),
     env: {
@@ -83,7 +83,7 @@ test('a payload-control change is audited with the filter, fields and code befor
   const second = { filtro: { 'data.plano': 'PRATA' }, campos: null, transformacao: null };
   await put(id, second);
 
-  const rows = await withDatabaseAt(server, (db) =>
+  const rows = await withDatabaseAt({ dataDir: server.dataDir, databaseUrl: database.env.DATABASE_URL }, (db) =>
     db('audit_events')
       .where({ target: `webhook:${id}`, action: 'webhook.update' })
       .orderBy([{ column: 'at_ms' }, { column: 'id' }])
