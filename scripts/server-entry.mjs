@@ -31,9 +31,14 @@
 //    - Once a server stops listening (SIGTERM, lib/shutdown.ts), every answer says
 //      `Connection: close` and each connection is closed as soon as it is idle, so kept-alive
 //      clients neither send more requests to a stopping instance nor hold its shutdown up.
+// 8. An idle kept-alive connection stays open 65 s (KEEP_ALIVE_TIMEOUT, which Next's server reads),
+//    as the lean API server's does (lib/api-server/serve.ts), not Node's 5 s. A load balancer
+//    (AWS ALB: 60 s idle) must be the one to close it: when the server closes first, a request the
+//    balancer or a pooled client sends at that moment meets a reset (ECONNRESET, a 502 at the ALB).
 import http from 'node:http';
 
 process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
+process.env.KEEP_ALIVE_TIMEOUT ??= '65000';
 const HTTP_SERVERS = Symbol.for('integration-console.http-servers'); // lib/shutdown.ts
 const servers = (globalThis[HTTP_SERVERS] ??= new Set());
 
