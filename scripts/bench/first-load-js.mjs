@@ -1,4 +1,4 @@
-// First-load JavaScript of each console route: the scripts a signed-in browser's first visit
+// First-load JavaScript of each console and portal route: the scripts a signed-in browser's first visit
 // loads (every <script src> of the page's HTML), gzip-compressed as served, against a minimal App
 // Router page (a layout and a page with one heading) built with the same Next version and served
 // the same way.
@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { sessionCookie } from './session.mjs';
+import { pageCookies } from './session.mjs';
 import { consolePages } from './lighthouse.mjs';
 
 async function scriptBytes(url, pagePath, cookie) {
@@ -64,16 +64,14 @@ async function minimalPageBytes(root, port) {
   }
 }
 
-export async function firstLoadJs({ root, url, staff, webhookId, minimalPort, only = undefined }) {
-  const cookie = await sessionCookie(url, staff);
+export async function firstLoadJs({ root, url, staff, tenant, webhookId, minimalPort, only = undefined }) {
+  const cookies = await pageCookies(url, staff, tenant);
   const minimal = await minimalPageBytes(root, minimalPort);
   const kib = (bytes) => (bytes / 1024).toFixed(1);
   console.log(`  minimal App Router page: ${kib(minimal.gzip)} KiB in ${minimal.files} files`);
-  const routes = consolePages(webhookId)
-    .filter(([key]) => !only || only.includes(key))
-    .map(([, , route]) => route);
-  for (const route of routes) {
-    const { gzip, files } = await scriptBytes(url, route, route === '/sign-in' ? undefined : cookie);
+  const routes = consolePages(webhookId).filter(([key]) => !only || only.includes(key));
+  for (const [, , route, session] of routes) {
+    const { gzip, files } = await scriptBytes(url, route, cookies[session]);
     console.log(`  ${route.padEnd(52)} ${kib(gzip).padStart(7)} KiB  ${(gzip / minimal.gzip).toFixed(3)}×  (${files} files)`);
   }
 }

@@ -10,7 +10,7 @@
 // Lighthouse's CPU throttling calculator gives for this host's BenchmarkIndex (same phone target).
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { sessionCookie } from './session.mjs';
+import { pageCookies } from './session.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
 
 /** The median run by performance score: single Lighthouse runs vary by several points. */
@@ -30,20 +30,26 @@ export function calibratedMultiplier(benchmarkIndex) {
 }
 
 /**
- * The console pages of sections 5 and 6: [key, name, path]. `--pages reserva,clientes` limits both
- * sections to those keys (the minimal page is always measured beside them).
+ * The console and portal pages of sections 5 and 6: [key, name, path, session], the session being
+ * the cookie a visit carries ('none', the bench admin's 'staff', or the bench tenant's 'portal',
+ * session.mjs). `--pages reserva,portal` limits both sections to those keys (the minimal page is
+ * always measured beside them).
  */
 export function consolePages(webhookId) {
   return [
-    ['sign-in', 'sign-in (/sign-in)', '/sign-in'],
-    ['webhooks', 'webhooks list (/webhooks)', '/webhooks'],
-    ['editor', 'webhook editor (/webhooks/{id})', `/webhooks/${webhookId}`],
-    ['nova', 'new configuration (/webhooks/new)', '/webhooks/new'],
-    ['reserva', 'reservation (/scheduling)', '/scheduling'],
-    ['clientes', 'API clients (/admin/clientes)', '/admin/clientes'],
-    ['equipe', 'staff (/admin/equipe)', '/admin/equipe'],
-    ['conta', 'account (/conta)', '/conta'],
-    ['saude', 'triage (/webhooks/saude)', '/webhooks/saude'],
+    ['sign-in', 'sign-in (/sign-in)', '/sign-in', 'none'],
+    ['webhooks', 'webhooks list (/webhooks)', '/webhooks', 'staff'],
+    ['editor', 'webhook editor (/webhooks/{id})', `/webhooks/${webhookId}`, 'staff'],
+    ['nova', 'new configuration (/webhooks/new)', '/webhooks/new', 'staff'],
+    ['reserva', 'reservation (/scheduling)', '/scheduling', 'staff'],
+    ['clientes', 'API clients (/admin/clientes)', '/admin/clientes', 'staff'],
+    ['equipe', 'staff (/admin/equipe)', '/admin/equipe', 'staff'],
+    ['conta', 'account (/conta)', '/conta', 'staff'],
+    ['saude', 'triage (/webhooks/saude)', '/webhooks/saude', 'staff'],
+    ['portal-entrar', 'portal entry (/portal/entrar)', '/portal/entrar', 'none'],
+    ['portal', 'portal configurations (/portal)', '/portal', 'portal'],
+    ['portal-editor', 'portal editor (/portal/webhooks/{id})', `/portal/webhooks/${webhookId}`, 'portal'],
+    ['portal-eventos', 'portal events (/portal/eventos)', '/portal/eventos', 'portal'],
   ];
 }
 
@@ -114,18 +120,19 @@ async function audit(pageUrl, port, headers, cpuSlowdownMultiplier) {
 export async function lighthouseScores({
   url,
   staff,
+  tenant,
   webhookId,
   minimalUrl,
   runs: RUNS = DEFAULT_RUNS,
   multipliers = 'both',
   only = undefined,
 }) {
-  const cookie = await sessionCookie(url, staff);
+  const cookies = await pageCookies(url, staff, tenant);
   const chrome = await launchChromium();
-  // [key for --pages, name, address, signed in]; the baseline is always measured, and first.
+  // [key for --pages, name, address, session]; the baseline is always measured, and first.
   const every = [
-    ['minimal', 'minimal App Router page (baseline)', `${minimalUrl}/`, false],
-    ...consolePages(webhookId).map(([key, name, pagePath]) => [key, name, `${url}${pagePath}`, pagePath !== '/sign-in']),
+    ['minimal', 'minimal App Router page (baseline)', `${minimalUrl}/`, 'none'],
+    ...consolePages(webhookId).map(([key, name, pagePath, session]) => [key, name, `${url}${pagePath}`, session]),
   ];
   const pages = every.filter(([key]) => key === 'minimal' || !only || only.includes(key)).map(([, ...page]) => page);
   try {
@@ -148,8 +155,8 @@ export async function lighthouseScores({
     const baselineTbt = new Map();
     const fixed = Number(multipliers);
     const chosen = multipliers === 'calibrated' ? [calibrated] : fixed > 0 ? [fixed] : [DEFAULT_MULTIPLIER, calibrated];
-    for (const [name, pageUrl, signedIn] of pages) {
-      const headers = signedIn ? { cookie } : {};
+    for (const [name, pageUrl, session] of pages) {
+      const headers = cookies[session] ? { cookie: cookies[session] } : {};
       // The server's first render of a route is its slowest; callers see warm servers.
       await fetch(pageUrl, { headers });
       for (const multiplier of chosen) {

@@ -17,7 +17,7 @@
 // Chromium, for Lighthouse, on every CPU.
 //   node scripts/bench/run.mjs [--rounds 3] [--seconds 5] [--connections 16] [--only 1,2,3,4,5,6,7]
 //     [--base-port 4310] [--lighthouse-runs 5] [--lighthouse-cpu both|calibrated|N]
-//     [--pages reserva,clientes,...] (sections 5 and 6: those console pages only, beside the minimal
+//     [--pages reserva,clientes,...] (sections 5 and 6: those console and portal pages only, beside the minimal
 //     page; keys: sign-in webhooks editor nova reserva clientes equipe conta saude)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,7 +49,7 @@ const { values } = parseArgs({
     // Section 6 only: runs per page and multiplier, and which multipliers ('both', 'calibrated', or a number).
     'lighthouse-runs': { type: 'string', default: '5' },
     'lighthouse-cpu': { type: 'string', default: 'both' },
-    // Sections 5 and 6 only: the console pages to measure (keys of consolePages in lighthouse.mjs).
+    // Sections 5 and 6 only: the console and portal pages to measure (keys of consolePages in lighthouse.mjs).
     pages: { type: 'string', default: '' },
   },
 });
@@ -439,8 +439,16 @@ await raw?.stop();
 await api?.stop();
 
 if (ONLY.has(5)) {
-  console.log('\n5. First-load JavaScript (gzip) per console route');
-  await firstLoadJs({ root: ROOT, url: product.url, staff: BENCH_STAFF, webhookId: WEBHOOK_ID, minimalPort: MINIMAL_PORT, only: PAGES });
+  console.log('\n5. First-load JavaScript (gzip) per console and portal route');
+  await firstLoadJs({
+    root: ROOT,
+    url: product.url,
+    staff: BENCH_STAFF,
+    tenant: BENCH_CLIENT,
+    webhookId: WEBHOOK_ID,
+    minimalPort: MINIMAL_PORT,
+    only: PAGES,
+  });
 }
 if (ONLY.has(6)) {
   console.log('\n6. Lighthouse (mobile, Debian Chromium)');
@@ -452,6 +460,7 @@ if (ONLY.has(6)) {
     await lighthouseScores({
       url: product.url,
       staff: BENCH_STAFF,
+      tenant: BENCH_CLIENT,
       webhookId: WEBHOOK_ID,
       minimalUrl: minimal.url,
       runs: Number(values['lighthouse-runs']),
