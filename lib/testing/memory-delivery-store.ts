@@ -172,7 +172,8 @@ export class MemoryStore implements WorkerStore {
 
   async sendSlot(configId: string, perSecond: number, clock: () => number): Promise<number> {
     const slot = sendSlot({ perSecond, tat: this.sendTats.get(configId) ?? null }, clock());
+    if (!slot.goNow) return slot.waitMs;
     this.sendTats.set(configId, slot.tat);
-    return slot.sendAt;
+    return 0;
   }
 }

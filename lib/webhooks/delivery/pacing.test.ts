@@ -52,17 +52,30 @@ describe('pacing (GCRA)', () => {
     for (const perSecond of [10, 50]) {
       let tat: number | null = null;
       const sent: number[] = [];
-      // 100 requests ready at once, then 20 more every 350 ms: each leaves at its slot.
-      const ready = [...Array.from({ length: 100 }, () => 0), ...Array.from({ length: 20 }, (_, i) => 1_000 + i * 350)];
-      for (const now of ready) {
+      // 100 requests ready at once, then 20 more every 350 ms; each asks again when told to wait.
+      const asking = [...Array.from({ length: 100 }, () => 0), ...Array.from({ length: 20 }, (_, i) => 1_000 + i * 350)];
+      while (asking.length > 0) {
+        asking.sort((a, b) => a - b);
+        const now = asking.shift()!;
         const slot = sendSlot({ perSecond, tat }, now);
-        sent.push(slot.sendAt);
-        tat = slot.tat;
+        if (slot.goNow) {
+          sent.push(now);
+          tat = slot.tat;
+        } else {
+          expect(slot.waitMs).toBeGreaterThan(0);
+          asking.push(now + slot.waitMs);
+        }
       }
+      expect(sent).toHaveLength(120);
       expect(busiestWindow(sent, 1_000)).toBeLessThanOrEqual(perSecond + burstOf(perSecond) - 1);
-      expect(sent.every((at, i) => at >= ready[i]!)).toBe(true);
     }
     // An idle configuration's request leaves at once.
-    expect(sendSlot({ perSecond: 10, tat: 500 }, 2_000)).toEqual({ sendAt: 2_000, tat: 2_100 });
+    expect(sendSlot({ perSecond: 10, tat: 500 }, 2_000)).toEqual({ goNow: true, tat: 2_100 });
+  });
+
+  it('takes no slot ahead of time: a request that asks late leaves then, and the next one keeps the interval from it', () => {
+    // Due at 1,000 but asking at 1,150 (its wait ran late): it goes, and the next slot is 1,250, not 1,100.
+    expect(sendSlot({ perSecond: 10, tat: 1_000 }, 1_150)).toEqual({ goNow: true, tat: 1_250 });
+    expect(sendSlot({ perSecond: 10, tat: 1_250 }, 1_160)).toEqual({ goNow: false, waitMs: 90 });
   });
 });

@@ -39,12 +39,18 @@ export function allowance({ perSecond, tat }: Pace, now: number): Allowance {
 }
 
 /**
- * The slot a request takes as it leaves: when it may go (now, or later when the configuration's
- * earlier requests used up the burst) and the configuration's send `tat` after it.
+ * Whether a request may leave now, asked just before it would: if so, it takes the slot and the
+ * configuration's send `tat` moves on from now; if not, how long until it may ask again. A slot is
+ * never taken ahead and then waited for: a request whose wait ran late (a busy machine's timers)
+ * would leave together with the next one, which took the following slot on time, and bunch at the
+ * receiver. Taken only when due, a late request pushes the following slots back instead.
  */
-export function sendSlot({ perSecond, tat }: Pace, now: number): { sendAt: number; tat: number } {
+export type SendSlot = { goNow: true; tat: number } | { goNow: false; waitMs: number };
+
+export function sendSlot({ perSecond, tat }: Pace, now: number): SendSlot {
   const interval = 1000 / perSecond;
   const tolerance = (burstOf(perSecond) - 1) * interval;
   const start = Math.max(tat ?? now, now);
-  return { sendAt: Math.max(now, start - tolerance), tat: start + interval };
+  const sendAt = start - tolerance;
+  return sendAt > now ? { goNow: false, waitMs: sendAt - now } : { goNow: true, tat: start + interval };
 }

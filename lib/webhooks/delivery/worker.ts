@@ -44,7 +44,7 @@ export interface WorkerStore {
   release(owner: string, deliveryIds: readonly string[], retryAt?: number): Promise<void>;
   /** A delivery claimed for a configuration disabled since: skipped, for a later recovery. */
   skip(owner: string, deliveryId: string): Promise<void>;
-  /** Takes a rate-limited configuration's next send slot (pacing.ts): when the request may leave. */
+  /** Takes a rate-limited configuration's send slot if it is due (pacing.ts): 0 when taken, else the ms to wait before asking again. */
   sendSlot(configId: string, perSecond: number, clock: () => number): Promise<number>;
   /** A delivery its transformation cancelled: `filtrada` (payload-control/). */
   cancel?(owner: string, deliveryId: string): Promise<void>;
@@ -274,10 +274,11 @@ export class DeliveryWorker {
   }
 
   /**
-   * A rate-limited configuration's request waits for its send slot, taken now, just before it
-   * leaves (not at the claim, whose clock a wait for the tenant's lock or a busy machine makes
-   * stale). The claim admitted it at about the rate, so the wait is short (at most the
-   * per-configuration cap's worth of slots). Should the slot not be taken (the database is away),
+   * A rate-limited configuration's request takes its send slot just before it leaves, when the slot
+   * is due (not at the claim, whose clock a wait for the tenant's lock or a busy machine makes
+   * stale; nor ahead of time, since a wait that ran late would then bunch with the next request).
+   * The claim admitted it at about the rate, so the wait is short (at most the per-configuration
+   * cap's worth of slots). Should the slot not be taken (the database is away),
    * the delivery is given back a retry step later rather than sent beyond the limit.
    */
   private async paced(context: AttemptContext): Promise<boolean> {
@@ -285,9 +286,10 @@ export class DeliveryWorker {
     if (perSecond === null || perSecond === undefined) return true;
     const { store, clock, settings } = this.deps;
     try {
-      const sendAt = await store.sendSlot(context.config.id, perSecond, clock);
-      const wait = sendAt - clock();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      for (let wait = await store.sendSlot(context.config.id, perSecond, clock); wait > 0;) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = await store.sendSlot(context.config.id, perSecond, clock);
+      }
     } catch (error) {
       log.error('webhook.send_slot_unavailable', { deliveryId: context.delivery.id, ...redactError(error) });
       const firstStep = settings.retry.scheduleSeconds[0] ?? 5;

@@ -95,20 +95,21 @@ export function earliest(times: readonly (number | null)[]): number | null {
 }
 
 /**
- * Takes a rate-limited configuration's next send slot (pacing.ts) for a request about to leave, and
- * answers when it may. The clock is read once the configuration's row is locked, so a slot is never
- * one in the past that a wait for the lock made stale, and every instance's requests share the
- * row's order. Its own short transaction, committed without waiting for the WAL flush on
- * PostgreSQL: a slot lost in a crash costs only an earlier send.
+ * Takes a rate-limited configuration's send slot (pacing.ts) for a request about to leave, if it is
+ * due: answers 0 when taken (the request leaves now), or how long to wait before asking again. The
+ * clock is read once the configuration's row is locked, so a slot is never one in the past that a
+ * wait for the lock made stale, and every instance's requests share the row's order. Its own short
+ * transaction, committed without waiting for the WAL flush on PostgreSQL: a slot lost in a crash
+ * costs only an earlier send.
  */
 export async function takeSendSlot(db: Knex, configId: string, perSecond: number, clock: () => number): Promise<number> {
   return db.transaction(async (trx) => {
     if (dialectOf(trx) === 'postgres') await trx.raw('SET LOCAL synchronous_commit = off');
     const [row] = (await lockForUpdate(trx, trx('webhook_configs').where({ id: configId }).select('rate_sent_tat'))) as DbRow[];
-    const now = clock();
-    if (!row) return now;
-    const slot = sendSlot({ perSecond, tat: optionalNumber(row.rate_sent_tat) }, now);
+    if (!row) return 0;
+    const slot = sendSlot({ perSecond, tat: optionalNumber(row.rate_sent_tat) }, clock());
+    if (!slot.goNow) return slot.waitMs;
     await trx('webhook_configs').where({ id: configId }).update({ rate_sent_tat: slot.tat });
-    return slot.sendAt;
+    return 0;
   });
 }
