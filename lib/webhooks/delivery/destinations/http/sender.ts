@@ -42,8 +42,11 @@ function post(
   resolve: Resolve,
   agents: { http: http.Agent; https: https.Agent },
 ): Promise<Sent> {
-  const startedAt = Date.now();
-  const finish = (answer: Answer): Sent => ({ ...answer, startedAt, durationMs: Math.round(Date.now() - startedAt) });
+  // When the request left: its last byte handed to the network ('finish' below), or, when it never
+  // got that far, when it was begun. The log's time and the answer's duration are read from it, so a
+  // busy event loop between building the request and writing it is not counted to the receiver.
+  let startedAt = Date.now();
+  const finish = (answer: Answer): Sent => ({ ...answer, startedAt, durationMs: Math.max(0, Math.round(Date.now() - startedAt)) });
   const failed = (reason: AttemptError): Sent => finish({ verdict: failure(reason), status: null, body: null });
   const failedWith = (error: unknown): Sent => {
     const reason = classify(error);
@@ -110,6 +113,9 @@ function post(
       request.destroy();
     }, settings.timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) => settle(failedWith(error)));
+    request.on('finish', () => {
+      if (!settled) startedAt = Date.now();
+    });
     request.end(message.body);
   });
 }
