@@ -752,6 +752,7 @@ async function productCpuRound(label, servers, databaseUrl) {
   cpuGate = [];
   cpuReceived[CPU.productPath] = 0;
   let next = 0;
+  const intakeProfiler = values.profile ? await startProfiler() : null;
   const intakeStarted = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, index) => {
@@ -768,16 +769,12 @@ async function productCpuRound(label, servers, databaseUrl) {
     }),
   );
   const intake = events / ((performance.now() - intakeStarted) / 1000);
+  if (intakeProfiler) await stopProfiler(intakeProfiler, `${label}, intake`);
   // The first claims reach the receiver and wait there; the rest is pending.
   await sleep(500);
   const pending = await pendingCounter(servers[0], databaseUrl);
   try {
-    const profiler = values.profile ? await inspector(INSPECT_PORT) : null;
-    if (profiler) {
-      await profiler.send('Profiler.enable');
-      await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
-      await profiler.send('Profiler.start');
-    }
+    const profiler = values.profile ? await startProfiler() : null;
     const cpuBefore = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid), 0);
     const systemBefore = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid, 'system'), 0);
     const started = performance.now();
@@ -789,18 +786,7 @@ async function productCpuRound(label, servers, databaseUrl) {
     const seconds = (performance.now() - started) / 1000;
     const cpuMs = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid), 0) - cpuBefore;
     const systemMs = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid, 'system'), 0) - systemBefore;
-    if (profiler) {
-      const { profile } = await profiler.send('Profiler.stop');
-      profiler.close();
-      const out = path.join(root, '.bench', 'profiles');
-      fs.mkdirSync(out, { recursive: true });
-      const file = path.join(out, `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
-      fs.writeFileSync(file, JSON.stringify(profile));
-      console.log(
-        `${label}: the first server's profile of the delivery window (figures below include the profiler's cost): ${path.relative(root, file)}`,
-      );
-      summarize(profile, 40, root);
-    }
+    if (profiler) await stopProfiler(profiler, `${label}, deliveries`);
     const figures = { rate: CPU_DELIVERIES / seconds, cpuPerDelivery: cpuMs / CPU_DELIVERIES, intake };
     console.log(
       `${label}: intake ${intake.toFixed(0)} events/s; ${cpuReceived[CPU.productPath]} of ${CPU_DELIVERIES} deliveries in ${seconds.toFixed(2)} s → ` +
@@ -873,6 +859,27 @@ async function plainCpuRound(label, instances, databaseUrl) {
   } finally {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The first product server's CPU profiler (--profile), started now. */
+async function startProfiler() {
+  const profiler = await inspector(INSPECT_PORT);
+  await profiler.send('Profiler.enable');
+  await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+  await profiler.send('Profiler.start');
+  return profiler;
+}
+
+/** Stops it, writes the profile to .bench/profiles/ and prints its top functions by self time. */
+async function stopProfiler(profiler, label) {
+  const { profile } = await profiler.send('Profiler.stop');
+  profiler.close();
+  const out = path.join(root, '.bench', 'profiles');
+  fs.mkdirSync(out, { recursive: true });
+  const file = path.join(out, `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  console.log(`${label}: the first server's profile (the figures of this round include the profiler's cost): ${path.relative(root, file)}`);
+  summarize(profile, 40, root);
 }
 
 /** With --profile, the first product server of each round runs with the inspector on. */
