@@ -2,7 +2,7 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
 import { fastWriteTransaction } from '@/lib/db/direct-transaction';
-import { precompiled, precompiledInsert, type Executor } from '@/lib/db/precompiled';
+import { precompiled, precompiledInsert, precompiledPerCount, type Executor } from '@/lib/db/precompiled';
 import { circuitFromRow } from './receivers';
 import { PAYLOAD_CONTROL_COLUMNS, payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
 import { afterAttempt, type CircuitSettings } from '../circuit';
@@ -27,15 +27,7 @@ import {
  */
 export async function loadAttemptContexts(db: Knex, deliveryIds: readonly string[]): Promise<AttemptContext[]> {
   if (deliveryIds.length === 0) return [];
-  const rows = await db('webhook_deliveries as d')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .join('webhook_configs as c', 'c.id', 'd.config_id')
-    .whereIn('d.id', [...deliveryIds])
-    .select<DbRow[]>(
-      'd.*',
-      ...CONTEXT_EVENT_COLUMNS.map((column) => `e.${column} as e_${column}`),
-      ...CONTEXT_CONFIG_COLUMNS.map((column) => `c.${column} as c_${column}`),
-    );
+  const rows = await contextRows(deliveryIds.length).rows(db, ...deliveryIds);
   return rows.map((row) => ({
     delivery: deliveryFromRow(row),
     event: eventFromRow({ ...unprefixed(row, 'e_', CONTEXT_EVENT_COLUMNS), id: row.event_id }),
@@ -59,6 +51,21 @@ const CONTEXT_CONFIG_COLUMNS = [
   'rate_limit_per_second',
   ...PAYLOAD_CONTROL_COLUMNS,
 ] as const;
+
+/** Read at every claim: precompiled (lib/db/precompiled.ts), one statement per count of deliveries. */
+const contextRows = precompiledPerCount(
+  (count) => count,
+  (_count, db, ...ids) =>
+    db('webhook_deliveries as d')
+      .join('webhook_events as e', 'e.id', 'd.event_id')
+      .join('webhook_configs as c', 'c.id', 'd.config_id')
+      .whereIn('d.id', ids)
+      .select(
+        'd.*',
+        ...CONTEXT_EVENT_COLUMNS.map((column) => `e.${column} as e_${column}`),
+        ...CONTEXT_CONFIG_COLUMNS.map((column) => `c.${column} as c_${column}`),
+      ),
+);
 
 function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
   return Object.fromEntries(columns.map((column) => [column, row[`${prefix}${column}`]]));
