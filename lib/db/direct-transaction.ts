@@ -8,8 +8,9 @@ import { inStatementSpan } from './query-spans';
 /**
  * A write transaction on the embedded SQLite database that runs its statements on the connection
  * itself, without knex's transaction machinery, which cost about 0.4 ms of CPU per transaction:
- * more than the statements and the durable commit together. Used by the hot path only (a
- * reservation: lib/scheduling), through precompiled queries (precompiled.ts).
+ * more than the statements and the durable commit together. Used by the hot paths only (a
+ * reservation: lib/scheduling; a delivery's outcome: lib/webhooks/delivery/store/outcomes.ts),
+ * through precompiled queries (precompiled.ts).
  *
  * The connection is taken from knex's pool (one connection: every other query waits, exactly as it
  * waits for a knex transaction) and the transaction begins IMMEDIATE, taking the write lock first,

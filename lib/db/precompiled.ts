@@ -70,6 +70,10 @@ export class PrecompiledQuery<P extends unknown[]> {
 
   /** The rows a SELECT answers. */
   async rows(db: Executor, ...parameters: P): Promise<DbRow[]> {
+    // knex's own Oracle query answers rows as its builder names them; a raw one, as the driver does.
+    if (!(db instanceof DirectSqliteTransaction) && dialectOf(db) === 'oracle') {
+      return (await this.build(db, ...(parameters as unknown as string[]))) as DbRow[];
+    }
     const result = await this.execute(db, parameters);
     if (Array.isArray(result)) return result as DbRow[]; // SQLite
     const rows = (result as { rows?: unknown }).rows; // PostgreSQL, Oracle
@@ -123,6 +127,25 @@ function sqliteLiteral(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   if (typeof value === 'string') return `'${value.replaceAll("'", "''")}'`;
   return undefined;
+}
+
+/**
+ * Precompiled queries whose shape depends only on a count (an IN list of `count` values, say): one
+ * per count, compiled when first asked for. `arityOf(count)` parameters; `build` as for precompiled.
+ */
+export function precompiledPerCount(
+  arityOf: (count: number) => number,
+  build: (count: number, db: Knex, ...parameters: string[]) => Knex.QueryBuilder | Knex.Raw,
+): (count: number) => PrecompiledQuery<unknown[]> {
+  const byCount = new Map<number, PrecompiledQuery<unknown[]>>();
+  return (count) => {
+    let query = byCount.get(count);
+    if (!query) {
+      query = new PrecompiledQuery<unknown[]>(arityOf(count), (db, ...parameters) => build(count, db, ...parameters));
+      byCount.set(count, query);
+    }
+    return query;
+  };
 }
 
 export function precompiled<P extends unknown[]>(

@@ -31,18 +31,25 @@
 //      as fast as it takes them, plain and then with a content filter (every event passes) and a
 //      small transformation (QuickJS, on the sandbox's worker threads), twice each in turn, same run;
 //      deliveries/s each and the controlled ones' share of the plain ones'.
+//   9. CPU per delivery (issue 45 §5), only with --only cpu: the product against plain-delivery-loop.mjs
+//      (the same durable work and nothing else), 8 configurations of 4 tenants, --cpu-deliveries
+//      pre-queued, rounds interleaved, embedded and on two instances on PostgreSQL; deliveries/s,
+//      CPU ms per delivery (servers' /proc), their ratios and the publish API's intake (scripts/bench/README.md).
+//      --server api: the lean API server instead of npm start; --profile: a CPU profile of the delivery window.
 // With --before DIR (another checkout, built), sections 1-2 run on its build and on this one in turn,
 // --rounds times each, so that a change's effect on throughput is read in one run.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
 //     [--only throughput|isolation|many-down|rate-limit|ordered|brokers|payload] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
 //     [--rate-limit 50] [--rate-events 2000] [--before ../other-checkout] [--rounds 2]
+//     [--only cpu [--cpu-deliveries 4000] [--server start|api] [--profile]]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { inspector, summarize } from './cpu-profile.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -58,7 +65,10 @@ const { values } = parseArgs({
     'rate-limit': { type: 'string', default: '50' },
     'rate-events': { type: 'string', default: '2000' },
     before: { type: 'string' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string' },
+    server: { type: 'string', default: 'start' },
+    'cpu-deliveries': { type: 'string', default: '4000' },
+    profile: { type: 'boolean', default: false },
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -83,6 +93,28 @@ const MANY_DOWN = {
 const DOWN_CONFIGS = Number(values['down-configs']);
 /** The rate-limit scenario's configuration: the bench tenant's, on its own event type and path. */
 const LIMITED = { id: 'cccccccc-0000-4000-8000-0000000000ff', path: '/limitado', tipo: 'eventoAvaliacaoSaudeArquivada' };
+/**
+ * The CPU section's workload (issue 45 §5): 8 configurations of 4 tenants (2 each) on the receiver's
+ * own paths, the product's and the plain loop's (plain-delivery-loop.mjs), with --cpu-deliveries due at once.
+ */
+const CPU = {
+  productPath: '/cpu-product',
+  plainPath: '/cpu-plain',
+  tenants: Array.from({ length: 4 }, (_, t) => `99999999-${String(t).padStart(4, '0')}-4000-8000-000000000000`),
+  configsPerTenant: 2,
+};
+const CPU_DELIVERIES = Number(values['cpu-deliveries']);
+/** Receipts on the CPU section's paths; the product's are held (not answered) while `gate` is closed. */
+const cpuReceived = { [CPU.productPath]: 0, [CPU.plainPath]: 0 };
+let cpuGate = null;
+function cpuReceipt(request, response) {
+  request.resume();
+  request.on('end', () => {
+    cpuReceived[request.url]++;
+    if (request.url === CPU.productPath && cpuGate) return void cpuGate.push(response);
+    response.writeHead(204).end();
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The receiver: records (receipt time − publish time) per event id.
@@ -94,6 +126,7 @@ let received = 0;
 /** Receipts of the isolation scenario, by path: latency (ms) per event. */
 const byPath = new Map();
 const receiver = http.createServer((request, response) => {
+  if (request.url === CPU.productPath || request.url === CPU.plainPath) return void cpuReceipt(request, response);
   // A hung receiver: it reads the request and never answers (the attempt times out).
   if (request.url === ISOLATION.hung.path || request.url.startsWith(MANY_DOWN.hostile.path)) return void request.resume();
   let body = '';
@@ -196,9 +229,10 @@ async function token(base, clientId, secret) {
 }
 
 /** A server of this checkout's build, or of `dir`'s (--before). */
-function startServer(port, env, dir = root) {
+function startServer(port, env, dir = root, execArgv = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ic-bench-deliveries-'));
-  const child = spawn(process.execPath, [path.join(dir, 'scripts', 'serve.mjs')], {
+  const entry = values.server === 'api' ? 'serve-api.mjs' : 'serve.mjs';
+  const child = spawn(process.execPath, [...execArgv, path.join(dir, 'scripts', entry)], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -658,6 +692,274 @@ async function brokers(label, server) {
   console.log(`destination kinds, ${label}: ${count} events to one configuration, deliveries/s: ${rates.join(', ')}`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// CPU per delivery (issue 45 §5): the product against plain-delivery-loop.mjs, same workload, same run.
+
+function cpuSeedFile() {
+  const file = path.join(os.tmpdir(), `ic-bench-deliveries-cpu-seed-${process.pid}.json`);
+  const webhookConfigs = CPU.tenants.flatMap((usuarioId, t) =>
+    Array.from({ length: CPU.configsPerTenant }, (_, c) => ({
+      id: `99999999-${String(t).padStart(4, '0')}-4000-8000-${String(c).padStart(12, '0')}`,
+      usuarioId,
+      sistemaOrigem: 1,
+      url: `${receiverBase}${CPU.productPath}`,
+      eventoAvaliacaoSaudeAprovada: true,
+    })),
+  );
+  const apiClients = [{ ...PRODUCER, name: 'Bench producer', usuarioId: TENANT.usuarioId, sistemaOrigem: 1, scopes: ['eventos:publicar'] }];
+  fs.writeFileSync(file, JSON.stringify({ apiClients, webhookConfigs }));
+  return file;
+}
+
+/** CPU time (user + system, every thread) a process has used, in ms, from /proc (Linux); `system`: the kernel's part. */
+function cpuMsOf(pid, part = 'all') {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime: fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+  const [user, system] = [Number(fields[11]) * 10, Number(fields[12]) * 10];
+  return part === 'system' ? system : user + system;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How many deliveries are still pending in a product's database (its outcomes not yet committed). */
+async function pendingCounter(server, databaseUrl) {
+  if (databaseUrl) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    return {
+      count: async () => Number((await client.query("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pendente'")).rows[0].n),
+      close: () => client.end(),
+    };
+  }
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(server.dataDir, 'integration-console.sqlite'), { readonly: true });
+  const statement = db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pendente'");
+  return { count: async () => statement.get().n, close: async () => db.close() };
+}
+
+/**
+ * The product: --cpu-deliveries pre-queued through the publish API (half as many events, each to its
+ * tenant's 2 configurations) while the receiver holds the first requests unanswered, so nothing is
+ * delivered during intake; then the receiver answers and the servers' CPU time is read from that
+ * moment until every outcome is committed. Intake: events/s of the publish phase.
+ */
+async function productCpuRound(label, servers, databaseUrl) {
+  await Promise.all(servers.map(ready));
+  const producers = await Promise.all(servers.map((server) => token(server.url, PRODUCER.clientId, PRODUCER.clientSecret)));
+  const events = CPU_DELIVERIES / CPU.configsPerTenant;
+  cpuGate = [];
+  cpuReceived[CPU.productPath] = 0;
+  let next = 0;
+  const intakeProfiler = values.profile ? await startProfiler() : null;
+  const intakeStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, index) => {
+      while (next < events) {
+        const i = next++;
+        const server = index % servers.length;
+        const { status } = await call(`${servers[server].url}/api/v2/avaliacao-saude/eventos`, {
+          method: 'POST',
+          headers: { authorization: producers[server], 'content-type': 'application/json' },
+          body: publishBody(`${label}-cpu-${i}`, CPU.tenants[i % CPU.tenants.length]),
+        });
+        if (status !== 202) throw new Error(`publish answered ${status}`);
+      }
+    }),
+  );
+  const intake = events / ((performance.now() - intakeStarted) / 1000);
+  if (intakeProfiler) await stopProfiler(intakeProfiler, `${label}, intake`);
+  // The first claims reach the receiver and wait there; the rest is pending.
+  await sleep(500);
+  const pending = await pendingCounter(servers[0], databaseUrl);
+  try {
+    const profiler = values.profile ? await startProfiler() : null;
+    const cpuBefore = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid), 0);
+    const systemBefore = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid, 'system'), 0);
+    const started = performance.now();
+    const held = cpuGate;
+    cpuGate = null;
+    for (const response of held) response.writeHead(204).end();
+    const deadline = Date.now() + 300_000;
+    while ((await pending.count()) > 0 && Date.now() < deadline) await sleep(10);
+    const seconds = (performance.now() - started) / 1000;
+    const cpuMs = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid), 0) - cpuBefore;
+    const systemMs = servers.reduce((sum, server) => sum + cpuMsOf(server.child.pid, 'system'), 0) - systemBefore;
+    if (profiler) await stopProfiler(profiler, `${label}, deliveries`);
+    const figures = { rate: CPU_DELIVERIES / seconds, cpuPerDelivery: cpuMs / CPU_DELIVERIES, intake };
+    console.log(
+      `${label}: intake ${intake.toFixed(0)} events/s; ${cpuReceived[CPU.productPath]} of ${CPU_DELIVERIES} deliveries in ${seconds.toFixed(2)} s → ` +
+        `${figures.rate.toFixed(0)}/s, ${figures.cpuPerDelivery.toFixed(3)} ms CPU each (${(systemMs / CPU_DELIVERIES).toFixed(3)} ms of it in the kernel)`,
+    );
+    return figures;
+  } finally {
+    await pending.close();
+  }
+}
+
+/** plain-delivery-loop.mjs: the same deliveries pre-queued in its own tables, `instances` processes draining them. */
+async function plainCpuRound(label, instances, databaseUrl) {
+  const script = path.join(import.meta.dirname, 'plain-delivery-loop.mjs');
+  const dir = databaseUrl ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'ic-bench-plain-'));
+  const target = databaseUrl ? ['--pg', databaseUrl] : ['--sqlite', path.join(dir, 'plain.sqlite')];
+  try {
+    const prepare = spawn(
+      process.execPath,
+      [script, 'prepare', ...target, '--receiver', `${receiverBase}${CPU.plainPath}`, '--deliveries', String(CPU_DELIVERIES)],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const code = await new Promise((resolve) => prepare.once('exit', resolve));
+    if (code !== 0) throw new Error(`plain-delivery-loop prepare exited ${code}`);
+    cpuReceived[CPU.plainPath] = 0;
+    const loops = Array.from({ length: instances }, () => {
+      const child = spawn(process.execPath, [script, 'run', ...target], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const lines = [];
+      const waiters = [];
+      let buffer = '';
+      child.stdout.on('data', (chunk) => {
+        buffer += chunk;
+        let at;
+        while ((at = buffer.indexOf('\n')) >= 0) {
+          lines.push(buffer.slice(0, at));
+          buffer = buffer.slice(at + 1);
+          waiters.splice(0).forEach((wake) => wake());
+        }
+      });
+      const line = async (prefix) => {
+        for (;;) {
+          const found = lines.find((text) => text.startsWith(prefix));
+          if (found) return found;
+          await new Promise((resolve) => waiters.push(resolve));
+        }
+      };
+      return { child, line };
+    });
+    await Promise.all(loops.map((loop) => loop.line('ready')));
+    const cpuBefore = loops.reduce((sum, loop) => sum + cpuMsOf(loop.child.pid), 0);
+    const systemBefore = loops.reduce((sum, loop) => sum + cpuMsOf(loop.child.pid, 'system'), 0);
+    const started = performance.now();
+    for (const loop of loops) loop.child.stdin.write('go\n');
+    await Promise.all(loops.map((loop) => loop.line('done')));
+    const seconds = (performance.now() - started) / 1000;
+    const cpuMs = loops.reduce((sum, loop) => sum + cpuMsOf(loop.child.pid), 0) - cpuBefore;
+    const systemMs = loops.reduce((sum, loop) => sum + cpuMsOf(loop.child.pid, 'system'), 0) - systemBefore;
+    await Promise.all(
+      loops.map((loop) => {
+        loop.child.stdin.end();
+        return new Promise((resolve) => loop.child.once('exit', resolve));
+      }),
+    );
+    const figures = { rate: CPU_DELIVERIES / seconds, cpuPerDelivery: cpuMs / CPU_DELIVERIES };
+    console.log(
+      `${label}: ${cpuReceived[CPU.plainPath]} of ${CPU_DELIVERIES} deliveries in ${seconds.toFixed(2)} s → ` +
+        `${figures.rate.toFixed(0)}/s, ${figures.cpuPerDelivery.toFixed(3)} ms CPU each (${(systemMs / CPU_DELIVERIES).toFixed(3)} ms of it in the kernel)`,
+    );
+    return figures;
+  } finally {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The first product server's CPU profiler (--profile), started now. */
+async function startProfiler() {
+  const profiler = await inspector(INSPECT_PORT);
+  await profiler.send('Profiler.enable');
+  await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+  await profiler.send('Profiler.start');
+  return profiler;
+}
+
+/** Stops it, writes the profile to .bench/profiles/ and prints its top functions by self time. */
+async function stopProfiler(profiler, label) {
+  const { profile } = await profiler.send('Profiler.stop');
+  profiler.close();
+  const out = path.join(root, '.bench', 'profiles');
+  fs.mkdirSync(out, { recursive: true });
+  const file = path.join(out, `deliveries-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  console.log(`${label}: the first server's profile (the figures of this round include the profiler's cost): ${path.relative(root, file)}`);
+  summarize(profile, 40, root);
+}
+
+/** With --profile, the first product server of each round runs with the inspector on. */
+const INSPECT_PORT = Number(values.port) + 50;
+const inspectArgv = () => (values.profile ? [`--inspect=127.0.0.1:${INSPECT_PORT}`] : []);
+
+function median(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Rounds interleaved (product, plain, product, plain, …; with --before, its product first in each),
+ * embedded and then on PostgreSQL with two instances each; medians and the product's share of the plain loop.
+ */
+async function cpuSection(cpuBuilds, rounds) {
+  const seed = cpuSeedFile();
+  const summary = (name, figures, plain) => {
+    const rate = median(figures.map((f) => f.rate));
+    const cpu = median(figures.map((f) => f.cpuPerDelivery));
+    const intake = figures[0]?.intake === undefined ? '' : `, intake ${median(figures.map((f) => f.intake)).toFixed(0)} events/s`;
+    const ratio = plain
+      ? `; ${(rate / median(plain.map((f) => f.rate))).toFixed(2)}× the plain loop's deliveries/s, ` +
+        `${(cpu / median(plain.map((f) => f.cpuPerDelivery))).toFixed(2)}× its CPU per delivery`
+      : '';
+    console.log(`  median of ${figures.length}, ${name}: ${rate.toFixed(0)} deliveries/s, ${cpu.toFixed(3)} ms CPU each${intake}${ratio}`);
+    return { rate, cpu };
+  };
+  try {
+    const setups = [{ name: 'embedded SQLite', instances: 1 }];
+    if (!values['skip-pg']) setups.push({ name: '2 instances, PostgreSQL', instances: 2 });
+    const embeddedCpu = new Map();
+    for (const { name, instances } of setups) {
+      const product = new Map(cpuBuilds.map((build) => [build.name, []]));
+      const plain = [];
+      for (let round = 1; round <= rounds; round++) {
+        for (const build of cpuBuilds) {
+          const label = `cpu, ${name}, round ${round}, ${build.name}product`;
+          if (instances === 1) {
+            const server = startServer(port, { SEED_FILE: seed }, build.dir, inspectArgv());
+            try {
+              product.get(build.name).push(await productCpuRound(label, [server]));
+            } finally {
+              await stop(server);
+            }
+          } else {
+            await withPostgres(async (shared) => {
+              const servers = Array.from({ length: instances }, (_, index) =>
+                startServer(port + 1 + index, { ...shared, SEED_FILE: seed }, build.dir, index === 0 ? inspectArgv() : []),
+              );
+              try {
+                product.get(build.name).push(await productCpuRound(label, servers, shared.DATABASE_URL));
+              } finally {
+                await Promise.all(servers.map(stop));
+              }
+            });
+          }
+        }
+        const label = `cpu, ${name}, round ${round}, plain loop`;
+        if (instances === 1) plain.push(await plainCpuRound(label, 1));
+        else await withPostgres(async (shared) => plain.push(await plainCpuRound(label, instances, shared.DATABASE_URL)));
+      }
+      console.log(`cpu, ${name}:`);
+      summary('plain loop', plain);
+      for (const build of cpuBuilds) {
+        const { cpu } = summary(`${build.name}product`, product.get(build.name), plain);
+        if (instances === 1) embeddedCpu.set(build.name, cpu);
+        else if (embeddedCpu.has(build.name)) {
+          console.log(
+            `  ${build.name}product: CPU per delivery on 2 instances, PostgreSQL ${(cpu / embeddedCpu.get(build.name)).toFixed(2)}× the embedded figure`,
+          );
+        }
+      }
+    }
+  } finally {
+    fs.rmSync(seed, { force: true });
+  }
+}
+
 /** A fresh PostgreSQL database for `work`, dropped afterwards. */
 async function withPostgres(work) {
   const { default: pg } = await import('pg');
@@ -679,12 +981,21 @@ const port = Number(values.port);
 const runs = (part) => values.only === undefined || values.only === part;
 /** The builds sections 1-2 measure, in turn: this one alone, or --before's and this one, --rounds times. */
 const builds = values.before
-  ? Array.from({ length: Number(values.rounds) }, () => [
+  ? Array.from({ length: Number(values.rounds ?? 2) }, () => [
       { name: 'before: ', dir: path.resolve(values.before) },
       { name: 'after: ', dir: root },
     ]).flat()
   : [{ name: '', dir: root }];
 try {
+  if (values.only === 'cpu') {
+    const cpuBuilds = values.before
+      ? [
+          { name: 'before: ', dir: path.resolve(values.before) },
+          { name: 'after: ', dir: root },
+        ]
+      : [{ name: '', dir: root }];
+    await cpuSection(cpuBuilds, Number(values.rounds ?? 3));
+  }
   if (runs('throughput')) {
     for (const build of builds) {
       const embedded = startServer(port, {}, build.dir);

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { buildSeed, BENCH_CLIENT } from './seed.mjs';
 import { reservationRequests } from './streams.mjs';
+import { inspector, summarize } from './cpu-profile.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -83,66 +84,6 @@ function load(token, seconds) {
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   );
-}
-
-/** The inspector's Profiler over its WebSocket (Chrome DevTools Protocol). */
-async function inspector() {
-  const [{ webSocketDebuggerUrl }] = await (await fetch(`http://127.0.0.1:${INSPECT_PORT}/json/list`)).json();
-  const socket = new WebSocket(webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = reject;
-  });
-  let id = 0;
-  const pending = new Map();
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    pending.get(message.id)?.(message);
-    pending.delete(message.id);
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve, reject) => {
-      const messageId = ++id;
-      pending.set(messageId, (message) => (message.error ? reject(new Error(message.error.message)) : resolve(message.result)));
-      socket.send(JSON.stringify({ id: messageId, method, params }));
-    });
-  return { send, close: () => socket.close() };
-}
-
-/** Self time per function (name, file, line) and per place (package, node internals, the app), in % of busy samples. */
-function summarize(profile, top) {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map();
-  // The first sample's delta is the time from Profiler.start to it, not time spent in its function.
-  for (let i = 1; i < profile.samples.length; i++) {
-    const id = profile.samples[i];
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  }
-  const byFunction = new Map();
-  const byPlace = new Map();
-  let busy = 0;
-  let idle = 0;
-  for (const [id, micros] of self) {
-    const { functionName, url, lineNumber } = nodes.get(id).callFrame;
-    if (functionName === '(idle)') {
-      idle += micros;
-      continue;
-    }
-    busy += micros;
-    const file = url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
-    const name = `${functionName || '(anonymous)'}  ${file ? `${file}:${lineNumber + 1}` : ''}`;
-    byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
-    const place =
-      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1] ??
-      (file.startsWith('node:') ? 'node internals' : file ? file.split('/').slice(0, 2).join('/') : functionName);
-    byPlace.set(place, (byPlace.get(place) ?? 0) + micros);
-  }
-  const pct = (micros) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
-  console.log(`busy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s of the profiled window`);
-  console.log(`\ntop ${top} functions by self time (% of busy time):`);
-  for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(micros)}  ${name}`);
-  console.log('\nself time by place:');
-  for (const [place, micros] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${pct(micros)}  ${place}`);
 }
 
 /** Bytes allocated per request, in all and by allocating function (name, file, line), most first. */
@@ -217,7 +158,7 @@ if (values.target === 'raw') {
 try {
   await ready(server);
   await load(token, 3); // warm-up: JIT, caches, the first statements prepared
-  const profiler = await inspector();
+  const profiler = await inspector(INSPECT_PORT);
   let result;
   let profile;
   if (values.heap) {
@@ -248,7 +189,7 @@ try {
   );
   console.log(`profile: ${path.relative(ROOT, file)}`);
   if (values.heap) summarizeHeap(profile, result.requests.total, Number(values.top));
-  else summarize(profile, Number(values.top));
+  else summarize(profile, Number(values.top), ROOT);
 } finally {
   await stop(server);
   fs.rmSync(dataDir, { recursive: true, force: true });

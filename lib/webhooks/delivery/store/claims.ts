@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, type DbRow } from '@/lib/db/dialect';
+import { precompiled, precompiledPerCount } from '@/lib/db/precompiled';
 import { fairShares, type Candidate, type InFlight } from '../fair-share';
 import { advancePacing, capAfterClaim, controlsOf, earliest, roomOf } from './controls';
 import { pickDue } from './due';
@@ -91,15 +92,24 @@ export async function claimAmong(db: Knex, owner: string, settings: ClaimSetting
       .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
       .map(([id]) => id);
     for (let i = 0; i < ids.length; i += 100) {
-      await trx('webhook_deliveries')
-        .whereIn('id', ids.slice(i, i + 100))
-        .update({ lease_owner: owner, lease_until: now + leaseMs });
+      const chunk = ids.slice(i, i + 100);
+      await leaseDeliveries(chunk.length).run(trx, owner, now + leaseMs, ...chunk);
     }
     await advancePacing(trx, picked, room);
     const wakeAt = earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]);
     return queued.length > 0 ? { ids, exhausted, wakeAt, queued } : { ids, exhausted, wakeAt };
   });
 }
+
+/**
+ * The claim's statements that run for every claim, precompiled (lib/db/precompiled.ts): building
+ * them with knex cost more CPU than running them.
+ */
+const leaseDeliveries = precompiledPerCount(
+  (count) => count + 2,
+  (_count, db, owner, until, ...ids) => db('webhook_deliveries').whereIn('id', ids).update({ lease_owner: owner, lease_until: until }),
+);
+const leasedRows = precompiled<[number]>(1, (db, now) => db('webhook_deliveries').where('lease_until', '>=', now).select('config_id'));
 
 /**
  * Two settings for the claim's transaction on PostgreSQL, in one round trip:
@@ -164,7 +174,7 @@ function waitingConfigs(db: Knex, now: number) {
  * configurations' rows for the few in flight that are not among them (their circuit opened since).
  */
 async function attemptsInFlight(trx: Knex.Transaction, now: number, candidates: readonly Candidate[]): Promise<InFlight> {
-  const rows = await trx('webhook_deliveries').where('lease_until', '>=', now).select<DbRow[]>('config_id');
+  const rows = await leasedRows.rows(trx, now);
   const configs = new Map<string, number>();
   for (const row of rows) configs.set(String(row.config_id), (configs.get(String(row.config_id)) ?? 0) + 1);
   const tenantOf = new Map(candidates.map((candidate) => [candidate.configId, candidate.tenant]));

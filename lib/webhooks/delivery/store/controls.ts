@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, lockForUpdate, toBoolean, type DbRow } from '@/lib/db/dialect';
+import { precompiledPerCount } from '@/lib/db/precompiled';
 import { attemptCap } from '../circuit';
 import { allowance, sendSlot, type Allowance } from '../pacing';
 import { optionalNumber } from './rows';
@@ -20,13 +21,21 @@ export type Controls = {
   tat: number | null;
 };
 
+/** Read at every claim: precompiled (lib/db/precompiled.ts), one statement per count of configurations. */
+const controlRows = precompiledPerCount(
+  (count) => count,
+  (_count, db, ...ids) =>
+    db('webhook_configs')
+      .whereIn('id', ids)
+      .select('id', 'circuit_open_until', 'paused_until', 'ordered', 'rate_limit_per_second', 'rate_tat'),
+);
+
 /** Each configuration's circuit, pause, ordering and pacing; a deleted one is missing. */
 export async function controlsOf(trx: Knex.Transaction, configIds: readonly string[]): Promise<Map<string, Controls>> {
   const controls = new Map<string, Controls>();
   for (let i = 0; i < configIds.length; i += 1000) {
-    const rows = await trx('webhook_configs')
-      .whereIn('id', configIds.slice(i, i + 1000))
-      .select<DbRow[]>('id', 'circuit_open_until', 'paused_until', 'ordered', 'rate_limit_per_second', 'rate_tat');
+    const chunk = configIds.slice(i, i + 1000);
+    const rows: DbRow[] = await controlRows(chunk.length).rows(trx, ...chunk);
     for (const row of rows) {
       controls.set(String(row.id), {
         openUntil: optionalNumber(row.circuit_open_until),

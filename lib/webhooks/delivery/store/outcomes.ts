@@ -1,6 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { dialectOf, lockForUpdate, toBoolean, toNumber, type DbRow } from '@/lib/db/dialect';
+import { fastWriteTransaction } from '@/lib/db/direct-transaction';
+import { precompiled, precompiledInsert, precompiledPerCount, type Executor } from '@/lib/db/precompiled';
 import { circuitFromRow } from './receivers';
 import { PAYLOAD_CONTROL_COLUMNS, payloadControlFromRow } from '@/lib/webhooks/payload-control/store';
 import { afterAttempt, type CircuitSettings } from '../circuit';
@@ -25,15 +27,7 @@ import {
  */
 export async function loadAttemptContexts(db: Knex, deliveryIds: readonly string[]): Promise<AttemptContext[]> {
   if (deliveryIds.length === 0) return [];
-  const rows = await db('webhook_deliveries as d')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .join('webhook_configs as c', 'c.id', 'd.config_id')
-    .whereIn('d.id', [...deliveryIds])
-    .select<DbRow[]>(
-      'd.*',
-      ...CONTEXT_EVENT_COLUMNS.map((column) => `e.${column} as e_${column}`),
-      ...CONTEXT_CONFIG_COLUMNS.map((column) => `c.${column} as c_${column}`),
-    );
+  const rows = await contextRows(deliveryIds.length).rows(db, ...deliveryIds);
   return rows.map((row) => ({
     delivery: deliveryFromRow(row),
     event: eventFromRow({ ...unprefixed(row, 'e_', CONTEXT_EVENT_COLUMNS), id: row.event_id }),
@@ -57,6 +51,21 @@ const CONTEXT_CONFIG_COLUMNS = [
   'rate_limit_per_second',
   ...PAYLOAD_CONTROL_COLUMNS,
 ] as const;
+
+/** Read at every claim: precompiled (lib/db/precompiled.ts), one statement per count of deliveries. */
+const contextRows = precompiledPerCount(
+  (count) => count,
+  (_count, db, ...ids) =>
+    db('webhook_deliveries as d')
+      .join('webhook_events as e', 'e.id', 'd.event_id')
+      .join('webhook_configs as c', 'c.id', 'd.config_id')
+      .whereIn('d.id', ids)
+      .select(
+        'd.*',
+        ...CONTEXT_EVENT_COLUMNS.map((column) => `e.${column} as e_${column}`),
+        ...CONTEXT_CONFIG_COLUMNS.map((column) => `c.${column} as c_${column}`),
+      ),
+);
 
 function unprefixed(row: DbRow, prefix: string, columns: readonly string[]): DbRow {
   return Object.fromEntries(columns.map((column) => [column, row[`${prefix}${column}`]]));
@@ -86,6 +95,10 @@ function attemptConfigFromRow(row: DbRow): AttemptContext['config'] {
  * lease: an instance whose lease ran out must not overwrite the one that took over. Records are
  * taken in configuration order, so two instances lock configuration rows in the same order and
  * never deadlock on PostgreSQL or Oracle. Answers, per record, what was written.
+ *
+ * On SQLite, a batch whose records touch nothing but their delivery and its attempt (the healthy
+ * path: see touchesOnlyItsDelivery) is written in a direct transaction (lib/db/direct-transaction.ts),
+ * without knex's transaction machinery, which cost more CPU than the two statements of each record.
  */
 export async function recordAttempts(
   db: Knex,
@@ -94,6 +107,13 @@ export async function recordAttempts(
   circuit: CircuitSettings,
 ): Promise<Recorded[]> {
   const order = records.map((_, index) => index).sort((a, b) => records[a]!.context.config.id.localeCompare(records[b]!.context.config.id));
+  if (dialectOf(db) === 'sqlite' && records.every(touchesOnlyItsDelivery)) {
+    return fastWriteTransaction(db, async (tx) => {
+      const results: Recorded[] = new Array<Recorded>(records.length);
+      for (const index of order) results[index] = (await writeAttempt(tx, owner, records[index]!)) ? { written: true } : { written: false };
+      return results;
+    });
+  }
   return db.transaction(async (trx) => {
     const results: Recorded[] = new Array<Recorded>(records.length);
     for (const index of order) results[index] = await recordOne(trx, owner, records[index]!, circuit);
@@ -101,33 +121,87 @@ export async function recordAttempts(
   });
 }
 
-async function recordOne(
-  trx: Knex.Transaction,
-  owner: string,
-  { context, outcome, decision }: AttemptRecord,
-  settings: CircuitSettings,
-): Promise<Recorded> {
-  const attemptNo = context.delivery.attempts + 1;
-  const failed = decision.status === 'pendente';
-  const updated = await trx('webhook_deliveries')
-    .where({ id: context.delivery.id, lease_owner: owner })
+/**
+ * Whether recording the attempt writes only its delivery's row and its attempt's: an answer that is
+ * no outage from a receiver whose circuit was clean at the claim (recordOne then reads no circuit),
+ * no pause asked, the configuration's failing-since unchanged, nothing disabled, and the delivery
+ * not given up (no operational event).
+ */
+function touchesOnlyItsDelivery({ context, outcome, decision }: AttemptRecord): boolean {
+  const seenClean = context.config.circuitFailures === 0 && context.config.circuitOpenUntil === null;
+  return (
+    !outcome.outage &&
+    seenClean &&
+    outcome.pauseUntil === undefined &&
+    decision.failingSince === context.config.failingSince &&
+    !decision.disable &&
+    decision.status !== 'falhou'
+  );
+}
+
+/**
+ * The attempt's outcome on its delivery (only under this process's lease): its status, schedule and
+ * last answer; for an early probe of a half-open circuit, its count of those too (not counted by
+ * its retry schedule).
+ */
+function deliveryOutcome(db: Knex, values: string[], earlyProbes?: string) {
+  const [status, attempts, failingSince, nextAttemptAt, lastAttemptAt, lastStatus, lastDurationMs, lastBody, lastError, id, owner] = values;
+  return db('webhook_deliveries')
+    .where({ id, lease_owner: owner })
     .update({
-      status: decision.status,
-      attempts: attemptNo,
-      // Kept from the first failure of its current run while it stays pending (an ordered head holds the others since then).
-      failing_since: failed ? (context.delivery.failingSince ?? outcome.startedAt) : null,
-      ...(outcome.earlyProbe ? { early_probes: context.delivery.earlyProbes + 1 } : {}),
-      next_attempt_at: decision.nextAttemptAt,
+      status,
+      attempts,
+      failing_since: failingSince,
+      ...(earlyProbes === undefined ? {} : { early_probes: earlyProbes }),
+      next_attempt_at: nextAttemptAt,
       lease_owner: null,
       lease_until: null,
-      last_attempt_at: outcome.startedAt,
-      last_status: outcome.status,
-      last_duration_ms: outcome.durationMs,
-      last_body: outcome.body,
-      last_error: outcome.error,
+      last_attempt_at: lastAttemptAt,
+      last_status: lastStatus,
+      last_duration_ms: lastDurationMs,
+      last_body: lastBody,
+      last_error: lastError,
     });
-  if (updated !== 1) return { written: false };
-  await trx('webhook_attempts').insert({
+}
+const updateDelivery = precompiled<unknown[]>(11, (db, ...values) => deliveryOutcome(db, values));
+const updateProbedDelivery = precompiled<unknown[]>(12, (db, earlyProbes, ...values) => deliveryOutcome(db, values, earlyProbes));
+const insertAttempt = precompiledInsert('webhook_attempts', [
+  'id',
+  'delivery_id',
+  'config_id',
+  'attempt_no',
+  'started_at',
+  'duration_ms',
+  'status',
+  'body_excerpt',
+  'error',
+  'request_headers_json',
+  'request_body',
+] as const);
+
+/** The delivery's row and its attempt's, precompiled (lib/db/precompiled.ts); false: the lease was lost, nothing written. */
+async function writeAttempt(db: Executor, owner: string, { context, outcome, decision }: AttemptRecord): Promise<boolean> {
+  const attemptNo = context.delivery.attempts + 1;
+  const failed = decision.status === 'pendente';
+  const values = [
+    decision.status,
+    attemptNo,
+    // Kept from the first failure of its current run while it stays pending (an ordered head holds the others since then).
+    failed ? (context.delivery.failingSince ?? outcome.startedAt) : null,
+    decision.nextAttemptAt,
+    outcome.startedAt,
+    outcome.status,
+    outcome.durationMs,
+    outcome.body,
+    outcome.error,
+    context.delivery.id,
+    owner,
+  ];
+  const updated = outcome.earlyProbe
+    ? await updateProbedDelivery.run(db, context.delivery.earlyProbes + 1, ...values)
+    : await updateDelivery.run(db, ...values);
+  if (updated !== 1) return false;
+  await insertAttempt.run(db, {
     id: newId('att', outcome.startedAt),
     delivery_id: context.delivery.id,
     config_id: context.config.id,
@@ -140,6 +214,13 @@ async function recordOne(
     request_headers_json: JSON.stringify(outcome.requestHeaders),
     request_body: outcome.requestBody ?? null,
   });
+  return true;
+}
+
+async function recordOne(trx: Knex.Transaction, owner: string, record: AttemptRecord, settings: CircuitSettings): Promise<Recorded> {
+  const { context, outcome, decision } = record;
+  const attemptNo = context.delivery.attempts + 1;
+  if (!(await writeAttempt(trx, owner, record))) return { written: false };
   const configUpdate: Record<string, unknown> = {};
   let circuit: Recorded['circuit'];
   // An answer from a receiver whose circuit was clean when the attempt was claimed leaves it clean:
