@@ -24,11 +24,16 @@ import { getDb } from '@/lib/db/handle';
  * and the sweep deletes the roll-ups that retention has passed.
  */
 /**
- * Small batches (issue 45): on SQLite a batch's deletes run on the serving thread and hold the one
- * writer, so a batch of 500 events with their deliveries and attempts stalled requests for hundreds
- * of milliseconds while a large history was purged.
+ * Small batches, long pauses (issue 45): on SQLite a batch's deletes run on the serving thread and
+ * hold the one writer, so a request that arrives during one waits for it. A batch of 20 events with
+ * their deliveries and attempts takes a few milliseconds, and the pause after it is long enough
+ * that the purge (and the roll-up's steps) take at most PURGE_SHARE of the time: a request meets a
+ * batch rarely enough that the requests' 95th percentile does not move. That still deletes some
+ * hundreds of events a second, far more than any delivery rate adds.
  */
-const RETENTION_BATCH = 50;
+const RETENTION_BATCH = 20;
+const PURGE_SHARE = 0.05;
+const MIN_PAUSE_MS = 20;
 const SWEEP_EVERY_MS = 60 * 60_000;
 /** Often enough that the figures count few raw attempts (the hours since the last roll-up). */
 const ROLLUP_EVERY_MS = 5 * 60_000;
@@ -63,7 +68,7 @@ export async function sweepRetention(db: Knex, settings: RetentionSettings, now:
 }
 
 /**
- * Rolls up the delivery log's hours that have ended (store/rollups.ts), a day's worth per step,
+ * Rolls up the delivery log's hours that have ended (store/rollups.ts), six hours per step,
  * pausing between steps as the purge does: the first pass over a long history never holds the
  * serving thread or the writer for long. Answers how many hours it rolled up.
  */
@@ -79,9 +84,9 @@ export async function rollUpHistory(db: Knex, now: number): Promise<number> {
 }
 
 /**
- * Prunes batch after batch, pausing after each as long as it took (at least 5 ms): the purge takes
- * at most half of the serving thread and of the database's writer, however long the history, and
- * requests waiting for either go in between.
+ * Prunes batch after batch, pausing after each (pauseAfter): the purge takes at most PURGE_SHARE of
+ * the serving thread and of the database's writer, however long the history, and requests waiting
+ * for either go in between.
  */
 async function inBatches(prune: (batch: number) => Promise<number>, batch: number): Promise<number> {
   let total = 0;
@@ -94,9 +99,10 @@ async function inBatches(prune: (batch: number) => Promise<number>, batch: numbe
   }
 }
 
-/** A pause as long as the work since `started` took (at least 5 ms). */
+/** A pause that leaves the work since `started` PURGE_SHARE of the time (at least MIN_PAUSE_MS). */
 function pauseAfter(started: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(5, performance.now() - started)));
+  const took = performance.now() - started;
+  return new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, (took * (1 - PURGE_SHARE)) / PURGE_SHARE)));
 }
 
 const holder = globalThis as typeof globalThis & { __retentionTimer?: NodeJS.Timeout; __rollupTimer?: NodeJS.Timeout };

@@ -18,8 +18,11 @@ const MARK = 'webhook_attempt_hours';
  * no attempt of an hour is recorded after this margin and a rolled-up hour never changes.
  */
 export const ROLLUP_MARGIN_MS = 15 * 60_000;
-/** Hours rolled up per transaction: a first pass over a long history goes in short steps. */
-const HOURS_PER_STEP = 24;
+/**
+ * Hours rolled up per transaction: a first pass over a long history goes in short steps (on SQLite
+ * each holds the serving thread while it counts; lib/retention.ts pauses between them).
+ */
+const HOURS_PER_STEP = 6;
 /** Rows per insert: Oracle's bind limit and a short statement everywhere. */
 const INSERT_CHUNK = 200;
 
