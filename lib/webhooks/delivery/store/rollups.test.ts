@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSource } from '@/lib/db/migrations';
 import { createDatabase, dropDatabase } from '@/e2e/support/databases';
 import { migratedSqlite } from '@/lib/testing/sqlite';
+import { resetEnv } from '@/lib/testing/hooks';
+import { insertWebhook } from '@/lib/webhooks/configurations/store/configs';
+import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
+import type { WebhookConfiguration } from '@/lib/webhooks/configurations/contract';
 import { HOUR_MS, type HourOfAttempts } from './attempt-hours';
 import { deleteDeliveriesOf } from './retention';
 import { pruneRollups, rolledUntil, rollUpStep, ROLLUP_MARGIN_MS } from './rollups';
@@ -54,6 +58,21 @@ function attempts(): Record<string, unknown>[] {
   });
 }
 
+const configuration = (id: string): WebhookConfiguration => ({
+  id,
+  usuarioId: '7d4f1c2a-3b5e-4c6d-8e9f-0a1b2c3d4e5f',
+  sistemaOrigem: 1,
+  clientId: null,
+  url: 'https://receptor.exemplo.com.br/webhook',
+  headers: [],
+  ...(Object.fromEntries(WEBHOOK_EVENT_FLAGS.map((flag) => [flag, false])) as Record<(typeof WEBHOOK_EVENT_FLAGS)[number], boolean>),
+});
+
+beforeAll(() => {
+  process.env.AUTH_SECRET = 'unit-test-auth-secret-of-at-least-32-characters';
+  resetEnv();
+});
+
 const sorted = (rows: HourOfAttempts[]) =>
   [...rows].sort((a, b) => a.configId.localeCompare(b.configId) || a.hour - b.hour).filter((row) => row.delivered + row.failed > 0);
 
@@ -65,6 +84,9 @@ describe.each([
   beforeAll(async () => {
     if (skip) return;
     database = await open();
+    await database.db.transaction(async (trx) => {
+      for (const id of CONFIGS) await insertWebhook(trx, configuration(id));
+    });
     const rows = attempts();
     for (let i = 0; i < rows.length; i += 100) await database.db('webhook_attempts').insert(rows.slice(i, i + 100));
   });

@@ -23,6 +23,8 @@ export const ROLLUP_MARGIN_MS = 15 * 60_000;
  * each holds the serving thread while it counts; lib/retention.ts pauses between them).
  */
 const HOURS_PER_STEP = 6;
+/** Oracle's IN list. */
+const IN_LIST_MAX = 1000;
 /** Rows per insert: Oracle's bind limit and a short statement everywhere. */
 const INSERT_CHUNK = 200;
 
@@ -49,9 +51,15 @@ export async function rollUpStep(db: Knex, now: number): Promise<number> {
       if (mark.rolled_until === null) await trx('webhook_rollup_marks').where({ name: MARK }).update({ rolled_until: from });
       return 0;
     }
-    const hours = await attemptsByHour(trx, { from: from * HOUR_MS, to: to * HOUR_MS });
-    for (let i = 0; i < hours.length; i += INSERT_CHUNK) {
-      await trx('webhook_attempt_hours').insert(hours.slice(i, i + INSERT_CHUNK).map(rowOf));
+    // By configuration, so each one's hours are a range of webhook_attempts' (config_id, started_at, …)
+    // index: the step reads the attempts of its hours, not the whole table (which has no index on
+    // started_at alone). An attempt's configuration exists: deleting one deletes its attempts.
+    const configIds = (await trx('webhook_configs').pluck('id')).map(String);
+    for (let c = 0; c < configIds.length; c += IN_LIST_MAX) {
+      const hours = await attemptsByHour(trx, { from: from * HOUR_MS, to: to * HOUR_MS }, configIds.slice(c, c + IN_LIST_MAX));
+      for (let i = 0; i < hours.length; i += INSERT_CHUNK) {
+        await trx('webhook_attempt_hours').insert(hours.slice(i, i + INSERT_CHUNK).map(rowOf));
+      }
     }
     await trx('webhook_rollup_marks').where({ name: MARK }).update({ rolled_until: to });
     return to - from;
