@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { env } from '@/lib/config/env';
 import { pruneAuditBatch } from '@/lib/audit/store';
 import { log, outsideRequest, redactError } from '@/lib/log';
-import { pruneHistoryBatch } from '@/lib/webhooks/delivery/store';
+import { pruneHistoryBatch, pruneRollups, rollUpStep } from '@/lib/webhooks/delivery/store';
 import { prunePortalRows } from '@/lib/portal/store';
 import { purgeReleaseIdentifiers } from '@/lib/scheduling/recent-reservations-store';
 import { getDb } from '@/lib/db/handle';
@@ -18,20 +18,38 @@ import { getDb } from '@/lib/db/handle';
  * after they ended (a handful of rows each sweep; the audit trail keeps what was done with them).
  * The patient identifiers kept for a reservation's one-click release go once its hold has lapsed
  * (a release clears them at once).
+ *
+ * The same timers keep the delivery log's hourly roll-ups (issue 45 §6; store/rollups.ts), which the
+ * health and triage figures read: every ROLLUP_EVERY_MS the hours that have ended are counted once,
+ * and the sweep deletes the roll-ups that retention has passed.
  */
 /**
- * Small batches (issue 45): on SQLite a batch's deletes run on the serving thread and hold the one
- * writer, so a batch of 500 events with their deliveries and attempts stalled requests for hundreds
- * of milliseconds while a large history was purged.
+ * Small batches, long pauses (issue 45): on SQLite a batch's deletes run on the serving thread and
+ * hold the one writer, so a request that arrives during one waits for it. A batch of 20 events with
+ * their deliveries and attempts takes a few milliseconds, and the pause after it is long enough
+ * that the purge (and the roll-up's steps) take at most PURGE_SHARE of the time: a request meets a
+ * batch rarely enough that the requests' 95th percentile does not move. That still deletes some
+ * hundreds of events a second, far more than any delivery rate adds.
  */
-const RETENTION_BATCH = 50;
+const RETENTION_BATCH = 20;
+const PURGE_SHARE = 0.05;
+const MIN_PAUSE_MS = 20;
 const SWEEP_EVERY_MS = 60 * 60_000;
+/** Often enough that the figures count few raw attempts (the hours since the last roll-up). */
+const ROLLUP_EVERY_MS = 5 * 60_000;
 /** The first sweep waits a little after start, so it never competes with a deploy's warm-up. */
 const FIRST_SWEEP_AFTER_MS = 30_000;
 const DAY_MS = 86_400_000;
 
 export type RetentionSettings = { deliveryDays: number; auditDays?: number };
-export type Swept = { deliveries: number; events: number; audit: number; portal: number; releaseIdentifiers: number };
+export type Swept = {
+  deliveries: number;
+  events: number;
+  audit: number;
+  portal: number;
+  releaseIdentifiers: number;
+  rollups: number;
+};
 
 export async function sweepRetention(db: Knex, settings: RetentionSettings, now: number, batch = RETENTION_BATCH): Promise<Swept> {
   const deliveriesBefore = now - settings.deliveryDays * DAY_MS;
@@ -43,15 +61,32 @@ export async function sweepRetention(db: Knex, settings: RetentionSettings, now:
   }, batch);
   const audit =
     settings.auditDays === undefined ? 0 : await inBatches((size) => pruneAuditBatch(db, now - settings.auditDays! * DAY_MS, size), batch);
+  const rollups = await pruneRollups(db, deliveriesBefore);
   const portal = await prunePortalRows(db, now - DAY_MS);
   const releaseIdentifiers = await purgeReleaseIdentifiers(db, now);
-  return { deliveries, events, audit, portal, releaseIdentifiers };
+  return { deliveries, events, audit, portal, releaseIdentifiers, rollups };
 }
 
 /**
- * Prunes batch after batch, pausing after each as long as it took (at least 5 ms): the purge takes
- * at most half of the serving thread and of the database's writer, however long the history, and
- * requests waiting for either go in between.
+ * Rolls up the delivery log's hours that have ended (store/rollups.ts), six hours per step,
+ * pausing between steps as the purge does: the first pass over a long history never holds the
+ * serving thread or the writer for long. Answers how many hours it rolled up.
+ */
+export async function rollUpHistory(db: Knex, now: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const started = performance.now();
+    const hours = await rollUpStep(db, now);
+    total += hours;
+    if (hours === 0) return total;
+    await pauseAfter(started);
+  }
+}
+
+/**
+ * Prunes batch after batch, pausing after each (pauseAfter): the purge takes at most PURGE_SHARE of
+ * the serving thread and of the database's writer, however long the history, and requests waiting
+ * for either go in between.
  */
 async function inBatches(prune: (batch: number) => Promise<number>, batch: number): Promise<number> {
   let total = 0;
@@ -60,15 +95,30 @@ async function inBatches(prune: (batch: number) => Promise<number>, batch: numbe
     const deleted = await prune(batch);
     total += deleted;
     if (deleted < batch) return total;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(5, performance.now() - started)));
+    await pauseAfter(started);
   }
 }
 
-const holder = globalThis as typeof globalThis & { __retentionTimer?: NodeJS.Timeout };
+/** A pause that leaves the work since `started` PURGE_SHARE of the time (at least MIN_PAUSE_MS). */
+function pauseAfter(started: number): Promise<void> {
+  const took = performance.now() - started;
+  return new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, (took * (1 - PURGE_SHARE)) / PURGE_SHARE)));
+}
 
-/** Sweeps now and then hourly in this process (lib/startup.ts). */
+const holder = globalThis as typeof globalThis & { __retentionTimer?: NodeJS.Timeout; __rollupTimer?: NodeJS.Timeout };
+
+/** Sweeps now and then hourly, and rolls up every ROLLUP_EVERY_MS, in this process (lib/startup.ts). */
 export function startRetention(): void {
   if (holder.__retentionTimer) return;
+  const rollUp = () =>
+    void outsideRequest(async () => {
+      const hours = await rollUpHistory(await getDb(), Date.now());
+      if (hours > 0) log.info('retention.rolled_up', { hours });
+    }).catch((error: unknown) => log.warn('retention.rollup_failed', redactError(error)));
+  holder.__rollupTimer = setTimeout(function again() {
+    rollUp();
+    holder.__rollupTimer = setTimeout(again, ROLLUP_EVERY_MS).unref();
+  }, FIRST_SWEEP_AFTER_MS).unref();
   const sweep = () =>
     void outsideRequest(async () => {
       const { WEBHOOK_RETENTION_DAYS, AUDIT_RETENTION_DAYS } = env();
@@ -87,5 +137,7 @@ export function startRetention(): void {
 
 export function stopRetention(): void {
   clearTimeout(holder.__retentionTimer);
+  clearTimeout(holder.__rollupTimer);
   holder.__retentionTimer = undefined;
+  holder.__rollupTimer = undefined;
 }

@@ -25,6 +25,7 @@ import { payloadControl } from './023_payload_control';
 import { waitlist } from './024_waitlist';
 import { releaseIdentifiers } from './025_release_identifiers';
 import { eventTypes } from './026_event_types';
+import { attemptRollups } from './027_attempt_rollups';
 import type { Migration } from './migration';
 
 /**
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '024_waitlist': waitlist,
   '025_release_identifiers': releaseIdentifiers,
   '026_event_types': eventTypes,
+  '027_attempt_rollups': attemptRollups,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

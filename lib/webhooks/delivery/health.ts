@@ -10,6 +10,7 @@ import {
   countFiltered,
   findReceiverState,
   hourlyAttempts,
+  HOUR_MS,
   type Backlog,
   type HourOfAttempts,
   type ReceiverState,
@@ -19,7 +20,7 @@ import {
  * Delivery health (issue 20 §3): each configuration's attempts hour by hour from the delivery log,
  * its state and its backlog, for the chart on its page and the staff's triage list (alerts/triage.ts).
  */
-export const HOUR_MS = 3_600_000;
+export { HOUR_MS };
 export const NO_BACKLOG: Backlog = { due: 0, oldestDueAt: null };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -15,6 +15,7 @@ export * from './queue';
 export * from './receivers';
 export * from './quota-windows';
 export * from './retention';
+export * from './rollups';
 export * from './rows';
 export * from './statistics';
 export * from './triage';

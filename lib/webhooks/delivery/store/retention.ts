@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import type { DbRow } from '@/lib/db/dialect';
+import { deleteRollupsOf } from './rollups';
 
 /** Deleting delivery history: by age (retention) and with its configuration. */
 
@@ -45,9 +46,13 @@ export async function pruneHistoryBatch(db: Knex, before: number, batch: number)
   });
 }
 
-/** A configuration's deliveries and their attempts, deleted with it (the events stay: other configurations may share them). */
+/**
+ * A configuration's deliveries, their attempts and its hourly roll-ups, deleted with it (the events
+ * stay: other configurations may share them).
+ */
 export async function deleteDeliveriesOf(trx: Knex.Transaction, configId: string): Promise<void> {
   const deliveries = trx('webhook_deliveries').where({ config_id: configId }).select('id');
   await trx('webhook_attempts').whereIn('delivery_id', deliveries).delete();
   await trx('webhook_deliveries').where({ config_id: configId }).delete();
+  await deleteRollupsOf(trx, configId);
 }

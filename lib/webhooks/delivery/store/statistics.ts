@@ -1,6 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { hourOf, toNumber, type DbRow } from '@/lib/db/dialect';
+import { toNumber, type DbRow } from '@/lib/db/dialect';
+import { attemptsByHour, HOUR_MS, type HourOfAttempts } from './attempt-hours';
+import { rolledUntil, rolledUpHours } from './rollups';
 
 /** Backlogs and hour-by-hour attempt counts: the metrics, the delivery health and the triage. */
 
@@ -51,34 +53,27 @@ export async function backlogByConfig(db: Knex, configIds: readonly string[], no
   return new Map(rows.map((row) => [String(row.config_id), { ...backlogOf(row), waiting: toNumber(row.waiting ?? 0) }]));
 }
 
-export type HourOfAttempts = { configId: string; hour: number; delivered: number; failed: number; durationMs: number };
+export { HOUR_MS, type HourOfAttempts } from './attempt-hours';
 
 /**
  * Each configuration's attempts since `since`, hour by hour: how many got a 2xx, how many failed,
- * and their summed duration (the console's delivery health). Read through webhook_attempts'
- * (config_id, started_at) index, one range per configuration (at most 1,000: Oracle's IN list).
+ * and their summed duration (the console's delivery health, the staff triage). Whole hours already
+ * rolled up (rollups.ts) come from webhook_attempt_hours, a row per configuration and hour; only
+ * the hours after them (and a partial first hour, when `since` is not on the hour) are counted from
+ * the attempts themselves, so the cost follows the window's hours, not the delivery rate. At most
+ * 1,000 configurations (Oracle's IN list).
  */
 export async function hourlyAttempts(db: Knex, configIds: readonly string[], since: number): Promise<HourOfAttempts[]> {
   if (configIds.length === 0) return [];
-  const hour = hourOf(db, 'started_at');
-  const rows: DbRow[] = await db('webhook_attempts')
-    .select('config_id', db.raw('? as ??', [hour, 'hora']))
-    .select(db.raw('sum(case when ?? is null then 1 else 0 end) as ??', ['error', 'entregues']))
-    .count({ n: '*' })
-    .sum({ duracao: 'duration_ms' })
-    .whereIn('config_id', configIds)
-    .andWhere('started_at', '>=', since)
-    .groupBy('config_id', hour);
-  return rows.map((row) => {
-    const delivered = toNumber(row.entregues);
-    return {
-      configId: String(row.config_id),
-      hour: toNumber(row.hora),
-      delivered,
-      failed: toNumber(row.n) - delivered,
-      durationMs: toNumber(row.duracao),
-    };
-  });
+  const rolled = await rolledUntil(db);
+  const firstWhole = Math.ceil(since / HOUR_MS);
+  if (rolled === null || rolled <= firstWhole) return attemptsByHour(db, { from: since }, configIds);
+  const [head, middle, tail] = await Promise.all([
+    since < firstWhole * HOUR_MS ? attemptsByHour(db, { from: since, to: firstWhole * HOUR_MS }, configIds) : [],
+    rolledUpHours(db, configIds, firstWhole, rolled),
+    attemptsByHour(db, { from: rolled * HOUR_MS }, configIds),
+  ]);
+  return [...head, ...middle, ...tail];
 }
 
 /** How many of a configuration's deliveries created since `since` are `filtrada`: its health's figure. */
