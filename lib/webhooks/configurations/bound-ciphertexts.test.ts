@@ -1,7 +1,6 @@
-import knex, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSource } from '@/lib/db/migrations';
-import { createDatabase, dropDatabase } from '@/e2e/support/databases';
+import { migratedPostgres } from '@/lib/testing/postgres';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import { resetEnv } from '@/lib/testing/hooks';
 import { findWebhook, insertWebhook, saveBrokerCredentials } from '@/lib/webhooks/configurations/store/configs';
@@ -42,24 +41,11 @@ describe('bound ciphertexts', () => {
 });
 
 const adminUrl = process.env.POSTGRES_TEST_URL;
-type Database = { db: Knex; cleanup(): Promise<void> };
-
-async function postgres(): Promise<Database> {
-  const url = await createDatabase(adminUrl ?? '', 'bound');
-  const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
-  await db.migrate.latest({ migrationSource });
-  return {
-    db,
-    async cleanup() {
-      await db.destroy();
-      await dropDatabase(adminUrl ?? '', url);
-    },
-  };
-}
+type Database = Awaited<ReturnType<typeof migratedSqlite>>;
 
 describe.each([
   { name: 'SQLite', open: migratedSqlite, skip: false },
-  { name: 'PostgreSQL', open: postgres, skip: !adminUrl },
+  { name: 'PostgreSQL', open: () => migratedPostgres(adminUrl ?? '', 'bound'), skip: !adminUrl },
 ])('migration 020_bound_ciphertexts on $name', ({ open, skip }) => {
   let database: Database;
   beforeAll(async () => {

@@ -11,13 +11,13 @@ export type HourOfAttempts = { configId: string; hour: number; delivered: number
  * Attempts started in [from, to) (to: open-ended when absent), counted per configuration and hour:
  * how many got a 2xx (no error), how many failed, their summed duration. The one definition the
  * roll-up (rollups.ts) and the not-yet-rolled tail (statistics.ts) share, so both count alike.
- * With configuration ids (at most 1,000: Oracle's IN list), read through webhook_attempts'
- * (config_id, started_at, …) covering index, one range per configuration.
+ * Read through webhook_attempts' (config_id, started_at, …) covering index, one range per
+ * configuration (at most 1,000: Oracle's IN list).
  */
 export async function attemptsByHour(
   db: Knex,
   range: { from: number; to?: number },
-  configIds?: readonly string[],
+  configIds: readonly string[],
 ): Promise<HourOfAttempts[]> {
   const hour = hourOf(db, 'started_at');
   const query = db('webhook_attempts')
@@ -25,10 +25,10 @@ export async function attemptsByHour(
     .select(db.raw('sum(case when ?? is null then 1 else 0 end) as ??', ['error', 'entregues']))
     .count({ n: '*' })
     .sum({ duracao: 'duration_ms' })
-    .where('started_at', '>=', range.from)
+    .whereIn('config_id', configIds)
+    .andWhere('started_at', '>=', range.from)
     .groupBy('config_id', hour);
   if (range.to !== undefined) void query.andWhere('started_at', '<', range.to);
-  if (configIds) void query.whereIn('config_id', configIds);
   const rows: DbRow[] = await query;
   return rows.map((row) => {
     const delivered = toNumber(row.entregues);

@@ -1,7 +1,6 @@
-import knex, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationSource } from '@/lib/db/migrations';
-import { createDatabase, dropDatabase } from '@/e2e/support/databases';
+import { migratedPostgres } from '@/lib/testing/postgres';
 import { migratedSqlite } from '@/lib/testing/sqlite';
 import { resetEnv } from '@/lib/testing/hooks';
 import { insertWebhook } from '@/lib/webhooks/configurations/store/configs';
@@ -17,20 +16,7 @@ import { hourlyAttempts } from './statistics';
  * raw attempts does, on SQLite and, with POSTGRES_TEST_URL (npm run test:unit:pg), on PostgreSQL.
  */
 const adminUrl = process.env.POSTGRES_TEST_URL;
-type Database = { db: Knex; cleanup(): Promise<void> };
-
-async function postgres(): Promise<Database> {
-  const url = await createDatabase(adminUrl ?? '', 'rollups');
-  const db = knex({ client: 'pg', connection: url, pool: { min: 0, max: 4 } });
-  await db.migrate.latest({ migrationSource });
-  return {
-    db,
-    async cleanup() {
-      await db.destroy();
-      await dropDatabase(adminUrl ?? '', url);
-    },
-  };
-}
+type Database = Awaited<ReturnType<typeof migratedSqlite>>;
 
 const CONFIGS = ['c0000000-0000-4000-8000-00000000000a', 'c0000000-0000-4000-8000-00000000000b', 'c0000000-0000-4000-8000-00000000000c'];
 /** "Now": 20 minutes into hour H, so hours before H have ended more than the margin ago. */
@@ -78,7 +64,7 @@ const sorted = (rows: HourOfAttempts[]) =>
 
 describe.each([
   { name: 'SQLite', open: migratedSqlite, skip: false },
-  { name: 'PostgreSQL', open: postgres, skip: !adminUrl },
+  { name: 'PostgreSQL', open: () => migratedPostgres(adminUrl ?? '', 'rollups', 4), skip: !adminUrl },
 ])('hourly roll-ups on $name', ({ open, skip }) => {
   let database: Database;
   beforeAll(async () => {
