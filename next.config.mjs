@@ -22,8 +22,11 @@ const nextConfig = {
   ],
   // The transformation sandbox's worker thread requires quickjs-emscripten at run time (no import a
   // trace could follow: lib/webhooks/payload-control/sandbox.ts), and its engine reads its .wasm.
+  // better-sqlite3 loads a binary compiled here before its prebuilt one (scripts/sqlite-binding.mjs
+  // compiles one where the prebuilt does not load); the trace sees only the prebuilt.
   outputFileTracingIncludes: {
     '/**': [
+      './node_modules/better-sqlite3/build/Release/better_sqlite3.node',
       './node_modules/quickjs-emscripten/**',
       './node_modules/quickjs-emscripten-core/**',
       './node_modules/@jitl/quickjs-ffi-types/**',
