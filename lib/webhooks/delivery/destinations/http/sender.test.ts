@@ -86,6 +86,35 @@ describe('the HTTP destination', () => {
     });
   });
 
+  it('sends again on a new connection when the receiver closes a kept-alive one as the request goes out', async () => {
+    // Answers a connection's first request, then drops the connection when the next one comes on it:
+    // what a receiver whose idle timeout ends just as the next delivery is written does.
+    const answered: string[] = [];
+    const closing = http.createServer((request, response) => {
+      if ((request.socket as { served?: boolean }).served) {
+        request.socket.destroy();
+        return;
+      }
+      (request.socket as { served?: boolean }).served = true;
+      request.resume();
+      request.on('end', () => {
+        answered.push(String(request.headers['webhook-id']));
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(closing.address() as AddressInfo).port}/`;
+    try {
+      const first = await destination.send(url, { ...message(), headers: { 'webhook-id': 'msg_a' } }, allowed);
+      const second = await destination.send(url, { ...message(), headers: { 'webhook-id': 'msg_b' } }, allowed);
+      expect([first.status, second.status]).toEqual([204, 204]);
+      expect(answered).toEqual(['msg_a', 'msg_b']);
+    } finally {
+      closing.closeAllConnections();
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
   it('fails a stored header value HTTP cannot carry by name, before any request', async () => {
     const before = seen.length;
     const sent = await destination.send(`${base}/ok`, message([{ chave: 'X-Moeda', valor: '€ euro' }]), allowed);

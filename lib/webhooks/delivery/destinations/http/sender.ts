@@ -76,14 +76,15 @@ function post(
       clearTimeout(timer);
       done(sent);
     };
-    let request: http.ClientRequest;
-    try {
-      request = (secure ? https : http).request(
+    let request: http.ClientRequest | undefined;
+    // `fresh`: on a connection of its own, not one kept alive from an earlier attempt (see 'error').
+    const send = (fresh: boolean) => {
+      const sending = (secure ? https : http).request(
         url,
         {
           method: 'POST',
           headers: { ...headers, 'content-length': String(Buffer.byteLength(message.body)) },
-          agent: secure ? agents.https : agents.http,
+          agent: fresh ? false : secure ? agents.https : agents.http,
           lookup: checkedLookup(resolve, settings.allowPrivateTargets),
         },
         (response) => {
@@ -104,21 +105,35 @@ function post(
           response.on('error', answer);
         },
       );
+      request = sending;
+      sending.on('error', (error: NodeJS.ErrnoException) => {
+        // A receiver closed the kept-alive connection just as this request went out on it (its idle
+        // timeout and our reuse crossed; Node's default is 5 s): it answered nothing, so the request
+        // goes again, once, on a connection of its own, as Node's documentation advises
+        // (ClientRequest.reusedSocket). Counted as a failed attempt, it read as an outage that never was.
+        if (sending.reusedSocket && !fresh && STALE_CONNECTION_CODES.has(error.code ?? '') && !settled) return send(true);
+        settle(failedWith(error));
+      });
+      sending.on('finish', () => {
+        if (!settled) startedAt = Date.now();
+      });
+      sending.end(message.body);
+    };
+    try {
+      send(false);
     } catch (error) {
       // Thrown while building the request (a header Node refuses, say): no request went out.
       return settle(failedWith(error));
     }
     timer = setTimeout(() => {
       settle(failed('tempo-esgotado'));
-      request.destroy();
+      request?.destroy();
     }, settings.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => settle(failedWith(error)));
-    request.on('finish', () => {
-      if (!settled) startedAt = Date.now();
-    });
-    request.end(message.body);
   });
 }
+
+/** How a kept-alive connection the receiver has just closed fails the request written on it. */
+const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * What a receiver's status means: a 2xx delivers; 410 Gone fails the delivery and switches the
