@@ -51,16 +51,24 @@ export type Swept = {
   rollups: number;
 };
 
-export async function sweepRetention(db: Knex, settings: RetentionSettings, now: number, batch = RETENTION_BATCH): Promise<Swept> {
+/** How the purge goes: events per batch, and the pause after each (a test's may be none). */
+export type Pacing = { batch: number; pause: (started: number) => Promise<void> };
+
+export async function sweepRetention(
+  db: Knex,
+  settings: RetentionSettings,
+  now: number,
+  pacing: Pacing = { batch: RETENTION_BATCH, pause: pauseAfter },
+): Promise<Swept> {
   const deliveriesBefore = now - settings.deliveryDays * DAY_MS;
   let deliveries = 0;
   const events = await inBatches(async (size) => {
     const pruned = await pruneHistoryBatch(db, deliveriesBefore, size);
     deliveries += pruned.deliveries;
     return pruned.events;
-  }, batch);
+  }, pacing);
   const audit =
-    settings.auditDays === undefined ? 0 : await inBatches((size) => pruneAuditBatch(db, now - settings.auditDays! * DAY_MS, size), batch);
+    settings.auditDays === undefined ? 0 : await inBatches((size) => pruneAuditBatch(db, now - settings.auditDays! * DAY_MS, size), pacing);
   const rollups = await pruneRollups(db, deliveriesBefore);
   const portal = await prunePortalRows(db, now - DAY_MS);
   const releaseIdentifiers = await purgeReleaseIdentifiers(db, now);
@@ -88,14 +96,14 @@ export async function rollUpHistory(db: Knex, now: number): Promise<number> {
  * the serving thread and of the database's writer, however long the history, and requests waiting
  * for either go in between.
  */
-async function inBatches(prune: (batch: number) => Promise<number>, batch: number): Promise<number> {
+async function inBatches(prune: (batch: number) => Promise<number>, { batch, pause }: Pacing): Promise<number> {
   let total = 0;
   for (;;) {
     const started = performance.now();
     const deleted = await prune(batch);
     total += deleted;
     if (deleted < batch) return total;
-    await pauseAfter(started);
+    await pause(started);
   }
 }
 
