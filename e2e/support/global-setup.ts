@@ -7,7 +7,7 @@ import { seedDay } from './test-seed';
 
 /**
  * Starts the shared production server for the run; its URL reaches specs through E2E_BASE_URL.
- * With E2E_API_SERVER=lean (npm run test:e2e:lean) the API paths are served by the lean API server
+ * With E2E_API_SERVER=lean (npm run test:e2e:pg sets it) the API paths are served by the lean API server
  * (npm run start:api) instead, behind a balancer (api-router.ts) that sends the rest to Next; with
  * E2E_API_SERVER=container (npm run test:e2e:container) the shared server is the container image's
  * command, where Next's catch-all route answers the API through the same router.
