@@ -134,3 +134,20 @@ test(`a producer publishes at most ${PUBLISH_LIMIT} events a second: the next is
   // An accepted one is still answered as a repeat.
   expect((await publish('cota-0')).status()).toBe(200);
 });
+
+test('a batch counts each of its events toward the producer’s limit: one that would go past it is refused whole, and one larger than the limit always', async () => {
+  const producer = bearer(await tokenFor(api, PRODUCER));
+  const event = (idEvento: string) => ({ tipo: 'eventoPropostaCancelada', usuarioId: TENANT_B.usuarioId, idEvento, dados: {} });
+  const batch = (...ids: string[]) => api.post(apiPath(routes.publishEventBatch), { headers: producer, data: { eventos: ids.map(event) } });
+  const tooLarge = await expectProblem(await batch('lote-a', 'lote-b', 'lote-c'), 429, 'publish-rate', PUBLISH_LIMIT);
+  expect(tooLarge.detail).toContain('smaller batches');
+  // A second after the last test's publishes, a window of its own: the limit's worth goes in…
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect((await batch('lote-a', 'lote-b')).status()).toBe(202);
+  // …and within the same second, one more is refused with nothing of it recorded.
+  await expectProblem(await batch('lote-c', 'lote-b'), 429, 'publish-rate', PUBLISH_LIMIT);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const later = await batch('lote-c', 'lote-b');
+  expect(later.status()).toBe(202);
+  expect(((await later.json()) as { eventos: { repetido: boolean }[] }).eventos.map((outcome) => outcome.repetido)).toEqual([false, true]);
+});

@@ -174,6 +174,55 @@ test('fan-out by flag and tenant; exact Standard Webhooks headers; custom header
   expect(attemptLine).not.toContain('Maria');
 });
 
+test('a batch is recorded whole: each event fanned out and signed, an ordered configuration gets them in the batch’s order, repeats answer their first event', async () => {
+  await enable('a9', { eventoPropostaCancelada: true }, { entregaOrdenada: true });
+  await enable('a10', { eventoAvaliacaoSaudeArquivada: true });
+  const batch = (eventos: Record<string, unknown>[]) =>
+    api.post(apiPath(routes.publishEventBatch), { headers: producer, data: { eventos } });
+  const cancelled = (i: number, dados: Record<string, unknown> = { ordem: i }) => ({
+    tipo: 'eventoPropostaCancelada',
+    usuarioId: TENANT_A.usuarioId,
+    idEvento: `lote-${i}`,
+    dados,
+  });
+  const eventos = [
+    ...Array.from({ length: 5 }, (_, i) => cancelled(i)),
+    { tipo: 'eventoAvaliacaoSaudeArquivada', usuarioId: TENANT_A.usuarioId, dados: { ordem: 5 } },
+    cancelled(0, {}), // the batch's own first event again
+  ];
+  type Outcome = { id: string; entregas: number; repetido: boolean };
+  const published = await batch(eventos);
+  expect(published.status()).toBe(202);
+  const outcomes = ((await published.json()) as { eventos: Outcome[] }).eventos;
+  // a2 (the fan-out test's) receives cancellations too; a10 alone archived ones.
+  expect(outcomes.map(({ entregas, repetido }) => [entregas, repetido])).toEqual([...Array(5).fill([2, false]), [1, false], [2, true]]);
+  expect(outcomes[6]!.id).toBe(outcomes[0]!.id);
+
+  const secret = await secretOf('a9');
+  const received = await receiver.waitFor('/a9', 5);
+  const order = received.map(
+    (request) =>
+      (new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as { data: { ordem: number } }).data.ordem,
+  );
+  expect(order).toEqual([0, 1, 2, 3, 4]);
+  await receiver.waitFor('/a10', 1);
+
+  // Every idEvento already published: 200, the first events, nothing sent twice.
+  const again = await batch(eventos.slice(0, 5));
+  expect(again.status()).toBe(200);
+  expect(((await again.json()) as { eventos: Outcome[] }).eventos).toEqual(
+    outcomes.slice(0, 5).map((outcome) => ({ ...outcome, repetido: true })),
+  );
+  // One bad event refuses the batch, naming it by its index; the good one beside it is not recorded.
+  const bad = await batch([cancelled(7), { ...cancelled(8), usuarioId: 'x' }]);
+  expect(bad.status()).toBe(400);
+  expect(((await bad.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).toEqual(['eventos.1.usuarioId']);
+  expect((await batch([])).status()).toBe(400);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(receiver.at('/a9')).toHaveLength(5);
+  expect((await deliveries('a9', '?evento=lote-7')).length).toBe(0);
+});
+
 test('a 500 is retried with the same webhook-id until a 200; the log shows every attempt', async () => {
   await enable('a3', { eventoAvaliacaoSaudeArquivada: true });
   receiver.script('/a3', { status: 500, body: 'indisponível' }, { status: 200, body: 'ok' });

@@ -27,6 +27,7 @@ export const deleteWebhookConfiguration = {
   path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}',
 } as const satisfies Route;
 export const publishEvent = { method: 'POST', path: '/api/v2/avaliacao-saude/eventos' } as const satisfies Route;
+export const publishEventBatch = { method: 'POST', path: '/api/v2/avaliacao-saude/eventos/lote' } as const satisfies Route;
 export const listDeliveries = {
   method: 'GET',
   path: '/api/v2/avaliacao-saude/configuracao-web-hook/{id}/entregas',

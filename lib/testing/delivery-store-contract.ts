@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { getDb } from '@/lib/db/handle';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
-import { claimDue, findDelivery, loadAttemptContexts, publishEvent, recordAttempts } from '@/lib/webhooks/delivery/store';
+import { claimDue, findDelivery, loadAttemptContexts, publishEvent, publishEvents, recordAttempts } from '@/lib/webhooks/delivery/store';
 import { TENANT_A, TENANT_B, WEBHOOK_IDS } from '@/e2e/support/test-seed';
 
 /** The delivery store's claims on each database: leases, fair shares, tenants' caps, the circuit (run by store-contract.ts). */
@@ -52,6 +52,43 @@ export function deliveryClaimsContract(): void {
     const detail = await findDelivery(db, context!.config.id, first[0]!);
     expect(detail?.context.delivery).toMatchObject({ status: 'entregue', attempts: 1, lastStatus: 204 });
     expect(detail?.attempts).toEqual([expect.objectContaining({ number: 1, status: 204, headers: { 'webhook-id': first[0] } })]);
+  });
+
+  it('records a batch in one go: each event fanned out to its own tenant, in the order given, a repeat answering its first event', async () => {
+    const db = await getDb();
+    const now = 1_855_000_000_000;
+    const approved = (usuarioId: string, idEvento?: string) => ({
+      tipo: 'eventoAvaliacaoSaudeAprovada' as const,
+      usuarioId,
+      dados: {},
+      ...(idEvento ? { idEvento } : {}),
+    });
+    const batch = [
+      approved(TENANT_A.usuarioId, 'lote-1'),
+      approved(TENANT_B.usuarioId),
+      approved(TENANT_A.usuarioId),
+      approved(TENANT_A.usuarioId, 'lote-1'),
+    ];
+    const published = await publishEvents(db, 'lote', batch, now);
+    expect(published.map((event) => event.repeated)).toEqual([false, false, false, true]);
+    expect(published[3]).toEqual({ ...published[0], repeated: true, waiting: [] });
+    const configsOf = async (eventId: string) =>
+      (await db('webhook_deliveries').where({ event_id: eventId }).orderBy('config_id').pluck('config_id')).map(String);
+    const [a1, b, a2] = await Promise.all(published.slice(0, 3).map((event) => configsOf(event.id)));
+    expect(a1!.length).toBe(published[0]!.entregas);
+    expect(a1).toEqual(a2);
+    expect(b).toEqual([WEBHOOK_IDS.b1]);
+    expect(a1).not.toContain(WEBHOOK_IDS.b1);
+    // In the batch's order: what an ordered configuration's queue sorts by.
+    const created = await db('webhook_events')
+      .whereIn(
+        'id',
+        published.slice(0, 3).map((event) => event.id),
+      )
+      .orderBy('created_at')
+      .pluck('id');
+    expect(created).toEqual(published.slice(0, 3).map((event) => event.id));
+    expect(await publishEvents(db, 'lote', [approved(TENANT_A.usuarioId, 'lote-1')], now + 5)).toEqual([published[3]]);
   });
 
   it('shares claims round-robin across configurations, caps each one across instances, and skips an open circuit but for one probe', async () => {

@@ -16,6 +16,9 @@ import {
   deliveryDetailSchema,
   deliveryListQuerySchema,
   deliverySchema,
+  MAX_BATCH_EVENTS,
+  publishBatchSchema,
+  publishedBatchSchema,
   publishedEventSchema,
   publishEventSchema,
   recoveryResultSchema,
@@ -65,8 +68,35 @@ export const deliveryOperations = {
       },
     },
     async ({ principal, body }) => {
-      const { repeated, ...published } = await publish(principal, await body());
+      const [event] = await publish(principal, [await body()]);
+      const { repeated, ...published } = event!;
       return repeated ? { status: 200, body: published } : { status: 202, body: published };
+    },
+  ),
+  /** Many events in one request: 202 with each one's outcome, 200 when every one was already published. */
+  publishEventBatch: operation(
+    {
+      method: 'POST',
+      path: '/api/v2/avaliacao-saude/eventos/lote',
+      body: publishBatchSchema,
+      capability: 'events',
+      responses: {
+        202: answer.json(publishedBatchSchema, 'Accepted; the new events’ deliveries are under way.'),
+        200: answer.json(publishedBatchSchema, 'Every idEvento of the batch was already published: their first events.'),
+        429: answer.problem(
+          'The batch would take the producer past MAX_EVENTS_PER_SECOND events in a second (`limite`, `janelaSegundos`); nothing of it was recorded. Publish it again after `Retry-After` seconds, or in smaller batches when it is larger than the limit.',
+        ),
+      },
+      doc: {
+        summary: 'Publish a batch of events',
+        tags: ['Webhook deliveries'],
+        description: `For a producer with many events at once: up to ${MAX_BATCH_EVENTS} events, each exactly as the single publish takes it, recorded in one transaction (all of them or, on any refusal, none). Each counts toward MAX_EVENTS_PER_SECOND, and each fans out, is signed and delivered as if published alone; a configuration that keeps events in order receives them in the order of the batch. An idEvento already published, or repeated within the batch, answers its first event (\`repetido\`) and sends nothing twice. Bad input names the event by its index (\`eventos.3.usuarioId\`).`,
+      },
+    },
+    async ({ principal, body }) => {
+      const published = await publish(principal, (await body()).eventos);
+      const eventos = published.map(({ repeated, ...event }) => ({ ...event, repetido: repeated }));
+      return eventos.every((event) => event.repetido) ? { status: 200, body: { eventos } } : { status: 202, body: { eventos } };
     },
   ),
   listDeliveries: operation(

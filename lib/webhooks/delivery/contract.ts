@@ -36,6 +36,27 @@ export type PublishEvent = Omit<z.output<typeof publishEventSchema>, 'tipo'> & {
 export const publishedEventSchema = z.object({ id: z.string(), entregas: z.number().int() });
 export type PublishedEvent = z.infer<typeof publishedEventSchema>;
 
+/** Events per batch: a producer with many to send sends them in a few requests (issue 45 §5). */
+export const MAX_BATCH_EVENTS = 100;
+export const publishBatchSchema = z.strictObject({
+  eventos: z
+    .array(publishEventSchema)
+    .min(1)
+    .max(MAX_BATCH_EVENTS)
+    .meta({ description: `1 to ${MAX_BATCH_EVENTS} events, each as the single publish takes it; recorded all together or not at all.` }),
+});
+export const publishedBatchSchema = z.object({
+  eventos: z
+    .array(
+      publishedEventSchema.extend({
+        repetido: z.boolean().meta({
+          description: 'true: an idEvento already published (or earlier in this batch); `id` is that first event, nothing sent again.',
+        }),
+      }),
+    )
+    .meta({ description: 'Each event’s outcome, in the order given.' }),
+});
+
 export { DELIVERY_STATUSES };
 export type { DeliveryStatus };
 

@@ -51,16 +51,24 @@ export async function assertTestEventRoom(trx: Knex.Transaction, configId: strin
   );
 }
 
-/** An event past MAX_EVENTS_PER_SECOND from one producer in a second is refused (429) and not recorded. */
-export async function assertPublishRoom(trx: Knex.Transaction, producer: string, now: number): Promise<void> {
+/**
+ * `count` events (a batch: all or none) that would take one producer past MAX_EVENTS_PER_SECOND in a
+ * second are refused (429) and not recorded.
+ */
+export async function assertPublishRoom(trx: Knex.Transaction, producer: string, now: number, count = 1): Promise<void> {
   const limit = env().MAX_EVENTS_PER_SECOND;
-  const nth = await nthNewestEventSince(trx, producer, now - PUBLISH_WINDOW_MS + 1, limit);
+  // Room for `count` more: fewer than limit - count + 1 events of this producer in the window.
+  const nth = count > limit ? now : await nthNewestEventSince(trx, producer, now - PUBLISH_WINDOW_MS + 1, limit - count + 1);
   if (nth === null) return;
   log.info('webhook.quota_exceeded', { quota: QUOTA_PROBLEMS.publish, limit });
   throw refuse.rateLimited(
     QUOTA_PROBLEMS.publish,
     secondsUntilRoom(nth, PUBLISH_WINDOW_MS, now),
-    `This producer published ${limit} events in the last second, the most allowed (MAX_EVENTS_PER_SECOND); nothing was recorded: publish it again after Retry-After seconds.`,
+    count > limit
+      ? `A batch of ${count} events is more than the ${limit} a producer may publish in a second (MAX_EVENTS_PER_SECOND); nothing was recorded: publish it in smaller batches.`
+      : count > 1
+        ? `These ${count} events would take this producer past ${limit} events in a second, the most allowed (MAX_EVENTS_PER_SECOND); nothing was recorded: publish them again after Retry-After seconds.`
+        : `This producer published ${limit} events in the last second, the most allowed (MAX_EVENTS_PER_SECOND); nothing was recorded: publish it again after Retry-After seconds.`,
     { limite: limit, janelaSegundos: PUBLISH_WINDOW_MS / 1000 },
   );
 }

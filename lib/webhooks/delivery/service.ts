@@ -18,7 +18,7 @@ import {
   createTestDelivery,
   findDelivery,
   listDeliveries,
-  publishEvent,
+  publishEvents,
   findReceiverState,
   queueHead,
   recoverDeliveries,
@@ -36,19 +36,18 @@ import { deliveryWorker } from './process-worker';
  */
 const DELIVERY_ID = /^msg_[0-9a-z]{29}$/;
 
-export async function publish(principal: Principal, input: PublishEvent): Promise<PublishedEvent & { repeated: boolean }> {
+/** A producer's events, one or a batch (all recorded or none), each answered in the order given. */
+export async function publish(principal: Principal, inputs: readonly PublishEvent[]): Promise<(PublishedEvent & { repeated: boolean })[]> {
   const producer = ownerKey(principal);
   const now = Date.now();
-  const { waiting, ...published } = await publishEvent(await getDb(), producer, input, now, (trx) => assertPublishRoom(trx, producer, now));
-  // Ids and counts only: `dados` may carry personal data.
-  log.info('webhook.event_published', {
-    eventId: published.id,
-    tipo: input.tipo,
-    deliveries: published.entregas,
-    repeated: published.repeated,
-  });
+  const published = await publishEvents(await getDb(), producer, inputs, now, (trx, count) => assertPublishRoom(trx, producer, now, count));
+  for (const [index, { id, entregas, repeated }] of published.entries()) {
+    // Ids and counts only: `dados` may carry personal data.
+    log.info('webhook.event_published', { eventId: id, tipo: inputs[index]!.tipo, deliveries: entregas, repeated });
+  }
+  const waiting = published.flatMap((event) => event.waiting);
   if (waiting.length > 0) deliveryWorker().wake(waiting);
-  return published;
+  return published.map(({ waiting: _waiting, ...event }) => event);
 }
 
 function iso(ms: number | null): string | null {

@@ -22,76 +22,146 @@ export type Published = {
 };
 
 /**
- * Records an event and its fan-out in one transaction: a delivery for each configuration of the
- * tenant subscribed to the event (webhook_subscriptions); `pendente` when the configuration is enabled, `ignorada`
- * (kept for a later recovery) when it is not, `filtrada` when its content filter does not let the event
- * through (payload control, issue 46: recorded, never queued). The same idEvento from the same producer answers the
- * first event and creates nothing.
+ * Records events and their fan-out in one transaction: a delivery for each configuration of the
+ * event's tenant subscribed to its type (webhook_subscriptions); `pendente` when the configuration is
+ * enabled, `ignorada` (kept for a later recovery) when it is not, `filtrada` when its content filter
+ * does not let the event through (payload control, issue 46: recorded, never queued). An idEvento the
+ * producer already published, or that comes twice in `inputs`, answers the first event and creates
+ * nothing. Answers each input's event in their order. A batch (issue 45 §5) costs a few statements
+ * whatever its size: the events in one insert, their subscribers in one query, their deliveries in
+ * inserts of 100; its events are 1 ms apart, so an ordered configuration receives them in the order given.
  */
+export async function publishEvents(
+  db: Knex,
+  producer: string,
+  inputs: readonly PublishEvent[],
+  now: number,
+  /** Runs in the transaction before anything is written, with how many new events would be; a throw refuses them all (the publish rate). */
+  guard?: (trx: Knex.Transaction, count: number) => Promise<void>,
+): Promise<Published[]> {
+  for (const tenant of new Set(inputs.map((input) => input.usuarioId))) await ensureTenantRow(db, tenant);
+  const record = () => db.transaction((trx) => recordEvents(trx, producer, inputs, now, guard));
+  try {
+    return await record();
+  } catch (error) {
+    // An idEvento published at the same moment by another request: once that one has committed,
+    // the same batch again answers its event (and still records the rest).
+    if (inputs.some((input) => input.idEvento !== undefined) && isUniqueViolation(error)) return record();
+    throw error;
+  }
+}
+
+/** One event: publishEvents with one input. */
 export async function publishEvent(
   db: Knex,
   producer: string,
   input: PublishEvent,
   now: number,
-  /** Runs in the transaction before anything is written (a repeat aside); a throw refuses the event (the publish rate). */
   guard?: (trx: Knex.Transaction) => Promise<void>,
 ): Promise<Published> {
-  await ensureTenantRow(db, input.usuarioId);
-  try {
-    return await db.transaction(async (trx) => {
-      if (input.idEvento !== undefined) {
-        const earlier = await findPublished(trx, producer, input.idEvento);
-        if (earlier) return earlier;
-      }
-      await guard?.(trx);
-      const eventId = newId('evt', now);
-      // The contract's flag, stored as the event type a receiver sees: the one vocabulary of the columns.
-      const tipo = EVENT_TYPE_OF_FLAG[input.tipo];
-      await trx('webhook_events').insert({
-        id: eventId,
-        producer,
-        id_evento: input.idEvento ?? null,
-        tipo,
-        usuario_id: input.usuarioId,
-        dados_json: JSON.stringify(input.dados),
-        created_at: now,
-      });
-      const subscribers = await subscribedConfigs(trx, input.usuarioId, tipo);
-      const message = messageOf({
-        id: eventId,
-        idEvento: input.idEvento ?? null,
-        tipo,
-        usuarioId: input.usuarioId,
-        dados: input.dados,
-        createdAt: now,
-      });
-      const { count, waiting } = await insertDeliveries(trx, eventId, subscribers, now, message);
-      return { id: eventId, entregas: count, repeated: false, waiting };
-    });
-  } catch (error) {
-    // The same idEvento published twice at once: the loser answers the winner's event.
-    if (input.idEvento !== undefined && isUniqueViolation(error)) {
-      const earlier = await findPublished(db, producer, input.idEvento);
-      if (earlier) return earlier;
-    }
-    throw error;
+  const [published] = await publishEvents(db, producer, [input], now, guard);
+  return published!;
+}
+
+async function recordEvents(
+  trx: Knex.Transaction,
+  producer: string,
+  inputs: readonly PublishEvent[],
+  now: number,
+  guard: ((trx: Knex.Transaction, count: number) => Promise<void>) | undefined,
+): Promise<Published[]> {
+  const answers = await findPublished(
+    trx,
+    producer,
+    inputs.flatMap((input) => (input.idEvento === undefined ? [] : [input.idEvento])),
+  );
+  const fresh = inputs.filter((input, index) => {
+    const key = input.idEvento;
+    if (key === undefined) return true;
+    const first = inputs.findIndex((other) => other.idEvento === key) === index;
+    return first && !answers.has(key);
+  });
+  if (fresh.length > 0) await guard?.(trx, fresh.length);
+  const events = fresh.map((input, index) => ({
+    id: newId('evt', now + index),
+    idEvento: input.idEvento ?? null,
+    // The contract's flag, stored as the event type a receiver sees: the one vocabulary of the columns.
+    tipo: EVENT_TYPE_OF_FLAG[input.tipo],
+    usuarioId: input.usuarioId,
+    dados: input.dados,
+    createdAt: now + index,
+  }));
+  await insertInChunks(
+    trx,
+    'webhook_events',
+    events.map((event) => ({
+      id: event.id,
+      producer,
+      id_evento: event.idEvento,
+      tipo: event.tipo,
+      usuario_id: event.usuarioId,
+      dados_json: JSON.stringify(event.dados),
+      created_at: event.createdAt,
+    })),
+  );
+  const subscribers = await subscribersOf(trx, events);
+  const rows: ReturnType<typeof newDeliveryRow>[] = [];
+  const published = new Map<PublishEvent, Published>();
+  for (const [index, event] of events.entries()) {
+    const fanOut = deliveriesOf(
+      event.id,
+      subscribers.get(subscriptionKey(event.usuarioId, event.tipo)) ?? [],
+      event.createdAt,
+      messageOf(event),
+    );
+    rows.push(...fanOut.rows);
+    published.set(fresh[index]!, { id: event.id, entregas: fanOut.rows.length, repeated: false, waiting: fanOut.waiting });
+    if (event.idEvento !== null) answers.set(event.idEvento, { id: event.id, entregas: fanOut.rows.length, repeated: true, waiting: [] });
   }
+  await insertInChunks(trx, 'webhook_deliveries', rows);
+  return inputs.map((input) => published.get(input) ?? answers.get(input.idEvento!)!);
 }
 
 /** A fan-out's targets: the tenant's configurations subscribed to the event type `tipo` (webhook_subscriptions), whether each is enabled, and its content filter. */
 export type Subscriber = { configId: string; tenant: string; enabled: boolean; filter?: unknown };
 
+/** Rows inserted 100 a statement: few round trips, and within Oracle's bind limit. */
+async function insertInChunks(trx: Knex.Transaction, table: string, rows: readonly Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) await trx(table).insert(rows.slice(i, i + 100));
+}
+
+const subscriptionKey = (usuarioId: string, tipo: string) => `${usuarioId} ${tipo}`;
+
 export async function subscribedConfigs(trx: Knex.Transaction, usuarioId: string, tipo: string): Promise<Subscriber[]> {
+  return (await subscribersOf(trx, [{ usuarioId, tipo }])).get(subscriptionKey(usuarioId, tipo)) ?? [];
+}
+
+/** The subscribers of each (tenant, event type) of these events, in one query, by subscriptionKey. */
+async function subscribersOf(
+  trx: Knex.Transaction,
+  events: readonly { usuarioId: string; tipo: string }[],
+): Promise<Map<string, Subscriber[]>> {
+  const bySubscription = new Map<string, Subscriber[]>();
+  if (events.length === 0) return bySubscription;
+  const wanted = new Set(events.map((event) => subscriptionKey(event.usuarioId, event.tipo)));
   const configs: DbRow[] = await trx('webhook_configs as c')
     .join('webhook_subscriptions as s', 's.config_id', 'c.id')
-    .where({ 'c.usuario_id': usuarioId, 's.event_type': tipo })
-    .select('c.id', 'c.enabled', 'c.payload_filter_json');
-  return configs.map((config) => ({
-    configId: String(config.id),
-    tenant: usuarioId,
-    enabled: toBoolean(config.enabled),
-    filter: typeof config.payload_filter_json === 'string' ? (JSON.parse(config.payload_filter_json) as unknown) : null,
-  }));
+    .whereIn('c.usuario_id', [...new Set(events.map((event) => event.usuarioId))])
+    .whereIn('s.event_type', [...new Set(events.map((event) => event.tipo))])
+    .select('c.id', 'c.usuario_id', 's.event_type', 'c.enabled', 'c.payload_filter_json');
+  for (const config of configs) {
+    const key = subscriptionKey(String(config.usuario_id), String(config.event_type));
+    // A tenant of the batch subscribed to a type that only another tenant's event has.
+    if (!wanted.has(key)) continue;
+    const subscriber = {
+      configId: String(config.id),
+      tenant: String(config.usuario_id),
+      enabled: toBoolean(config.enabled),
+      filter: typeof config.payload_filter_json === 'string' ? (JSON.parse(config.payload_filter_json) as unknown) : null,
+    };
+    bySubscription.set(key, [...(bySubscription.get(key) ?? []), subscriber]);
+  }
+  return bySubscription;
 }
 
 /** Whether any configuration of the tenant is subscribed to the event type `tipo`: an event nobody receives need not be recorded. */
@@ -105,19 +175,27 @@ export async function hasSubscribers(db: Knex, usuarioId: string, tipo: string):
 
 /**
  * A delivery of the event to each subscriber: `pendente` when it is enabled, `ignorada` when not,
- * `filtrada` when its filter does not let `message` through; the ones the worker may take.
+ * `filtrada` when its filter does not let `message` through (none: no filter applies); `waiting`,
+ * the ones the worker may take.
  */
+function deliveriesOf(eventId: string, subscribers: readonly Subscriber[], now: number, message?: WebhookMessage) {
+  const statuses = subscribers.map((subscriber) => statusAtPublish(subscriber, message));
+  const rows = subscribers.map((subscriber, index) => newDeliveryRow(eventId, subscriber.configId, statuses[index]!, now));
+  const waiting: Candidate[] = subscribers
+    .filter((_, index) => statuses[index] === 'pendente')
+    .map(({ configId, tenant }) => ({ configId, tenant }));
+  return { rows, waiting };
+}
+
+/** One event's fan-out written (the operational events', store/operational.ts): deliveriesOf, inserted. */
 export async function insertDeliveries(
   trx: Knex.Transaction,
   eventId: string,
   subscribers: readonly Subscriber[],
   now: number,
-  message?: WebhookMessage,
 ): Promise<{ count: number; waiting: Candidate[] }> {
-  const statuses = subscribers.map((subscriber) => statusAtPublish(subscriber, message));
-  const rows = subscribers.map((subscriber, index) => newDeliveryRow(eventId, subscriber.configId, statuses[index]!, now));
-  for (let i = 0; i < rows.length; i += 100) await trx('webhook_deliveries').insert(rows.slice(i, i + 100));
-  const waiting = subscribers.filter((_, index) => statuses[index] === 'pendente').map(({ configId, tenant }) => ({ configId, tenant }));
+  const { rows, waiting } = deliveriesOf(eventId, subscribers, now);
+  await insertInChunks(trx, 'webhook_deliveries', rows);
   return { count: rows.length, waiting };
 }
 
@@ -126,12 +204,20 @@ function statusAtPublish(subscriber: Subscriber, message: WebhookMessage | undef
   return message === undefined || matchesFilter(subscriber.filter, message) ? 'pendente' : 'filtrada';
 }
 
-async function findPublished(db: Knex | Knex.Transaction, producer: string, idEvento: string): Promise<Published | undefined> {
-  const rows: DbRow[] = await db('webhook_events').where({ producer, id_evento: idEvento }).select('id');
-  if (!rows[0]) return undefined;
-  const id = String(rows[0].id);
-  const counted: DbRow[] = await db('webhook_deliveries').where({ event_id: id }).count({ count: '*' });
-  return { id, entregas: toNumber(counted[0]?.count), repeated: true, waiting: [] };
+/** The events the producer already published under these idEventos, each with its count of deliveries, by idEvento. */
+async function findPublished(trx: Knex.Transaction, producer: string, idEventos: readonly string[]): Promise<Map<string, Published>> {
+  const found = new Map<string, Published>();
+  if (idEventos.length === 0) return found;
+  const rows: DbRow[] = await trx('webhook_events as e')
+    .leftJoin('webhook_deliveries as d', 'd.event_id', 'e.id')
+    .where('e.producer', producer)
+    .whereIn('e.id_evento', [...new Set(idEventos)])
+    .groupBy('e.id', 'e.id_evento')
+    .select('e.id', 'e.id_evento')
+    .count({ count: 'd.id' });
+  for (const row of rows)
+    found.set(String(row.id_evento), { id: String(row.id), entregas: toNumber(row.count), repeated: true, waiting: [] });
+  return found;
 }
 
 function newDeliveryRow(eventId: string, configId: string, status: 'pendente' | 'ignorada' | 'filtrada', now: number) {
