@@ -35,14 +35,15 @@
 //      (the same durable work and nothing else), 8 configurations of 4 tenants, --cpu-deliveries
 //      pre-queued, rounds interleaved, embedded and on two instances on PostgreSQL; deliveries/s,
 //      CPU ms per delivery (servers' /proc), their ratios and the publish API's intake (scripts/bench/README.md).
-//      --server api: the lean API server instead of npm start; --profile: a CPU profile of the delivery window.
+//      --server api: the lean API server instead of npm start; --profile: a CPU profile of the delivery window;
+//      --publish-batch N: the intake publishes N events a request (POST …/eventos/lote) instead of one.
 // With --before DIR (another checkout, built), sections 1-2 run on its build and on this one in turn,
 // --rounds times each, so that a change's effect on throughput is read in one run.
 // A script that prints figures; it asserts nothing. Needs `npm run build` first.
 //   node scripts/bench/deliveries.mjs [--events 1000] [--fanout 10] [--concurrency 16] [--skip-pg]
 //     [--only throughput|isolation|many-down|rate-limit|ordered|brokers|payload] [--hung-events 1000] [--healthy-seconds 10] [--down-configs 300]
 //     [--rate-limit 50] [--rate-events 2000] [--before ../other-checkout] [--rounds 2]
-//     [--only cpu [--cpu-deliveries 4000] [--server start|api] [--profile]]
+//     [--only cpu [--cpu-deliveries 4000] [--server start|api] [--profile] [--publish-batch 50]]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -69,12 +70,15 @@ const { values } = parseArgs({
     server: { type: 'string', default: 'start' },
     'cpu-deliveries': { type: 'string', default: '4000' },
     profile: { type: 'boolean', default: false },
+    'publish-batch': { type: 'string', default: '1' },
     'admin-url': { type: 'string', default: process.env.DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
 const root = path.resolve(import.meta.dirname, '..', '..');
 const EVENTS = Number(values.events);
 const CONCURRENCY = Number(values.concurrency);
+/** Events per publish request in the CPU section's intake (1: the single publish). */
+const PUBLISH_BATCH = Math.max(1, Math.min(100, Number(values['publish-batch'])));
 const FANOUT = Number(values.fanout);
 const TENANT = { clientId: 'bench-tenant', clientSecret: 'bench-tenant-secret', usuarioId: 'bbbbbbbb-0000-4000-8000-00000000bbbb' };
 const PRODUCER = { clientId: 'bench-producer', clientSecret: 'bench-producer-secret' };
@@ -757,12 +761,18 @@ async function productCpuRound(label, servers, databaseUrl) {
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async (_, index) => {
       while (next < events) {
-        const i = next++;
+        const first = next;
+        next = Math.min(events, next + PUBLISH_BATCH);
         const server = index % servers.length;
-        const { status } = await call(`${servers[server].url}/api/v2/avaliacao-saude/eventos`, {
+        const bodies = Array.from({ length: next - first }, (_, k) =>
+          publishBody(`${label}-cpu-${first + k}`, CPU.tenants[(first + k) % CPU.tenants.length]),
+        );
+        // --publish-batch 1: the single publish, as before; more: its batches (issue 45 §5).
+        const batched = PUBLISH_BATCH > 1;
+        const { status } = await call(`${servers[server].url}/api/v2/avaliacao-saude/eventos${batched ? '/lote' : ''}`, {
           method: 'POST',
           headers: { authorization: producers[server], 'content-type': 'application/json' },
-          body: publishBody(`${label}-cpu-${i}`, CPU.tenants[i % CPU.tenants.length]),
+          body: batched ? `{"eventos":[${bodies.join(',')}]}` : bodies[0],
         });
         if (status !== 202) throw new Error(`publish answered ${status}`);
       }

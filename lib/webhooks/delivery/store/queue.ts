@@ -75,11 +75,13 @@ async function recordEvents(
     producer,
     inputs.flatMap((input) => (input.idEvento === undefined ? [] : [input.idEvento])),
   );
-  const fresh = inputs.filter((input, index) => {
-    const key = input.idEvento;
-    if (key === undefined) return true;
-    const first = inputs.findIndex((other) => other.idEvento === key) === index;
-    return first && !answers.has(key);
+  // The inputs that make new events: those without an idEvento, and each idEvento's first, unless published before.
+  const seen = new Set<string>();
+  const fresh = inputs.filter(({ idEvento }) => {
+    if (idEvento === undefined) return true;
+    const first = !seen.has(idEvento);
+    seen.add(idEvento);
+    return first && !answers.has(idEvento);
   });
   if (fresh.length > 0) await guard?.(trx, fresh.length);
   const events = fresh.map((input, index) => ({
@@ -106,8 +108,7 @@ async function recordEvents(
   );
   const subscribers = await subscribersOf(trx, events);
   const rows: ReturnType<typeof newDeliveryRow>[] = [];
-  const published = new Map<PublishEvent, Published>();
-  for (const [index, event] of events.entries()) {
+  const published = events.map((event) => {
     const fanOut = deliveriesOf(
       event.id,
       subscribers.get(subscriptionKey(event.usuarioId, event.tipo)) ?? [],
@@ -115,11 +116,13 @@ async function recordEvents(
       messageOf(event),
     );
     rows.push(...fanOut.rows);
-    published.set(fresh[index]!, { id: event.id, entregas: fanOut.rows.length, repeated: false, waiting: fanOut.waiting });
     if (event.idEvento !== null) answers.set(event.idEvento, { id: event.id, entregas: fanOut.rows.length, repeated: true, waiting: [] });
-  }
+    return { id: event.id, entregas: fanOut.rows.length, repeated: false, waiting: fanOut.waiting };
+  });
   await insertInChunks(trx, 'webhook_deliveries', rows);
-  return inputs.map((input) => published.get(input) ?? answers.get(input.idEvento!)!);
+  // In the inputs' order: a new event's outcome, or the answer of the first event of its idEvento.
+  let next = 0;
+  return inputs.map((input) => (input === fresh[next] ? published[next++]! : answers.get(input.idEvento!)!));
 }
 
 /** A fan-out's targets: the tenant's configurations subscribed to the event type `tipo` (webhook_subscriptions), whether each is enabled, and its content filter. */
