@@ -6,7 +6,7 @@ import { resetEnv } from '@/lib/testing/hooks';
 import { insertWebhook } from '@/lib/webhooks/configurations/store/configs';
 import { WEBHOOK_EVENT_FLAGS } from '@/lib/webhooks/events/types';
 import type { WebhookConfiguration } from '@/lib/webhooks/configurations/contract';
-import { HOUR_MS, type HourOfAttempts } from './attempt-hours';
+import { attemptsByHour, HOUR_MS, type HourOfAttempts } from './attempt-hours';
 import { deleteDeliveriesOf } from './retention';
 import { pruneRollups, rolledUntil, rollUpStep, ROLLUP_MARGIN_MS } from './rollups';
 import { hourlyAttempts } from './statistics';
@@ -125,6 +125,46 @@ describe.each([
         durationMs: (before?.durationMs ?? 0) + 10,
       },
     ]);
+  });
+
+  it.skipIf(skip)('keeps rolled-up hours in memory once read: a later read asks only for the hours the mark has passed since', async () => {
+    const { db } = database;
+    const ids = [CONFIGS[0]!, CONFIGS[2]!];
+    const asked: unknown[][] = [];
+    const listen = (query: { sql: string; bindings?: unknown[] }) => {
+      if (/^select/i.test(query.sql) && query.sql.includes('webhook_attempt_hours')) asked.push(query.bindings ?? []);
+    };
+    db.on('query', listen);
+    try {
+      const since = (H - 23) * HOUR_MS;
+      const first = sorted(await hourlyAttempts(db, ids, since));
+      const read = asked.length;
+      expect(sorted(await hourlyAttempts(db, ids, since))).toEqual(first);
+      expect(asked.length).toBe(read);
+
+      // Hour H ends and is rolled up: the next read asks for it alone, and counts it.
+      await db('webhook_attempts').insert({
+        id: 'att_cache',
+        delivery_id: 'dlv_cache',
+        config_id: CONFIGS[2],
+        attempt_no: 1,
+        started_at: H * HOUR_MS + 5,
+        duration_ms: 7,
+        status: 503,
+        error: 'http_5xx',
+        request_headers_json: '{}',
+      });
+      expect(await rollUpStep(db, NOW + HOUR_MS)).toBe(1);
+      const hourH = await attemptsByHour(db, { from: H * HOUR_MS, to: (H + 1) * HOUR_MS }, ids);
+      expect(hourH.find((row) => row.configId === CONFIGS[2])?.failed).toBeGreaterThanOrEqual(1);
+      const later = sorted(await hourlyAttempts(db, ids, since));
+      expect(later).toEqual(sorted([...first.filter((row) => row.hour < H), ...hourH]));
+      const extension = asked.slice(read).filter((bindings) => bindings.includes(H));
+      expect(extension).toHaveLength(1);
+      expect(extension[0]).not.toContain(H - 23);
+    } finally {
+      db.off('query', listen);
+    }
   });
 
   it.skipIf(skip)('rolls up nothing twice, and retention and a configuration’s deletion remove its roll-ups', async () => {

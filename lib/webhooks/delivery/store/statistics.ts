@@ -2,7 +2,8 @@ import 'server-only';
 import type { Knex } from 'knex';
 import { toNumber, type DbRow } from '@/lib/db/dialect';
 import { attemptsByHour, HOUR_MS, type HourOfAttempts } from './attempt-hours';
-import { rolledUntil, rolledUpHours } from './rollups';
+import { rolledUntil } from './rollups';
+import { cachedRolledUpHours } from './rolled-hours-cache';
 
 /** Backlogs and hour-by-hour attempt counts: the metrics, the delivery health and the triage. */
 
@@ -60,7 +61,8 @@ export { HOUR_MS, type HourOfAttempts } from './attempt-hours';
  * and their summed duration (the console's delivery health, the staff triage). Whole hours already
  * rolled up (rollups.ts) come from webhook_attempt_hours, a row per configuration and hour; only
  * the hours after them (and a partial first hour, when `since` is not on the hour) are counted from
- * the attempts themselves, so the cost follows the window's hours, not the delivery rate. At most
+ * the attempts themselves, so the cost follows the window's hours, not the delivery rate; and the
+ * rolled-up hours are kept in memory once read (rolled-hours-cache.ts), so it follows neither. At most
  * 1,000 configurations (Oracle's IN list).
  */
 export async function hourlyAttempts(db: Knex, configIds: readonly string[], since: number): Promise<HourOfAttempts[]> {
@@ -70,7 +72,7 @@ export async function hourlyAttempts(db: Knex, configIds: readonly string[], sin
   if (rolled === null || rolled <= firstWhole) return attemptsByHour(db, { from: since }, configIds);
   const [head, middle, tail] = await Promise.all([
     since < firstWhole * HOUR_MS ? attemptsByHour(db, { from: since, to: firstWhole * HOUR_MS }, configIds) : [],
-    rolledUpHours(db, configIds, firstWhole, rolled),
+    cachedRolledUpHours(db, configIds, firstWhole, rolled),
     attemptsByHour(db, { from: rolled * HOUR_MS }, configIds),
   ]);
   return [...head, ...middle, ...tail];
