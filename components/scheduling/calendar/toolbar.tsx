@@ -1,6 +1,7 @@
 'use client';
 import { ToggleGroup } from '@/components/ui/toggle-group';
 import { Button } from '@/components/ui/button';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { useT } from '@/lib/i18n/client';
 import { brasiliaDay, stepDay, CALENDAR_VIEWS, type CalendarView } from '@/lib/scheduling/calendar';
 
@@ -23,6 +24,9 @@ export function CalendarToolbar({
   onAgenda: (agenda: number | undefined) => void;
 }) {
   const t = useT();
+  // The calendar's first view comes with the page (server-rendered): a pick before hydration would
+  // change the list and nothing else, so the list waits for the page, as <Button> does.
+  const hydrated = useHydrated();
   return (
     <div className="flex flex-wrap items-end gap-x-4 gap-y-2">
       <ToggleGroup
@@ -48,6 +52,7 @@ export function CalendarToolbar({
         <select
           className="h-8 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-600"
           value={shown ?? ''}
+          disabled={!hydrated}
           onChange={(event) => onAgenda(event.target.value ? Number(event.target.value) : undefined)}
         >
           {view === 'day' ? <option value="">{t('calendar.allAgendas')}</option> : null}
