@@ -5,6 +5,11 @@ import { DirectSqliteTransaction } from './direct-transaction';
 /** Where a precompiled query runs: knex (any database), or a direct SQLite transaction. */
 export type Executor = Knex | Knex.Transaction | DirectSqliteTransaction;
 
+/** The database an executor runs on. */
+export function dialectOfExecutor(db: Executor): Dialect {
+  return db instanceof DirectSqliteTransaction ? 'sqlite' : dialectOf(db);
+}
+
 /**
  * A knex query built once per dialect and run many times with fresh values. Building a query
  * (knex's builder, compiler and identifier quoting) cost about 0.1 ms of CPU per statement, more
@@ -28,7 +33,7 @@ export class PrecompiledQuery<P extends unknown[]> {
   ) {}
 
   private compile(db: Knex | DirectSqliteTransaction): Compiled {
-    const dialect = db instanceof DirectSqliteTransaction ? 'sqlite' : dialectOf(db);
+    const dialect = dialectOfExecutor(db);
     let compiled = this.compiled.get(dialect);
     if (!compiled) {
       const placeholders = Array.from({ length: this.arity }, (_, i) => `${PLACEHOLDER}${i}`);

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { dialectOf, isUniqueViolation, lockForUpdate, type DbRow } from '@/lib/db/dialect';
+import { isUniqueViolation, lockForUpdate, type DbRow } from '@/lib/db/dialect';
+import { dialectOfExecutor, type Executor } from '@/lib/db/precompiled';
 
 /** Tenants' lock rows (webhook_tenants): claims and configuration creates lock them, so per-tenant caps and counts hold across instances. */
 
@@ -44,9 +45,10 @@ export async function lockTenantRow(trx: Knex.Transaction, usuarioId: string): P
  * SKIP LOCKED, two instances delivering to one tenant kept skipping each other's turns). Answers
  * the tenants locked (a tenant without its row yet is not). SQLite has one writer: every tenant.
  */
-export async function lockTenants(trx: Knex.Transaction, tenants: readonly string[]): Promise<Set<string>> {
-  const dialect = dialectOf(trx);
+export async function lockTenants(tx: Executor, tenants: readonly string[]): Promise<Set<string>> {
+  const dialect = dialectOfExecutor(tx);
   if (dialect === 'sqlite') return new Set(tenants);
+  const trx = tx as Knex.Transaction; // only SQLite runs direct transactions
   const sorted = [...tenants].sort();
   // PostgreSQL locks the rows of `ORDER BY … FOR UPDATE` one by one as they leave the sort, so one
   // statement locks them in the same order as one each (byte order, as the sort above: "C"), in

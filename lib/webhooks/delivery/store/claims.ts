@@ -1,10 +1,11 @@
 import 'server-only';
 import type { Knex } from 'knex';
-import { dialectOf, type DbRow } from '@/lib/db/dialect';
-import { precompiled, precompiledPerCount } from '@/lib/db/precompiled';
+import { type DbRow } from '@/lib/db/dialect';
+import { fastWriteTransaction } from '@/lib/db/direct-transaction';
+import { dialectOfExecutor, precompiled, precompiledPerCount, type Executor } from '@/lib/db/precompiled';
 import { fairShares, type Candidate, type InFlight } from '../fair-share';
 import { advancePacing, capAfterClaim, controlsOf, earliest, roomOf } from './controls';
-import { pickDue } from './due';
+import { giveUpHead, pickDue } from './due';
 import { ensureTenantRow, lockTenants } from '../../configurations/store/tenants';
 
 /** Claiming due deliveries for an instance's free slots, fairly across tenants and configurations, and giving claims back. */
@@ -44,7 +45,7 @@ export type Claim = {
   exhausted: string[];
   /** The earliest moment a candidate held back (its rate limit, its receiver's pause, its ordered head's retry) may go again. */
   wakeAt: number | null;
-  /** Configurations that got a pending delivery (an ordered head given up: its operational event), for the worker to wake. */
+  /** Configurations to claim for again at once: an ordered head's that was given up, and those that got its operational event. */
   queued?: Candidate[];
 };
 
@@ -59,46 +60,65 @@ export type Claim = {
  * 3. shares handed out again among the locked tenants, each configuration capped by its controls as
  *    they are now (roomOf: circuit, pause, ordering, rate limit);
  * 4. each configuration's oldest due deliveries for its slots (the head of its queue, when
- *    ordered), leased to this process, and its pacing moved on.
+ *    ordered), leased to this process, and its pacing moved on;
+ * 5. once that transaction is over, each ordered head that has held the rest for `orderedHoldMs`
+ *    given up, in a transaction of its own (due.ts giveUpHead: it publishes an operational event,
+ *    which the claim's direct transaction on SQLite cannot write), and its configuration handed
+ *    back in `queued` for the worker to claim its next head.
  * The lease outlives one attempt; the outcome write clears it.
  */
 export async function claimAmong(db: Knex, owner: string, settings: ClaimSettings, candidates: readonly Candidate[]): Promise<Claim> {
-  const { limit, now, leaseMs, perEndpoint, perTenant } = settings;
+  const { limit, now } = settings;
   if (limit <= 0 || candidates.length === 0) return { ids: [], exhausted: [], wakeAt: null };
-  return db.transaction(async (trx) => {
-    if (dialectOf(trx) === 'postgres') await tuneClaimTransaction(trx);
-    const counted = await attemptsInFlight(trx, now, candidates);
-    const chosen = fairShares(candidates, counted, { limit, perTenant, capOf: () => perEndpoint });
-    const tenants = new Set(candidates.filter((candidate) => chosen.has(candidate.configId)).map((candidate) => candidate.tenant));
-    const locked = await lockTenants(trx, [...tenants]);
-    const mine = candidates.filter((candidate) => locked.has(candidate.tenant));
-    const controls = await controlsOf(
-      trx,
-      mine.map((candidate) => candidate.configId),
-    );
-    const inFlight = dialectOf(trx) === 'sqlite' ? counted : await attemptsInFlight(trx, now, candidates);
-    const room = roomOf(controls, now, perEndpoint);
-    // A configuration deleted since the look has no row: it gets nothing.
-    const shares = [
-      ...fairShares(
-        mine.filter((candidate) => controls.has(candidate.configId)),
-        inFlight,
-        { limit, perTenant, capOf: (configId) => capAfterClaim(room.get(configId), inFlight.configs.get(configId) ?? 0) },
-      ),
-    ];
-    const { picked, headsDueAt, queued } = await pickDue(trx, now, shares, controls, settings.orderedHoldMs);
-    const ids = picked.map((row) => row.id);
-    const exhausted = shares
-      .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
-      .map(([id]) => id);
-    for (let i = 0; i < ids.length; i += 100) {
-      const chunk = ids.slice(i, i + 100);
-      await leaseDeliveries(chunk.length).run(trx, owner, now + leaseMs, ...chunk);
-    }
-    await advancePacing(trx, picked, room);
-    const wakeAt = earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]);
-    return queued.length > 0 ? { ids, exhausted, wakeAt, queued } : { ids, exhausted, wakeAt };
-  });
+  // On SQLite a direct transaction, which shares its commit with the outcomes written in the same turn.
+  const { claim, expired } = await fastWriteTransaction(db, (tx) => claimIn(tx, owner, settings, candidates));
+  if (expired.length === 0) return claim;
+  const queued: Candidate[] = [];
+  for (const head of expired) {
+    queued.push(...((await db.transaction((trx) => giveUpHead(trx, head.id, now))) ?? []));
+    // Its next head may go now: claimed once the worker's pump ends.
+    queued.push(...candidates.filter((candidate) => candidate.configId === head.configId));
+  }
+  return { ...claim, queued: [...(claim.queued ?? []), ...queued] };
+}
+
+/** The claim itself, in one transaction (claimAmong's steps 1-4). */
+async function claimIn(tx: Executor, owner: string, settings: ClaimSettings, candidates: readonly Candidate[]) {
+  const { limit, now, leaseMs, perEndpoint, perTenant } = settings;
+  const dialect = dialectOfExecutor(tx);
+  if (dialect === 'postgres') await tuneClaimTransaction(tx as Knex.Transaction);
+  const counted = await attemptsInFlight(tx, now, candidates);
+  const chosen = fairShares(candidates, counted, { limit, perTenant, capOf: () => perEndpoint });
+  const tenants = new Set(candidates.filter((candidate) => chosen.has(candidate.configId)).map((candidate) => candidate.tenant));
+  const locked = await lockTenants(tx, [...tenants]);
+  const mine = candidates.filter((candidate) => locked.has(candidate.tenant));
+  const controls = await controlsOf(
+    tx,
+    mine.map((candidate) => candidate.configId),
+  );
+  const inFlight = dialect === 'sqlite' ? counted : await attemptsInFlight(tx, now, candidates);
+  const room = roomOf(controls, now, perEndpoint);
+  // A configuration deleted since the look has no row: it gets nothing.
+  const shares = [
+    ...fairShares(
+      mine.filter((candidate) => controls.has(candidate.configId)),
+      inFlight,
+      { limit, perTenant, capOf: (configId) => capAfterClaim(room.get(configId), inFlight.configs.get(configId) ?? 0) },
+    ),
+  ];
+  const { picked, headsDueAt, expired } = await pickDue(tx, now, shares, controls, settings.orderedHoldMs);
+  const ids = picked.map((row) => row.id);
+  const exhausted = shares
+    .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
+    .map(([id]) => id);
+  for (let i = 0; i < ids.length; i += 100) {
+    const chunk = ids.slice(i, i + 100);
+    await leaseDeliveries(chunk.length).run(tx, owner, now + leaseMs, ...chunk);
+  }
+  await advancePacing(tx, picked, room);
+  const wakeAt = earliest([headsDueAt, ...[...room.values()].map((entry) => entry.wakeAt)]);
+  const claim: Claim = { ids, exhausted, wakeAt };
+  return { claim, expired };
 }
 
 /**
@@ -110,6 +130,10 @@ const leaseDeliveries = precompiledPerCount(
   (_count, db, owner, until, ...ids) => db('webhook_deliveries').whereIn('id', ids).update({ lease_owner: owner, lease_until: until }),
 );
 const leasedRows = precompiled<[number]>(1, (db, now) => db('webhook_deliveries').where('lease_until', '>=', now).select('config_id'));
+const tenantRows = precompiledPerCount(
+  (count) => count,
+  (_count, db, ...ids) => db('webhook_configs').whereIn('id', ids).select('id', 'usuario_id'),
+);
 
 /**
  * Two settings for the claim's transaction on PostgreSQL, in one round trip:
@@ -173,17 +197,15 @@ function waitingConfigs(db: Knex, now: number) {
  * index, reading each configuration's whole backlog. Tenants come from the candidates, and from the
  * configurations' rows for the few in flight that are not among them (their circuit opened since).
  */
-async function attemptsInFlight(trx: Knex.Transaction, now: number, candidates: readonly Candidate[]): Promise<InFlight> {
-  const rows = await leasedRows.rows(trx, now);
+async function attemptsInFlight(tx: Executor, now: number, candidates: readonly Candidate[]): Promise<InFlight> {
+  const rows = await leasedRows.rows(tx, now);
   const configs = new Map<string, number>();
   for (const row of rows) configs.set(String(row.config_id), (configs.get(String(row.config_id)) ?? 0) + 1);
   const tenantOf = new Map(candidates.map((candidate) => [candidate.configId, candidate.tenant]));
   const unknown = [...configs.keys()].filter((id) => !tenantOf.has(id));
   for (let i = 0; i < unknown.length; i += 1000) {
-    const found = await trx('webhook_configs')
-      .whereIn('id', unknown.slice(i, i + 1000))
-      .select<DbRow[]>('id', 'usuario_id');
-    for (const row of found) tenantOf.set(String(row.id), String(row.usuario_id));
+    const chunk = unknown.slice(i, i + 1000);
+    for (const row of await tenantRows(chunk.length).rows(tx, ...chunk)) tenantOf.set(String(row.id), String(row.usuario_id));
   }
   const tenants = new Map<string, number>();
   for (const [configId, count] of configs) {

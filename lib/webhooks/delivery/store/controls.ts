@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { dialectOf, lockForUpdate, toBoolean, type DbRow } from '@/lib/db/dialect';
-import { precompiledPerCount } from '@/lib/db/precompiled';
+import { precompiled, precompiledPerCount, type Executor } from '@/lib/db/precompiled';
 import { attemptCap } from '../circuit';
 import { allowance, sendSlot, type Allowance } from '../pacing';
 import { optionalNumber } from './rows';
@@ -31,7 +31,7 @@ const controlRows = precompiledPerCount(
 );
 
 /** Each configuration's circuit, pause, ordering and pacing; a deleted one is missing. */
-export async function controlsOf(trx: Knex.Transaction, configIds: readonly string[]): Promise<Map<string, Controls>> {
+export async function controlsOf(trx: Executor, configIds: readonly string[]): Promise<Map<string, Controls>> {
   const controls = new Map<string, Controls>();
   for (let i = 0; i < configIds.length; i += 1000) {
     const chunk = configIds.slice(i, i + 1000);
@@ -85,16 +85,15 @@ export function roomOf(controls: ReadonlyMap<string, Controls>, now: number, per
   return room;
 }
 
+const movePacing = precompiled<[number, string]>(2, (db, tat, configId) => db('webhook_configs').where({ id: configId }).update({ rate_tat: tat }));
+
 /** A rate-limited configuration's pacing moves on by what was claimed for it (under the tenant's lock). */
-export async function advancePacing(trx: Knex.Transaction, picked: readonly { configId: string }[], room: ReadonlyMap<string, Room>) {
+export async function advancePacing(trx: Executor, picked: readonly { configId: string }[], room: ReadonlyMap<string, Room>) {
   const claimed = new Map<string, number>();
   for (const { configId } of picked) claimed.set(configId, (claimed.get(configId) ?? 0) + 1);
   for (const [configId, count] of claimed) {
     const pace = room.get(configId)?.pace;
-    if (pace)
-      await trx('webhook_configs')
-        .where({ id: configId })
-        .update({ rate_tat: pace.tatAfter(count) });
+    if (pace) await movePacing.run(trx, pace.tatAfter(count), configId);
   }
 }
 

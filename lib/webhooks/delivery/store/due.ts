@@ -1,6 +1,8 @@
 import 'server-only';
 import type { Knex } from 'knex';
 import { type DbRow } from '@/lib/db/dialect';
+import { DirectSqliteTransaction } from '@/lib/db/direct-transaction';
+import { precompiled, precompiledPerCount, type Executor } from '@/lib/db/precompiled';
 import { phaseOf } from '../circuit';
 import { type Candidate } from '../fair-share';
 import { type Controls } from './controls';
@@ -15,10 +17,12 @@ import { optionalNumber, type AttemptOutcome } from './rows';
  * The deliveries each share goes to: a configuration's `count` oldest due ones; with ordered
  * delivery, its oldest pending one (publication order: created_at, then id), and only when that one
  * is due and not in flight: a later delivery never overtakes it. A half-open circuit's probe is the
- * oldest pending delivery, due or not (issue 45): the circuit probes on its own cadence.
+ * oldest pending delivery, due or not (issue 45): the circuit probes on its own cadence. `expired`:
+ * ordered heads that have held the rest for `holdMs`, for the claim to give up (giveUpHead) once
+ * its transaction is over; their configurations get nothing in this claim.
  */
 export async function pickDue(
-  trx: Knex.Transaction,
+  tx: Executor,
   now: number,
   shares: readonly [string, number][],
   controls: ReadonlyMap<string, Controls>,
@@ -28,44 +32,79 @@ export async function pickDue(
   const ordered = shares.filter(([configId]) => controls.get(configId)?.ordered);
   const unordered = shares.filter(([configId]) => !controls.get(configId)?.ordered);
   const heads = await dueHeads(
-    trx,
+    tx,
     now,
     ordered.map(([configId]) => configId),
     { holdMs, halfOpen },
   );
   const probes = await oldestPending(
-    trx,
+    tx,
     now,
     unordered.filter(([configId]) => halfOpen(configId)).map(([configId]) => configId),
   );
   const probed = new Set(probes.map((row) => row.configId));
   const closed = unordered.filter(([configId]) => !probed.has(configId));
   return {
-    picked: [...(await oldestDue(trx, now, closed)), ...probes, ...heads.picked],
+    picked: [...(await oldestDue(tx, now, closed)), ...probes, ...heads.picked],
     headsDueAt: heads.dueAt,
-    queued: heads.queued,
+    expired: heads.expired,
   };
 }
 
+type Picked = { id: string; configId: string };
+
+const oldestPendingRow = precompiled<[string, number]>(2, (db, configId, now) =>
+  db('webhook_deliveries')
+    .where({ config_id: configId, status: 'pendente' })
+    .andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now))
+    .orderBy('next_attempt_at')
+    .limit(1)
+    .select('id'),
+);
+
 /** Each half-open configuration's probe: its oldest pending delivery that no live instance holds, due or not. */
-async function oldestPending(trx: Knex.Transaction, now: number, configIds: readonly string[]) {
-  const picked: { id: string; configId: string }[] = [];
+async function oldestPending(tx: Executor, now: number, configIds: readonly string[]) {
+  const picked: Picked[] = [];
   for (const configId of configIds) {
-    const [row] = await notInFlight(trx('webhook_deliveries').where({ config_id: configId, status: 'pendente' }), now)
-      .orderBy('next_attempt_at')
-      .limit(1)
-      .select<DbRow[]>('id');
+    const row = await oldestPendingRow.first(tx, configId, now);
     if (row) picked.push({ id: String(row.id), configId });
   }
   return picked;
 }
 
 /**
- * Each configuration's `count` oldest due deliveries, in one statement per 50 configurations (a
- * UNION ALL of index range scans on config_id, status, next_attempt_at) rather than one each.
+ * One configuration's `count` oldest due deliveries (an index range scan on config_id, status,
+ * next_attempt_at), precompiled per count: a LIMIT is written into SQLite's statement
+ * (precompiled.ts), and a share is at most the worker's concurrency.
  */
-async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [string, number][]) {
-  const picked: { id: string; configId: string }[] = [];
+const oldestDueOfConfig = precompiledPerCount(
+  () => 3,
+  (count, db, configId, now, leaseNow) =>
+    db('webhook_deliveries')
+      .where('config_id', configId)
+      .andWhere('status', 'pendente')
+      .andWhere('next_attempt_at', '<=', now)
+      .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', leaseNow))
+      .orderBy('next_attempt_at')
+      .limit(count)
+      .select('id'),
+);
+
+/**
+ * Each configuration's `count` oldest due deliveries. In the embedded database's direct transaction
+ * a statement is a call in this process: one precompiled statement per configuration. On a server
+ * database a statement is a round trip: one per 50 configurations (a UNION ALL of the same range
+ * scans), built per claim.
+ */
+async function oldestDue(tx: Executor, now: number, shares: readonly [string, number][]) {
+  const picked: Picked[] = [];
+  if (tx instanceof DirectSqliteTransaction) {
+    for (const [configId, count] of shares) {
+      for (const row of await oldestDueOfConfig(count).rows(tx, configId, now, now)) picked.push({ id: String(row.id), configId });
+    }
+    return picked;
+  }
+  const trx = tx as Knex | Knex.Transaction;
   for (let i = 0; i < shares.length; i += 50) {
     const [first, ...rest] = shares
       .slice(i, i + 50)
@@ -88,47 +127,38 @@ async function oldestDue(trx: Knex.Transaction, now: number, shares: readonly [s
   return picked;
 }
 
-/** The most heads of one configuration given up in one claim: the rest wait for the next. */
-const GIVE_UPS_PER_CLAIM = 10;
+const headRow = precompiled<[string]>(1, (db, configId) =>
+  headOfQueue(db, configId).select('id', 'next_attempt_at', 'lease_until', 'failing_since'),
+);
 
 /**
  * The head of each ordered configuration's queue (config_id, status, created_at), when it may go
- * now (or probes a half-open circuit); and the earliest moment a head waiting for its retry comes
- * due (nothing behind it may go first). A head that has been failing for `holdMs` is given up
- * (issue 45): `falhou`, with its `entrega.esgotada`, and the next one is the head.
+ * now (or probes a half-open circuit); the earliest moment a head waiting for its retry comes due
+ * (nothing behind it may go first); and the heads that have been failing for `holdMs` (issue 45),
+ * to be given up.
  */
 async function dueHeads(
-  trx: Knex.Transaction,
+  tx: Executor,
   now: number,
   configIds: readonly string[],
   { holdMs, halfOpen }: { holdMs: number | undefined; halfOpen: (configId: string) => boolean },
 ) {
-  const picked: { id: string; configId: string }[] = [];
+  const picked: Picked[] = [];
+  const expired: Picked[] = [];
   const waiting: number[] = [];
-  const queued: Candidate[] = [];
   for (const configId of configIds) {
-    for (let givenUp = 0; givenUp <= GIVE_UPS_PER_CLAIM; givenUp++) {
-      const rows = await headOfQueue(trx, configId).select<DbRow[]>('id', 'next_attempt_at', 'lease_until', 'failing_since');
-      const head = rows[0];
-      if (!head) break;
-      const due = optionalNumber(head.next_attempt_at);
-      const lease = optionalNumber(head.lease_until);
-      const free = lease === null || lease < now;
-      const failingSince = optionalNumber(head.failing_since);
-      const releaseAt = holdMs !== undefined && failingSince !== null ? failingSince + holdMs : null;
-      if (free && releaseAt !== null && releaseAt <= now && givenUp < GIVE_UPS_PER_CLAIM) {
-        const given = await giveUpHead(trx, String(head.id), now);
-        if (given) {
-          queued.push(...given);
-          continue;
-        }
-      }
-      if (free && due !== null && (due <= now || halfOpen(configId))) picked.push({ id: String(head.id), configId });
-      else if (due !== null && due > now) waiting.push(releaseAt === null ? due : Math.min(due, releaseAt));
-      break;
-    }
+    const head = await headRow.first(tx, configId);
+    if (!head) continue;
+    const due = optionalNumber(head.next_attempt_at);
+    const lease = optionalNumber(head.lease_until);
+    const free = lease === null || lease < now;
+    const failingSince = optionalNumber(head.failing_since);
+    const releaseAt = holdMs !== undefined && failingSince !== null ? failingSince + holdMs : null;
+    if (free && releaseAt !== null && releaseAt <= now) expired.push({ id: String(head.id), configId });
+    else if (free && due !== null && (due <= now || halfOpen(configId))) picked.push({ id: String(head.id), configId });
+    else if (due !== null && due > now) waiting.push(releaseAt === null ? due : Math.min(due, releaseAt));
   }
-  return { picked, dueAt: waiting.length > 0 ? Math.min(...waiting) : null, queued };
+  return { picked, dueAt: waiting.length > 0 ? Math.min(...waiting) : null, expired };
 }
 
 /** Pending deliveries whose time has come and that no live instance holds. */
@@ -141,11 +171,11 @@ export function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
 
 /**
  * Gives up an ordered configuration's head that has held the rest for WEBHOOK_ORDERED_HOLD_MINUTES
- * (issue 45), in the claim's transaction: `falhou`, with its `entrega.esgotada` (its last answer),
- * unless an instance holds it now. Answers the configurations that got the event's delivery, or
+ * (issue 45), in a transaction of its own after the claim that found it: `falhou`, with its
+ * `entrega.esgotada` (its last answer), unless an instance holds it now or it was given up already. Answers the configurations that got the event's delivery, or
  * undefined when it was not given up.
  */
-async function giveUpHead(trx: Knex.Transaction, deliveryId: string, now: number): Promise<Candidate[] | undefined> {
+export async function giveUpHead(trx: Knex.Transaction, deliveryId: string, now: number): Promise<Candidate[] | undefined> {
   const updated = await notInFlight(trx('webhook_deliveries').where({ id: deliveryId, status: 'pendente' }), now).update({
     status: 'falhou',
     next_attempt_at: null,
