@@ -28,11 +28,30 @@ const IN_LIST_MAX = 1000;
 /** Rows per insert: Oracle's bind limit and a short statement everywhere. */
 const INSERT_CHUNK = 200;
 
+/**
+ * How long an instance answers the roll-up mark from memory. The mark moves once an hour, and a
+ * figure read with an older mark is still exact (it counts more hours from the raw attempts, which
+ * outlive the mark by the retention period), so a health read need not wait for it: one round trip
+ * fewer before its tail of raw attempts (issue 45 §6). This instance's own roll-ups move it at once.
+ */
+const MARK_KEPT_MS = 60_000;
+const knownMarks = new WeakMap<Knex, { hour: number; readAt: number }>();
+
+function rememberMark(db: Knex, hour: number, readAt: number): void {
+  const known = knownMarks.get(db);
+  // Marks only move forward: a read that raced a roll-up never takes one back.
+  knownMarks.set(db, { hour: Math.max(hour, known?.hour ?? hour), readAt });
+}
+
 /** The first hour not rolled up (hours since the epoch), or null before the first pass. */
-export async function rolledUntil(db: Knex): Promise<number | null> {
+export async function rolledUntil(db: Knex, now = Date.now()): Promise<number | null> {
+  const known = knownMarks.get(db);
+  if (known && now - known.readAt < MARK_KEPT_MS) return known.hour;
   const row: DbRow | undefined = await db('webhook_rollup_marks').where({ name: MARK }).first('rolled_until');
   const value = row?.rolled_until;
-  return value === null || value === undefined ? null : toNumber(value);
+  if (value === null || value === undefined) return null;
+  rememberMark(db, toNumber(value), now);
+  return knownMarks.get(db)?.hour ?? toNumber(value);
 }
 
 /**
@@ -42,14 +61,20 @@ export async function rolledUntil(db: Knex): Promise<number | null> {
  */
 export async function rollUpStep(db: Knex, now: number): Promise<number> {
   const target = Math.floor((now - ROLLUP_MARGIN_MS) / HOUR_MS);
+  const step = await rollUpHours(db, target);
+  if (step.mark !== null) rememberMark(db, step.mark, Date.now());
+  return step.hours;
+}
+
+async function rollUpHours(db: Knex, target: number): Promise<{ hours: number; mark: number | null }> {
   return db.transaction(async (trx) => {
     const [mark] = (await lockForUpdate(trx, trx('webhook_rollup_marks').where({ name: MARK }).select('rolled_until'))) as DbRow[];
-    if (!mark) return 0;
+    if (!mark) return { hours: 0, mark: null };
     const from = mark.rolled_until === null || mark.rolled_until === undefined ? await firstHour(trx, target) : toNumber(mark.rolled_until);
     const to = Math.min(target, from + HOURS_PER_STEP);
     if (to <= from) {
       if (mark.rolled_until === null) await trx('webhook_rollup_marks').where({ name: MARK }).update({ rolled_until: from });
-      return 0;
+      return { hours: 0, mark: from };
     }
     // By configuration, so each one's hours are a range of webhook_attempts' (config_id, started_at, …)
     // index: the step reads the attempts of its hours, not the whole table (which has no index on
@@ -62,7 +87,7 @@ export async function rollUpStep(db: Knex, now: number): Promise<number> {
       }
     }
     await trx('webhook_rollup_marks').where({ name: MARK }).update({ rolled_until: to });
-    return to - from;
+    return { hours: to - from, mark: to };
   });
 }
 
