@@ -87,6 +87,42 @@ export function deliveryControlsContract(): void {
       .update({ status: 'falhou', next_attempt_at: null, lease_owner: null, lease_until: null });
   });
 
+  it('ordered delivery with a bound: a head failing for longer than the hold is given up and its configuration claimed for at once', async () => {
+    const db = await getDb();
+    const now = 1_877_000_000_000;
+    await db('webhook_deliveries').where({ status: 'pendente' }).update({ status: 'falhou', next_attempt_at: null });
+    const b1 = WEBHOOK_IDS.b1;
+    await db('webhook_configs').where({ id: b1 }).update({ ordered: true });
+    for (let i = 0; i < 2; i++) {
+      await publishEvent(db, 'retencao', { tipo: 'eventoPropostaCancelada', usuarioId: TENANT_B.usuarioId, dados: { i } }, now + i);
+    }
+    const [head, next] = (
+      await db('webhook_deliveries').where({ config_id: b1, status: 'pendente' }).orderBy('created_at').pluck('id')
+    ).map(String);
+    // The head has failed since `now` and waits for a retry far off: it holds the other.
+    await db('webhook_deliveries')
+      .where({ id: head })
+      .update({ failing_since: now, next_attempt_at: now + 3_600_000, attempts: 3 });
+    const settings = { leaseMs: 30_000, perEndpoint: 4, perTenant: 8, limit: 10, orderedHoldMs: 60_000 };
+    const claim = async (at: number) => claimAmong(db, 'instancia-1', { ...settings, now: at }, await waitingCandidates(db, at));
+
+    const held = await claim(now + 59_999);
+    expect(held.ids).toEqual([]);
+    expect(held.wakeAt).toBe(now + 60_000);
+
+    const givenUp = await claim(now + 60_000);
+    expect(givenUp.ids).toEqual([]);
+    expect(givenUp.exhausted).not.toContain(b1);
+    expect(givenUp.queued?.map((candidate) => candidate.configId)).toContain(b1);
+    expect(await db('webhook_deliveries').where({ id: head }).first('status')).toEqual({ status: 'falhou' });
+    expect((await claim(now + 60_001)).ids).toEqual([next]);
+
+    await db('webhook_configs').where({ id: b1 }).update({ ordered: false });
+    await db('webhook_deliveries')
+      .where({ config_id: b1 })
+      .update({ status: 'falhou', next_attempt_at: null, lease_owner: null, lease_until: null });
+  });
+
   it('does not requeue a delivery whose attempt is in flight, and does once its lease is over', async () => {
     const db = await getDb();
     const now = 1_880_000_000_000;

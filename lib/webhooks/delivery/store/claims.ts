@@ -108,8 +108,10 @@ async function claimIn(tx: Executor, owner: string, settings: ClaimSettings, can
   ];
   const { picked, headsDueAt, expired } = await pickDue(tx, now, shares, controls, settings.orderedHoldMs);
   const ids = picked.map((row) => row.id);
+  // A configuration whose head is given up after this claim has more to give: not exhausted.
+  const givingUp = new Set(expired.map((head) => head.configId));
   const exhausted = shares
-    .filter(([configId, share]) => picked.filter((row) => row.configId === configId).length < share)
+    .filter(([configId, share]) => !givingUp.has(configId) && picked.filter((row) => row.configId === configId).length < share)
     .map(([id]) => id);
   for (let i = 0; i < ids.length; i += 100) {
     const chunk = ids.slice(i, i + 100);

@@ -85,7 +85,9 @@ export function roomOf(controls: ReadonlyMap<string, Controls>, now: number, per
   return room;
 }
 
-const movePacing = precompiled<[number, string]>(2, (db, tat, configId) => db('webhook_configs').where({ id: configId }).update({ rate_tat: tat }));
+const movePacing = precompiled<[number, string]>(2, (db, tat, configId) =>
+  db('webhook_configs').where({ id: configId }).update({ rate_tat: tat }),
+);
 
 /** A rate-limited configuration's pacing moves on by what was claimed for it (under the tenant's lock). */
 export async function advancePacing(trx: Executor, picked: readonly { configId: string }[], room: ReadonlyMap<string, Room>) {
