@@ -31,6 +31,11 @@ export function knexConfig(): Knex.Config {
         // FULL: an answered reservation is on disk before the response leaves, even on power loss.
         connection.pragma('synchronous = FULL');
         connection.pragma('busy_timeout = 5000');
+        // SQLite's own page cache is 2 MB by default: with a long delivery history the indexes the
+        // health and triage reads probe (a few pages per configuration) no longer fit, and each
+        // probe reads its pages again from the OS (issue 45 §6: 1M deliveries). 64 MB at most, used
+        // only as the file grows.
+        connection.pragma('cache_size = -65536');
         done(null, connection);
       },
     },
