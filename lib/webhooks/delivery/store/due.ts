@@ -54,9 +54,7 @@ export async function pickDue(
 type Picked = { id: string; configId: string };
 
 const oldestPendingRow = precompiled<[string, number]>(2, (db, configId, now) =>
-  db('webhook_deliveries')
-    .where({ config_id: configId, status: 'pendente' })
-    .andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now))
+  notInFlight(db('webhook_deliveries').where({ config_id: configId, status: 'pendente' }), now)
     .orderBy('next_attempt_at')
     .limit(1)
     .select('id'),
@@ -80,14 +78,7 @@ async function oldestPending(tx: Executor, now: number, configIds: readonly stri
 const oldestDueOfConfig = precompiledPerCount(
   () => 3,
   (count, db, configId, now, leaseNow) =>
-    db('webhook_deliveries')
-      .where('config_id', configId)
-      .andWhere('status', 'pendente')
-      .andWhere('next_attempt_at', '<=', now)
-      .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', leaseNow))
-      .orderBy('next_attempt_at')
-      .limit(count)
-      .select('id'),
+    dueDeliveries(db, now, leaseNow).andWhere('config_id', configId).orderBy('next_attempt_at').limit(count).select('id'),
 );
 
 /**
@@ -104,15 +95,14 @@ async function oldestDue(tx: Executor, now: number, shares: readonly [string, nu
     }
     return picked;
   }
-  const trx = tx as Knex | Knex.Transaction;
   for (let i = 0; i < shares.length; i += 50) {
     const [first, ...rest] = shares
       .slice(i, i + 50)
       .map(([configId, count], index) =>
-        trx
+        tx
           .select('id', 'config_id')
           .from(
-            dueDeliveries(trx, now)
+            dueDeliveries(tx, now)
               .andWhere('config_id', configId)
               .orderBy('next_attempt_at')
               .limit(count)
@@ -161,19 +151,19 @@ async function dueHeads(
   return { picked, dueAt: waiting.length > 0 ? Math.min(...waiting) : null, expired };
 }
 
-/** Pending deliveries whose time has come and that no live instance holds. */
-export function dueDeliveries(trx: Knex | Knex.Transaction, now: number) {
-  return trx('webhook_deliveries')
-    .where('status', 'pendente')
-    .andWhere('next_attempt_at', '<=', now)
-    .andWhere((query) => void query.whereNull('lease_until').orWhere('lease_until', '<', now));
+/**
+ * Pending deliveries whose time has come and that no live instance holds. A precompiled query
+ * (lib/db/precompiled.ts) passes each of its placeholders once: `leaseNow` is `now` again.
+ */
+export function dueDeliveries(trx: Knex | Knex.Transaction, now: Knex.Value, leaseNow: Knex.Value = now) {
+  return notInFlight(trx('webhook_deliveries').where('status', 'pendente').andWhere('next_attempt_at', '<=', now), leaseNow);
 }
 
 /**
  * Gives up an ordered configuration's head that has held the rest for WEBHOOK_ORDERED_HOLD_MINUTES
  * (issue 45), in a transaction of its own after the claim that found it: `falhou`, with its
- * `entrega.esgotada` (its last answer), unless an instance holds it now or it was given up already. Answers the configurations that got the event's delivery, or
- * undefined when it was not given up.
+ * `entrega.esgotada` (its last answer), unless an instance holds it now or it was given up already.
+ * Answers the configurations that got the event's delivery, or undefined when it was not given up.
  */
 export async function giveUpHead(trx: Knex.Transaction, deliveryId: string, now: number): Promise<Candidate[] | undefined> {
   const updated = await notInFlight(trx('webhook_deliveries').where({ id: deliveryId, status: 'pendente' }), now).update({

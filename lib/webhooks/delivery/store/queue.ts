@@ -288,7 +288,8 @@ export async function recoverDeliveries(db: Knex, configId: string, since: numbe
     .update({ status: 'pendente', next_attempt_at: now, lease_owner: null, lease_until: null, failing_since: null });
 }
 
-export function notInFlight(query: Knex.QueryBuilder, now: number): Knex.QueryBuilder {
+/** Rows no live instance holds. `now` may be a precompiled query's placeholder (lib/db/precompiled.ts). */
+export function notInFlight(query: Knex.QueryBuilder, now: Knex.Value): Knex.QueryBuilder {
   return query.andWhere((lease) => void lease.whereNull('lease_until').orWhere('lease_until', '<', now));
 }
 

@@ -37,10 +37,12 @@ const INSERT_CHUNK = 200;
 const MARK_KEPT_MS = 60_000;
 const knownMarks = new WeakMap<Knex, { hour: number; readAt: number }>();
 
-function rememberMark(db: Knex, hour: number, readAt: number): void {
-  const known = knownMarks.get(db);
+/** Keeps the mark read or written at `readAt`, and answers the one kept. */
+function rememberMark(db: Knex, hour: number, readAt: number): number {
   // Marks only move forward: a read that raced a roll-up never takes one back.
-  knownMarks.set(db, { hour: Math.max(hour, known?.hour ?? hour), readAt });
+  const kept = Math.max(hour, knownMarks.get(db)?.hour ?? hour);
+  knownMarks.set(db, { hour: kept, readAt });
+  return kept;
 }
 
 /** The first hour not rolled up (hours since the epoch), or null before the first pass. */
@@ -49,9 +51,7 @@ export async function rolledUntil(db: Knex, now = Date.now()): Promise<number | 
   if (known && now - known.readAt < MARK_KEPT_MS) return known.hour;
   const row: DbRow | undefined = await db('webhook_rollup_marks').where({ name: MARK }).first('rolled_until');
   const value = row?.rolled_until;
-  if (value === null || value === undefined) return null;
-  rememberMark(db, toNumber(value), now);
-  return knownMarks.get(db)?.hour ?? toNumber(value);
+  return value === null || value === undefined ? null : rememberMark(db, toNumber(value), now);
 }
 
 /**
